@@ -1,0 +1,226 @@
+"""``evaluate``: many metrics per group, on Polars or DuckDB, from any source."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Sequence
+
+import duckdb
+import polars as pl
+
+from framemetrics.plan import MetricsArg, Plan, make_plan
+from framemetrics.polars_engine import run_polars
+from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sql.query import QueryInputs, plan_query
+from framemetrics.sql.quoting import quote_identifier, sql_literal
+
+__all__ = ["evaluate"]
+
+DEFAULT_SCORE_METRICS = (
+    "accuracy_score",
+    "precision_score",
+    "recall_score",
+    "f1_score",
+    "log_loss",
+    "brier_score_loss",
+)
+
+
+def _as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
+    if by is None:
+        return ()
+    return (by,) if isinstance(by, str) else tuple(by)
+
+
+def _roles(plan: Plan, columns: dict[str, str | None], thresholded: bool) -> dict[str, str]:
+    """The source column of each role the plan reads (y_pred may come from y_score)."""
+    needed = {"y_true": "y_true", "y_score": "y_score", "sample_weight": "sample_weight"}
+    needed["y_pred"] = "y_score" if thresholded else "y_pred"
+    found = {}
+    for role in plan.roles:
+        column = columns[needed[role]]
+        if column is None:
+            users = [c.name for c in plan.calls if any(k.role == role for k in c.checks)]
+            raise ValueError(f"{', '.join(users)} need{'s' if len(users) == 1 else ''} {needed[role]}=")
+        found[role] = column
+    return found
+
+
+def _label_roles(plan: Plan, thresholded: bool) -> set[str]:
+    """Roles holding class labels (compared to pos_label), not numbers."""
+    labels = {c.role for c in plan.checks if c.domain == "label"}
+    return labels - {"y_pred"} if thresholded else labels
+
+
+def _check_schema(
+    plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
+) -> None:
+    labels = _label_roles(plan, thresholded)
+    for column, role in [*((b, "by") for b in by), *((c, r) for r, c in roles.items())]:
+        if column not in kinds:
+            shown = ", ".join(repr(k) for k in list(kinds)[:20])
+            raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
+        kind = kinds[column]
+        if role in labels and (kind == "other" or (kind == "string") != isinstance(plan.pos_label, str)):
+            raise ValueError(
+                f"column {column!r} ({role}) holds {kind} values but pos_label={plan.pos_label!r}: "
+                "pass pos_label and neg_label of the column's type"
+            )
+        if role not in labels and role != "by" and kind != "numeric":
+            raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
+    for name in ("n_rows", *(c.name for c in plan.calls)):
+        if name in by:
+            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+
+
+def _polars_columns(roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, pl.Expr]:
+    exprs = {role: pl.col(column) for role, column in roles.items()}
+    if thresholded and "y_pred" in roles:
+        exprs["y_pred"] = pl.col(roles["y_pred"]) >= threshold
+    if "sample_weight" in exprs:
+        exprs["sample_weight"] = exprs["sample_weight"].cast(pl.Float64)
+    return exprs
+
+
+def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, str]:
+    """SQL expression of each input role: quoted columns, cast where needed."""
+    exprs = {role: quote_identifier(column) for role, column in roles.items()}
+    numeric = {"sample_weight"} | ({"y_true", "y_pred"} if "regression" in plan.families else set())
+    for role in numeric & set(exprs):
+        exprs[role] = f"CAST({exprs[role]} AS DOUBLE)"
+    if thresholded and "y_pred" in roles:
+        exprs["y_pred"] = f"({quote_identifier(roles['y_pred'])} >= {sql_literal(float(threshold))})"
+    return exprs
+
+
+def _raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
+    problems = []
+    for check in plan.checks:
+        count = int(result[check.name].sum())
+        if count:
+            described = check.describe(plan.pos_label, plan.neg_label)
+            problems.append(f"column {roles[check.role]!r} ({check.role}): {count} rows are {described}")
+    if problems:
+        hint = "; pass nulls='drop' to drop rows with nulls" if nulls == "error" else ""
+        raise ValueError("invalid input: " + "; ".join(problems) + hint)
+    if result.height == 0 or int(result["n_rows"].sum()) == 0:
+        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+
+
+def evaluate(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | None = None,
+    threshold: float = 0.5,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    metrics: MetricsArg | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    zero_division: float | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """Compute metrics per group, inside Polars or DuckDB.
+
+    Parameters
+    ----------
+    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
+        The data. Parquet and CSV paths may be globs; a table name needs ``con``.
+    y_true : str
+        Column of true labels (classification) or targets (regression).
+    y_pred : str, optional
+        Column of hard predictions: labels, or regression predictions.
+    y_score : str, optional
+        Column of scores or probabilities of ``pos_label``. Without ``y_pred``
+        the classification metrics use ``y_score >= threshold``.
+    threshold : float, default 0.5
+        Decision threshold applied to ``y_score`` when ``y_pred`` is None.
+    sample_weight : str, optional
+        Column of non-negative weights.
+    by : str or list of str, optional
+        Group columns, of any type; nulls form their own group.
+    metrics : str, list of str or dict, optional
+        Registered metric names, or names mapped to parameters
+        (``{"fbeta_score": {"beta": 2}}``). Default: accuracy, precision,
+        recall, F1, log loss and Brier score.
+    pos_label, neg_label : Any, default 1 and the other of {0, 1}
+        The two class labels; any other value is invalid input.
+    zero_division : {None, 0, 1}, default None
+        Value of ratios whose denominator is 0 (e.g. precision with no
+        predicted positive). None gives null.
+    nulls : {"error", "drop"}, default "error"
+        "drop" removes rows with a null in any used column first (reflected
+        in ``n_rows``); NaN is never dropped.
+    engine : {"polars", "duckdb"}, default "polars"
+        Where to compute. Both return the same frame.
+    con : duckdb.DuckDBPyConnection, optional
+        Connection for table names (DuckDB engine) or to run on.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per group (sorted, nulls last): the group columns, ``n_rows``
+        (rows used) and one Float64 column per metric, null where undefined.
+
+    Raises
+    ------
+    ValueError
+        Unknown metric or column, wrongly typed column, invalid rows (null,
+        NaN, infinite, label outside ``{pos_label, neg_label}``, probability
+        outside [0, 1]...: the message names the column and the row count),
+        or no rows.
+
+    See Also
+    --------
+    framemetrics.sql.query : the same computation as SQL text.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"seg": ["a", "a", "b", "b"], "y": [0, 1, 1, 0],
+    ...                    "p": [0.2, 0.9, 0.4, 0.3]})
+    >>> fm.evaluate(df, y_true="y", y_score="p", by="seg",
+    ...             metrics=["accuracy_score", "log_loss"], engine="duckdb")
+    shape: (2, 4)
+    ┌─────┬────────┬────────────────┬──────────┐
+    │ seg ┆ n_rows ┆ accuracy_score ┆ log_loss │
+    │ --- ┆ ---    ┆ ---            ┆ ---      │
+    │ str ┆ i64    ┆ f64            ┆ f64      │
+    ╞═════╪════════╪════════════════╪══════════╡
+    │ a   ┆ 2      ┆ 1.0            ┆ 0.164252 │
+    │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
+    └─────┴────────┴────────────────┴──────────┘
+    """
+    if nulls not in ("error", "drop"):
+        raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+    if engine not in ("polars", "duckdb"):
+        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    by = _as_tuple(by)
+    metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
+    thresholded = y_pred is None and y_score is not None
+    plan = make_plan(
+        metrics,
+        weighted=sample_weight is not None,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=zero_division,
+        thresholded=thresholded,
+    )
+    columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
+    roles = _roles(plan, columns, thresholded)
+    drop = nulls == "drop"
+    if engine == "polars":
+        frame = open_polars(source, con)
+        _check_schema(plan, roles, by, schema(frame), thresholded)
+        result = run_polars(frame, plan, _polars_columns(roles, thresholded, threshold), by, drop_nulls=drop)
+    else:
+        duck = open_duckdb(source, con)
+        _check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
+        inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, thresholded, threshold), by, drop)
+        result = duck.run(plan_query(plan, inputs, checks=True)).pl()
+    _raise_for_invalid(result, plan, roles, nulls)
+    result = result.drop([c.name for c in plan.checks])
+    return result.sort(list(by), nulls_last=True) if by else result

@@ -1,0 +1,96 @@
+"""The canonical inputs a metric reads: columns as Polars expressions, plus labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+import polars as pl
+
+__all__ = ["ColumnLike", "MetricInputs", "default_neg_label", "to_expr"]
+
+ColumnLike = Union[str, pl.Expr]
+
+
+def to_expr(column: ColumnLike) -> pl.Expr:
+    """A column name or expression as an expression.
+
+    Examples
+    --------
+    >>> to_expr("y").meta.output_name()
+    'y'
+    """
+    return pl.col(column) if isinstance(column, str) else column
+
+
+def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:
+    """The negative class: ``neg_label`` if given, else the other of 0 and 1.
+
+    Parameters
+    ----------
+    pos_label : Any
+        The positive class.
+    neg_label : Any, optional
+        The negative class; required unless ``pos_label`` is 0 or 1.
+
+    Returns
+    -------
+    Any
+        The negative class label.
+
+    Examples
+    --------
+    >>> default_neg_label(1), default_neg_label(0), default_neg_label("Yes", "No")
+    (0, 1, 'No')
+    """
+    if neg_label is not None:
+        if neg_label == pos_label:
+            raise ValueError(f"neg_label and pos_label are both {pos_label!r}")
+        return neg_label
+    if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
+        return 1 - int(pos_label)
+    raise ValueError(f"pos_label={pos_label!r} is not 0 or 1: pass neg_label too")
+
+
+@dataclass(frozen=True)
+class MetricInputs:
+    """Expressions for the roles a metric reads, and the class labels.
+
+    Examples
+    --------
+    >>> MetricInputs.of(y_true="y", y_pred="p").neg_label
+    0
+    """
+
+    y_true: pl.Expr
+    y_pred: pl.Expr
+    y_score: pl.Expr
+    sample_weight: pl.Expr
+    pos_label: Any = 1
+    neg_label: Any = 0
+    alpha: float = 0.5
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        y_true: ColumnLike,
+        y_pred: ColumnLike | None = None,
+        y_score: ColumnLike | None = None,
+        sample_weight: ColumnLike | None = None,
+        pos_label: Any = 1,
+        neg_label: Any = None,
+        alpha: float = 0.5,
+    ) -> MetricInputs:
+        """Build inputs from column names or expressions (see the class example)."""
+        missing = pl.lit(None, dtype=pl.Float64)
+        weight = pl.repeat(1.0, pl.len()) if sample_weight is None else to_expr(sample_weight)
+        return cls(
+            y_true=to_expr(y_true),
+            y_pred=missing if y_pred is None else to_expr(y_pred),
+            y_score=missing if y_score is None else to_expr(y_score),
+            sample_weight=weight.cast(pl.Float64),
+            pos_label=pos_label,
+            neg_label=default_neg_label(pos_label, neg_label),
+            alpha=alpha,
+        )

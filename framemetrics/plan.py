@@ -1,0 +1,164 @@
+"""What to compute for a set of requested metrics, shared by both engines.
+
+A :class:`Plan` resolves metric names and parameters once: the statistics to
+gather (stage 1), the input checks, and the formula calls (stage 2). The
+Polars engine and the SQL generator both execute the same plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Union
+
+from framemetrics.checks import Check, check
+from framemetrics.inputs import default_neg_label
+from framemetrics.registry import Metric, get_metric
+from framemetrics.statistics import STATISTICS
+
+__all__ = ["MetricCall", "MetricsArg", "Plan", "make_plan"]
+
+MetricsArg = Union[str, Iterable[str], Mapping[str, Mapping[str, Any]]]
+
+
+@dataclass(frozen=True)
+class MetricCall:
+    """One requested metric with its resolved formula parameters and checks."""
+
+    metric: Metric
+    params: dict[str, Any]
+    checks: tuple[Check, ...]
+
+    @property
+    def name(self) -> str:
+        """Output column name (the metric's name)."""
+        return self.metric.name
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Statistics, checks and formula calls for one evaluation.
+
+    Examples
+    --------
+    >>> plan = make_plan(["f1_score", "log_loss"], weighted=False)
+    >>> plan.statistics
+    ('n_rows', 'tp', 'fp', 'fn', 'sum_log_loss', 'sum_weight')
+    """
+
+    calls: tuple[MetricCall, ...]
+    statistics: tuple[str, ...]
+    checks: tuple[Check, ...]
+    pos_label: Any
+    neg_label: Any
+    alpha: float
+    weighted: bool
+
+    @property
+    def first_pass(self) -> tuple[str, ...]:
+        """Statistics that others need per group first (group means)."""
+        return tuple(dict.fromkeys(n for s in self.statistics for n in STATISTICS[s].needs))
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Input roles read by the plan, in a fixed order."""
+        used = {c.role for c in self.checks}
+        return tuple(r for r in ("y_true", "y_pred", "y_score", "sample_weight") if r in used)
+
+    @property
+    def families(self) -> frozenset[str]:
+        """Families of the requested metrics."""
+        return frozenset(c.metric.family for c in self.calls)
+
+
+def _requested(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
+    if isinstance(metrics, str):
+        return {metrics: {}}
+    if isinstance(metrics, Mapping):
+        return {name: dict(params or {}) for name, params in metrics.items()}
+    return {name: {} for name in metrics}
+
+
+def make_plan(
+    metrics: MetricsArg,
+    *,
+    weighted: bool,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    zero_division: float | None = None,
+    thresholded: bool = False,
+) -> Plan:
+    """Resolve metric names and parameters into a :class:`Plan`.
+
+    Parameters
+    ----------
+    metrics : str, list of str, or dict of str to dict
+        Metric names, or names mapped to their parameters, e.g.
+        ``{"fbeta_score": {"beta": 2}, "mean_pinball_loss": {"alpha": 0.9}}``.
+    weighted : bool
+        Whether a sample weight column is given.
+    pos_label, neg_label : Any
+        Class labels of the classification and probability metrics.
+    zero_division : float or None
+        Default value of undefined ratios, for the metrics that take it.
+    thresholded : bool
+        Classification labels come from thresholding ``y_score``, which is
+        then checked too (no null or NaN score).
+
+    Returns
+    -------
+    Plan
+
+    Examples
+    --------
+    >>> make_plan({"fbeta_score": {"beta": 2}}, weighted=False).calls[0].params
+    {'beta': 2, 'zero_division': None}
+    """
+    requested = _requested(metrics)
+    if not requested:
+        raise ValueError("no metrics requested")
+    calls, alphas = [], []
+    for name, given in requested.items():
+        metric = get_metric(name)
+        allowed = set(metric.params) | set(metric.input_params)
+        unknown = set(given) - allowed
+        if unknown:
+            raise ValueError(f"{name} has no parameter {sorted(unknown)}; it takes {sorted(allowed) or 'none'}")
+        if weighted and not metric.weighted:
+            raise ValueError(f"{name} does not support sample_weight")
+        params = {**metric.params, **{k: v for k, v in given.items() if k in metric.params}}
+        if "zero_division" in params and "zero_division" not in given:
+            params["zero_division"] = zero_division
+        _validate(name, params)
+        if "alpha" in metric.input_params:
+            alpha = given.get("alpha", metric.input_params["alpha"])
+            if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+                raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
+            alphas.append(float(alpha))
+        checks = metric.checks + ((check("weight", "sample_weight"),) if weighted else ())
+        if thresholded and metric.family == "classification":
+            checks += (check("score", "y_score"),)
+        calls.append(MetricCall(metric, params, checks))
+    if len(set(alphas)) > 1:
+        raise ValueError("one evaluation takes one pinball alpha")
+    statistics = ["n_rows"]
+    for call in calls:
+        for stat in call.metric.statistics:
+            statistics += [*STATISTICS[stat].needs, stat]
+    return Plan(
+        calls=tuple(calls),
+        statistics=tuple(dict.fromkeys(statistics)),
+        checks=tuple(dict.fromkeys(c for call in calls for c in call.checks)),
+        pos_label=pos_label,
+        neg_label=default_neg_label(pos_label, neg_label),
+        alpha=alphas[0] if alphas else 0.5,
+        weighted=weighted,
+    )
+
+
+def _validate(name: str, params: dict[str, Any]) -> None:
+    zd = params.get("zero_division")
+    if zd is not None and zd not in (0, 1):
+        raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
+    beta = params.get("beta")
+    if beta is not None and not (isinstance(beta, (int, float)) and 0 < beta < float("inf")):
+        raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")

@@ -1,0 +1,103 @@
+"""Execute a plan with Polars: one ``group_by().agg()`` of statistics, then formulas."""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Mapping
+
+import polars as pl
+
+from framemetrics.inputs import MetricInputs
+from framemetrics.plan import MetricCall, Plan
+from framemetrics.statistics import STATISTICS
+
+__all__ = ["formula_expr", "run_polars"]
+
+
+def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Mapping[str, pl.Expr]) -> pl.Expr:
+    """Stage 2 of ``call`` over statistics and check counts given as expressions.
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> call = make_plan("recall_score", weighted=False).calls[0]
+    >>> stats = {"tp": pl.lit(3.0), "fn": pl.lit(1.0)}
+    >>> checks = {c.name: pl.lit(0) for c in call.checks}
+    >>> pl.select(formula_expr(call, stats, checks)).item()
+    0.75
+    """
+    n_invalid = reduce(lambda a, b: a + b, (checks[c.name] for c in call.checks))
+    arguments = {s: statistics[s] for s in call.metric.statistics}
+    return call.metric.formula(**arguments, n_invalid=n_invalid, **call.params).alias(call.name)
+
+
+def plan_inputs(plan: Plan) -> MetricInputs:
+    """Inputs reading the canonical columns ``y_true``, ``y_pred``, ... of a frame."""
+    return MetricInputs(
+        y_true=pl.col("y_true"),
+        y_pred=pl.col("y_pred"),
+        y_score=pl.col("y_score"),
+        sample_weight=pl.col("sample_weight"),
+        pos_label=plan.pos_label,
+        neg_label=plan.neg_label,
+        alpha=plan.alpha,
+    )
+
+
+def run_polars(
+    frame: pl.LazyFrame,
+    plan: Plan,
+    columns: Mapping[str, pl.Expr],
+    by: tuple[str, ...] = (),
+    *,
+    drop_nulls: bool = False,
+) -> pl.DataFrame:
+    """Compute ``plan`` per group of ``frame``; columns as in :func:`framemetrics.sql.query.plan_query`.
+
+    Parameters
+    ----------
+    frame : polars.LazyFrame
+        The data.
+    plan : Plan
+        What to compute.
+    columns : mapping of str to polars.Expr
+        The expression of each input role over ``frame``.
+    by : tuple of str
+        Group columns.
+    drop_nulls : bool
+        Drop rows with a null in any used column first.
+
+    Returns
+    -------
+    polars.DataFrame
+        Group columns, ``n_rows``, one column per metric, then the check counts.
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "p": [0, 1, 0]})
+    >>> out = run_polars(lf, make_plan("accuracy_score", weighted=False),
+    ...                  {"y_true": pl.col("y"), "y_pred": pl.col("p")})
+    >>> out["accuracy_score"].round(4).item()
+    0.6667
+    """
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    data = frame.select(
+        *(pl.col(c).alias(k) for c, k in zip(by, keys)),
+        *(columns[role].alias(role) for role in plan.roles),
+        *(() if plan.weighted else (pl.lit(1.0).alias("sample_weight"),)),
+    )
+    if drop_nulls:
+        data = data.drop_nulls(list(plan.roles))
+    inputs = plan_inputs(plan)
+    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.statistics]
+    aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
+    stats = data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)
+    columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
+    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by)]
+    outputs += [pl.col("n_rows"), *(formula_expr(call, columns_of, columns_of) for call in plan.calls)]
+    outputs += [pl.col(c.name) for c in plan.checks]
+    result = stats.select(outputs)
+    if by:
+        result = result.sort(list(by), nulls_last=True)
+    return result.collect()

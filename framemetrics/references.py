@@ -1,0 +1,156 @@
+"""Reference implementations (scikit-learn) that the tests compare each metric to.
+
+Each reference takes NumPy arrays for one group: ``y_true`` (already 0/1
+with 1 = the positive class, for classification), the prediction (hard 0/1
+labels, probabilities or regression predictions) and ``sample_weight``
+(or None), plus the metric's parameters. It returns a float, or None where
+scikit-learn returns NaN (framemetrics' null). scikit-learn is imported
+lazily: it is a test dependency, not a runtime one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["REFERENCES"]
+
+Reference = Callable[..., "float | None"]
+
+
+def _sk(name: str) -> Callable[..., Any]:
+    from sklearn import metrics
+
+    return getattr(metrics, name)
+
+
+def _none_if_nan(value: float) -> float | None:
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def _zd(zero_division: float | None) -> float:
+    return np.nan if zero_division is None else zero_division
+
+
+def _sklearn(name: str, **fixed: Any) -> Reference:
+    def reference(y_true, y_pred, sample_weight=None, **params):
+        if "zero_division" in params:
+            params["zero_division"] = _zd(params["zero_division"])
+        return _none_if_nan(_sk(name)(y_true, y_pred, sample_weight=sample_weight, **fixed, **params))
+
+    reference.__doc__ = f"sklearn.metrics.{name}"
+    return reference
+
+
+def _cells(y_true, y_pred, sample_weight):
+    (tn, fp), (fn, tp) = _sk("confusion_matrix")(y_true, y_pred, labels=[0, 1], sample_weight=sample_weight)
+    return float(tp), float(fp), float(fn), float(tn)
+
+
+def _ratio_of_cells(numerator: str, denominator: tuple[str, ...]) -> Reference:
+    def reference(y_true, y_pred, sample_weight=None, zero_division=None):
+        cells = dict(zip(("tp", "fp", "fn", "tn"), _cells(y_true, y_pred, sample_weight)))
+        den = sum(cells[c] for c in denominator)
+        return zero_division if den == 0 else cells[numerator] / den
+
+    reference.__doc__ = f"{numerator} / ({' + '.join(denominator)}) from sklearn.metrics.confusion_matrix"
+    return reference
+
+
+def _error_rate(y_true, y_pred, sample_weight=None):
+    """1 - sklearn.metrics.accuracy_score"""
+    if sample_weight is not None and np.sum(sample_weight) == 0:
+        return None
+    return 1.0 - _sk("accuracy_score")(y_true, y_pred, sample_weight=sample_weight)
+
+
+def _accuracy(y_true, y_pred, sample_weight=None):
+    """sklearn.metrics.accuracy_score"""
+    if sample_weight is not None and np.sum(sample_weight) == 0:
+        return None
+    return float(_sk("accuracy_score")(y_true, y_pred, sample_weight=sample_weight))
+
+
+def _prevalence(y_true, y_pred, sample_weight=None):
+    """numpy.average(y_true, weights=sample_weight)"""
+    if sample_weight is not None and np.sum(sample_weight) == 0:
+        return None
+    return float(np.average(y_true, weights=sample_weight))
+
+
+def _balanced_accuracy(y_true, y_pred, sample_weight=None):
+    """sklearn.metrics.balanced_accuracy_score"""
+    if sample_weight is not None and np.sum(sample_weight) == 0:
+        return None
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _none_if_nan(_sk("balanced_accuracy_score")(y_true, y_pred, sample_weight=sample_weight))
+
+
+def _weighted_mean_or_none(name: str, **fixed: Any) -> Reference:
+    inner = _sklearn(name, **fixed)
+
+    def reference(y_true, y_pred, sample_weight=None, **params):
+        if sample_weight is not None and np.sum(sample_weight) == 0:
+            return None
+        return inner(y_true, y_pred, sample_weight, **params)
+
+    reference.__doc__ = inner.__doc__
+    return reference
+
+
+def _r2(y_true, y_pred, sample_weight=None, force_finite=True):
+    """sklearn.metrics.r2_score"""
+    if len(y_true) < 2 or (sample_weight is not None and np.sum(sample_weight) == 0):
+        return None
+    return _none_if_nan(_sk("r2_score")(y_true, y_pred, sample_weight=sample_weight, force_finite=force_finite))
+
+
+def _max_error(y_true, y_pred, sample_weight=None):
+    """sklearn.metrics.max_error over the rows of positive weight"""
+    if sample_weight is not None:
+        keep = np.asarray(sample_weight) > 0
+        y_true, y_pred = np.asarray(y_true)[keep], np.asarray(y_pred)[keep]
+    return float(_sk("max_error")(y_true, y_pred)) if len(y_true) else None
+
+
+def _median_absolute_error(y_true, y_pred, sample_weight=None):
+    """sklearn.metrics.median_absolute_error (unweighted only)"""
+    return float(_sk("median_absolute_error")(y_true, y_pred))
+
+
+REFERENCES: dict[str, Reference] = {
+    "accuracy_score": _accuracy,
+    "error_rate": _error_rate,
+    "precision_score": _sklearn("precision_score"),
+    "recall_score": _sklearn("recall_score"),
+    "specificity_score": _sklearn("recall_score", pos_label=0),
+    "false_positive_rate": _ratio_of_cells("fp", ("fp", "tn")),
+    "false_negative_rate": _ratio_of_cells("fn", ("fn", "tp")),
+    "negative_predictive_value": _sklearn("precision_score", pos_label=0),
+    "f1_score": _sklearn("f1_score"),
+    "fbeta_score": _sklearn("fbeta_score"),
+    "jaccard_score": _sklearn("jaccard_score"),
+    "balanced_accuracy_score": _balanced_accuracy,
+    "matthews_corrcoef": _sklearn("matthews_corrcoef"),
+    "cohen_kappa_score": _sklearn("cohen_kappa_score"),
+    "prevalence": _prevalence,
+    "log_loss": _weighted_mean_or_none("log_loss", labels=[0, 1]),
+    "brier_score_loss": _weighted_mean_or_none("brier_score_loss", pos_label=1),
+    "mean_squared_error": _weighted_mean_or_none("mean_squared_error"),
+    "root_mean_squared_error": _weighted_mean_or_none("root_mean_squared_error"),
+    "mean_absolute_error": _weighted_mean_or_none("mean_absolute_error"),
+    "mean_squared_log_error": _weighted_mean_or_none("mean_squared_log_error"),
+    "root_mean_squared_log_error": _weighted_mean_or_none("root_mean_squared_log_error"),
+    "mean_absolute_percentage_error": _weighted_mean_or_none("mean_absolute_percentage_error"),
+    "mean_pinball_loss": _weighted_mean_or_none("mean_pinball_loss"),
+    "r2_score": _r2,
+    "explained_variance_score": _weighted_mean_or_none("explained_variance_score"),
+    "max_error": _max_error,
+    "median_absolute_error": _median_absolute_error,
+}

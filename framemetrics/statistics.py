@@ -1,0 +1,132 @@
+"""Stage 1 of every metric: the sufficient statistics gathered per group.
+
+Each statistic has one name, used for its column in both engines, a Polars
+aggregation here and a DuckDB macro ``fm_stat_<name>`` in
+``sql/framemetrics.sql``. Checks (``invalid_<domain>_<role>``) count the rows
+of one input column outside its domain (:mod:`framemetrics.checks`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import polars as pl
+
+from framemetrics.inputs import MetricInputs
+
+__all__ = ["STATISTICS", "Statistic", "log1p"]
+
+EPS = 2.220446049250313e-16  # numpy.finfo(float64).eps, scikit-learn's clipping bound
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A per-group aggregate: its column name, Polars builder and SQL macro.
+
+    ``needs`` lists statistics that must be known per group first (the group
+    means that centred sums of squares use): SQL computes them in a first pass.
+    """
+
+    name: str
+    polars: Callable[[MetricInputs], pl.Expr]
+    needs: tuple[str, ...] = ()
+
+    @property
+    def sql_macro(self) -> str:
+        """Name of the DuckDB macro computing this statistic."""
+        return f"fm_stat_{self.name}"
+
+
+def _cell(true_label_of: str, pred_label_of: str) -> Callable[[MetricInputs], pl.Expr]:
+    def build(x: MetricInputs) -> pl.Expr:
+        true_label = getattr(x, true_label_of)
+        pred_label = getattr(x, pred_label_of)
+        hit = (x.y_true == true_label) & (x.y_pred == pred_label)
+        return (x.sample_weight * hit.cast(pl.Float64)).sum()
+
+    return build
+
+
+def log1p(x: pl.Expr) -> pl.Expr:
+    """log(1 + x), written as in the SQL macro ``fm_log1p`` (Goldberg's form).
+
+    Examples
+    --------
+    >>> pl.select(log1p(pl.lit(1e-20))).item()
+    1e-20
+    """
+    return pl.when(1 + x == 1).then(x).otherwise((1 + x).log() * x / ((1 + x) - 1))
+
+
+def _f(expr: pl.Expr) -> pl.Expr:
+    return expr.cast(pl.Float64)
+
+
+def _error(x: MetricInputs) -> pl.Expr:
+    return _f(x.y_true) - _f(x.y_pred)
+
+
+def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    return pl.when(denominator != 0).then(numerator / denominator)
+
+
+def _log_loss(x: MetricInputs) -> pl.Expr:
+    p_true = pl.when(x.y_true == x.pos_label).then(_f(x.y_score)).otherwise(1 - _f(x.y_score))
+    return (x.sample_weight * -(p_true.clip(EPS, 1 - EPS).log())).sum()
+
+
+def _pinball(x: MetricInputs) -> pl.Expr:
+    error = _error(x)
+    loss = pl.when(error >= 0).then(x.alpha * error).otherwise((1 - x.alpha) * -error)
+    return (x.sample_weight * loss).sum()
+
+
+def _mean_y_true(x: MetricInputs) -> pl.Expr:
+    return _ratio((x.sample_weight * _f(x.y_true)).sum(), x.sample_weight.sum())
+
+
+def _mean_error(x: MetricInputs) -> pl.Expr:
+    return _ratio((x.sample_weight * _error(x)).sum(), x.sample_weight.sum())
+
+
+_ALL = [
+    Statistic("n_rows", lambda x: pl.len().cast(pl.Int64)),
+    Statistic("tp", _cell("pos_label", "pos_label")),
+    Statistic("fp", _cell("neg_label", "pos_label")),
+    Statistic("fn", _cell("pos_label", "neg_label")),
+    Statistic("tn", _cell("neg_label", "neg_label")),
+    Statistic("sum_weight", lambda x: x.sample_weight.sum()),
+    Statistic("sum_log_loss", _log_loss),
+    Statistic(
+        "sum_brier",
+        lambda x: (x.sample_weight * ((x.y_true == x.pos_label).cast(pl.Float64) - _f(x.y_score)).pow(2)).sum(),
+    ),
+    Statistic("sum_sq_error", lambda x: (x.sample_weight * _error(x).pow(2)).sum()),
+    Statistic("sum_abs_error", lambda x: (x.sample_weight * _error(x).abs()).sum()),
+    Statistic(
+        "sum_sq_log_error",
+        lambda x: (x.sample_weight * (log1p(_f(x.y_true)) - log1p(_f(x.y_pred))).pow(2)).sum(),
+    ),
+    Statistic(
+        "sum_abs_pct_error",
+        lambda x: (x.sample_weight * _error(x).abs() / _f(x.y_true).abs().clip(lower_bound=EPS)).sum(),
+    ),
+    Statistic("sum_pinball", _pinball),
+    Statistic("max_abs_error", lambda x: _error(x).abs().filter(x.sample_weight > 0).max()),
+    Statistic("median_abs_error", lambda x: _error(x).abs().median()),
+    Statistic("mean_y_true", _mean_y_true),
+    Statistic("mean_error", _mean_error),
+    Statistic(
+        "ss_total",
+        lambda x: (x.sample_weight * (_f(x.y_true) - _mean_y_true(x)).pow(2)).sum(),
+        needs=("mean_y_true",),
+    ),
+    Statistic(
+        "ss_error_deviation",
+        lambda x: (x.sample_weight * (_error(x) - _mean_error(x)).pow(2)).sum(),
+        needs=("mean_error",),
+    ),
+]
+
+STATISTICS: dict[str, Statistic] = {s.name: s for s in _ALL}

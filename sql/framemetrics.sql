@@ -1,0 +1,294 @@
+-- framemetrics: model-evaluation metrics as DuckDB macros.
+--
+-- Load into any DuckDB session, then use the macros like aggregate functions:
+--
+--     .read sql/framemetrics.sql
+--     SELECT country, fm_f1_score(y, p >= 0.5) AS f1, fm_log_loss(y, p) AS log_loss
+--     FROM preds GROUP BY ALL;
+--
+-- Every metric is written in two stages, as in the Python package:
+--   1. statistics  (fm_stat_*, fm_invalid_*): aggregates gathered per group;
+--   2. formulas    (fm_formula_*): arithmetic over those statistics.
+-- The user-facing macros (fm_<metric name>) at the end compose the two stages.
+-- framemetrics.sql.query() inlines the same macro bodies into plain SQL, so
+-- the text below is the only SQL definition of each metric.
+--
+-- Conventions
+--   * Statistics are DOUBLE sums (weighted counts never overflow).
+--   * A group with any invalid input row (n_invalid > 0) gets NULL.
+--   * Undefined values (a zero denominator) are `zero_division`, NULL by default.
+--   * Divisions are guarded explicitly: DuckDB returns inf/NaN for x / 0.
+
+
+-- ---------------------------------------------------------------------------
+-- Input checks: the number of rows of one column outside its domain.
+-- ---------------------------------------------------------------------------
+
+-- A class label: must equal pos_label or neg_label (NULL and NaN are invalid).
+CREATE OR REPLACE MACRO fm_invalid_label(x, pos_label, neg_label) AS
+    count(*) FILTER (WHERE x IS NULL OR (x <> pos_label AND x <> neg_label));
+
+-- A score to threshold: any number but NULL or NaN (+-inf are ordered scores).
+CREATE OR REPLACE MACRO fm_invalid_score(x) AS
+    count(*) FILTER (WHERE x IS NULL OR isnan(x));
+
+-- A probability: a number in [0, 1].
+CREATE OR REPLACE MACRO fm_invalid_probability(x) AS
+    count(*) FILTER (WHERE x IS NULL OR isnan(x) OR x < 0 OR x > 1);
+
+-- A regression target or prediction: a finite number.
+CREATE OR REPLACE MACRO fm_invalid_finite(x) AS
+    count(*) FILTER (WHERE x IS NULL OR NOT isfinite(x));
+
+-- A sample weight: a finite number >= 0.
+CREATE OR REPLACE MACRO fm_invalid_weight(x) AS
+    count(*) FILTER (WHERE x IS NULL OR NOT isfinite(x) OR x < 0);
+
+-- Inputs of a logarithmic error: log(1 + x) needs x > -1.
+CREATE OR REPLACE MACRO fm_invalid_log1p(x) AS
+    count(*) FILTER (WHERE x <= -1);
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 1, confusion matrix: weighted counts of the four cells.
+-- ---------------------------------------------------------------------------
+
+-- Rows of the group (unweighted): r2 is undefined below two rows.
+CREATE OR REPLACE MACRO fm_stat_n_rows() AS
+    count(*);
+
+CREATE OR REPLACE MACRO fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    sum(sample_weight * CAST(y_true = pos_label AND y_pred = pos_label AS DOUBLE));
+
+CREATE OR REPLACE MACRO fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    sum(sample_weight * CAST(y_true = neg_label AND y_pred = pos_label AS DOUBLE));
+
+CREATE OR REPLACE MACRO fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    sum(sample_weight * CAST(y_true = pos_label AND y_pred = neg_label AS DOUBLE));
+
+CREATE OR REPLACE MACRO fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    sum(sample_weight * CAST(y_true = neg_label AND y_pred = neg_label AS DOUBLE));
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 1, probabilities: weighted sums of per-row losses.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_stat_sum_weight(sample_weight) AS
+    sum(sample_weight);
+
+-- -log(p) of the true class, p clipped to [eps, 1 - eps] with eps = 2**-52,
+-- exactly as scikit-learn clips both columns of [1 - p, p].
+CREATE OR REPLACE MACRO fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label) AS
+    sum(sample_weight * -ln(greatest(least(
+        CASE WHEN y_true = pos_label THEN y_score ELSE 1 - y_score END,
+        CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))));
+
+CREATE OR REPLACE MACRO fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label) AS
+    sum(sample_weight * pow(CAST(y_true = pos_label AS DOUBLE) - y_score, 2));
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 1, regression: weighted sums of per-row errors.
+-- log1p(x) is written ln(1 + x) * x / ((1 + x) - 1) (Goldberg), exact to a
+-- few ulps even for tiny x; DuckDB has no log1p.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_stat_sum_sq_error(y_true, y_pred, sample_weight) AS
+    sum(sample_weight * pow(y_true - y_pred, 2));
+
+CREATE OR REPLACE MACRO fm_stat_sum_abs_error(y_true, y_pred, sample_weight) AS
+    sum(sample_weight * abs(y_true - y_pred));
+
+CREATE OR REPLACE MACRO fm_log1p(x) AS
+    CASE WHEN 1 + x = 1 THEN x ELSE ln(1 + x) * x / ((1 + x) - 1) END;
+
+CREATE OR REPLACE MACRO fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight) AS
+    sum(sample_weight * pow(fm_log1p(y_true) - fm_log1p(y_pred), 2));
+
+CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight) AS
+    sum(sample_weight * abs(y_pred - y_true)
+        / greatest(abs(y_true), CAST(2.220446049250313e-16 AS DOUBLE)));
+
+CREATE OR REPLACE MACRO fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha) AS
+    sum(sample_weight * CASE WHEN y_true >= y_pred THEN alpha * (y_true - y_pred)
+                             ELSE (1 - alpha) * (y_pred - y_true) END);
+
+-- max |error| over the rows with a positive weight.
+CREATE OR REPLACE MACRO fm_stat_max_abs_error(y_true, y_pred, sample_weight) AS
+    max(abs(y_true - y_pred)) FILTER (WHERE sample_weight > 0);
+
+CREATE OR REPLACE MACRO fm_stat_median_abs_error(y_true, y_pred) AS
+    median(abs(y_true - y_pred));
+
+-- The weighted group means that r2 and explained variance centre on.
+CREATE OR REPLACE MACRO fm_stat_mean_y_true(y_true, sample_weight) AS
+    sum(sample_weight * y_true) / nullif(sum(sample_weight), 0);
+
+CREATE OR REPLACE MACRO fm_stat_mean_error(y_true, y_pred, sample_weight) AS
+    sum(sample_weight * (y_true - y_pred)) / nullif(sum(sample_weight), 0);
+
+-- Centred sums of squares, given the group means above (two passes, exact).
+CREATE OR REPLACE MACRO fm_stat_ss_total(y_true, sample_weight, mean_y_true) AS
+    sum(sample_weight * pow(y_true - mean_y_true, 2));
+
+CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight, mean_error) AS
+    sum(sample_weight * pow(y_true - y_pred - mean_error, 2));
+
+-- The same centred sum of squares in one aggregate, for the macros below:
+-- sum w * (x - mean_w(x))^2 over the lists of a group's values and weights.
+CREATE OR REPLACE MACRO fm_list_ss_deviation(xs, ws) AS
+    list_sum(list_transform(list_zip(xs, ws),
+        xw -> xw[2] * pow(xw[1] - list_sum(list_transform(list_zip(xs, ws), vw -> vw[1] * vw[2]))
+                                  / nullif(list_sum(ws), 0), 2)));
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 2, confusion-matrix formulas.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_formula_accuracy_score(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN NULL
+         ELSE (tp + tn) / (tp + fp + fn + tn) END;
+
+CREATE OR REPLACE MACRO fm_formula_error_rate(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN NULL
+         ELSE (fp + fn) / (tp + fp + fn + tn) END;
+
+CREATE OR REPLACE MACRO fm_formula_precision_score(tp, fp, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN tp + fp = 0 THEN zero_division
+         ELSE tp / (tp + fp) END;
+
+CREATE OR REPLACE MACRO fm_formula_recall_score(tp, fn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN tp + fn = 0 THEN zero_division
+         ELSE tp / (tp + fn) END;
+
+CREATE OR REPLACE MACRO fm_formula_specificity_score(fp, tn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN tn + fp = 0 THEN zero_division
+         ELSE tn / (tn + fp) END;
+
+CREATE OR REPLACE MACRO fm_formula_false_positive_rate(fp, tn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN fp + tn = 0 THEN zero_division
+         ELSE fp / (fp + tn) END;
+
+CREATE OR REPLACE MACRO fm_formula_false_negative_rate(tp, fn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN fn + tp = 0 THEN zero_division
+         ELSE fn / (fn + tp) END;
+
+CREATE OR REPLACE MACRO fm_formula_negative_predictive_value(fn, tn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN tn + fn = 0 THEN zero_division
+         ELSE tn / (tn + fn) END;
+
+CREATE OR REPLACE MACRO fm_formula_prevalence(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN NULL
+         ELSE (tp + fn) / (tp + fp + fn + tn) END;
+
+-- F-beta = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)
+CREATE OR REPLACE MACRO fm_formula_fbeta_score(tp, fp, fn, n_invalid, beta, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN (1 + beta * beta) * tp + beta * beta * fn + fp = 0 THEN zero_division
+         ELSE (1 + beta * beta) * tp / ((1 + beta * beta) * tp + beta * beta * fn + fp) END;
+
+CREATE OR REPLACE MACRO fm_formula_f1_score(tp, fp, fn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN 2 * tp + fn + fp = 0 THEN zero_division
+         ELSE 2 * tp / (2 * tp + fn + fp) END;
+
+CREATE OR REPLACE MACRO fm_formula_jaccard_score(tp, fp, fn, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN tp + fp + fn = 0 THEN zero_division
+         ELSE tp / (tp + fp + fn) END;
+
+-- Mean recall of the classes present in y_true (scikit-learn's nanmean).
+CREATE OR REPLACE MACRO fm_formula_balanced_accuracy_score(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN NULL
+         WHEN tp + fn = 0 THEN tn / (tn + fp)
+         WHEN tn + fp = 0 THEN tp / (tp + fn)
+         ELSE (tp / (tp + fn) + tn / (tn + fp)) / 2 END;
+
+-- scikit-learn's form: (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)), 0 if undefined.
+CREATE OR REPLACE MACRO fm_formula_matthews_corrcoef(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN (pow(tp + fp + fn + tn, 2) - (pow(tn + fn, 2) + pow(fp + tp, 2)))
+            * (pow(tp + fp + fn + tn, 2) - (pow(tn + fp, 2) + pow(fn + tp, 2))) = 0 THEN 0.0
+         ELSE ((tp + tn) * (tp + fp + fn + tn) - ((tn + fp) * (tn + fn) + (fn + tp) * (fp + tp)))
+            / sqrt((pow(tp + fp + fn + tn, 2) - (pow(tn + fn, 2) + pow(fp + tp, 2)))
+                 * (pow(tp + fp + fn + tn, 2) - (pow(tn + fp, 2) + pow(fn + tp, 2)))) END;
+
+-- kappa = 1 - (fp + fn) / ((pred_neg * true_pos + pred_pos * true_neg) / total)
+CREATE OR REPLACE MACRO fm_formula_cohen_kappa_score(tp, fp, fn, tn, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0
+           OR ((tn + fn) * (fn + tp) + (fp + tp) * (tn + fp)) / (tp + fp + fn + tn) = 0 THEN NULL
+         ELSE 1 - (fp + fn) / (((tn + fn) * (fn + tp) + (fp + tp) * (tn + fp)) / (tp + fp + fn + tn)) END;
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 2, probability formulas: weighted means.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_formula_log_loss(sum_log_loss, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_log_loss / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_brier / sum_weight END;
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 2, regression formulas.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_formula_mean_squared_error(sum_sq_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_sq_error / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_root_mean_squared_error(sum_sq_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sqrt(sum_sq_error / sum_weight) END;
+
+CREATE OR REPLACE MACRO fm_formula_mean_absolute_error(sum_abs_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_abs_error / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_mean_squared_log_error(sum_sq_log_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_sq_log_error / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_root_mean_squared_log_error(sum_sq_log_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sqrt(sum_sq_log_error / sum_weight) END;
+
+CREATE OR REPLACE MACRO fm_formula_mean_absolute_percentage_error(sum_abs_pct_error, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_abs_pct_error / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_mean_pinball_loss(sum_pinball, sum_weight, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL ELSE sum_pinball / sum_weight END;
+
+CREATE OR REPLACE MACRO fm_formula_max_error(max_abs_error, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL ELSE max_abs_error END;
+
+CREATE OR REPLACE MACRO fm_formula_median_absolute_error(median_abs_error, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL ELSE median_abs_error END;
+
+-- R^2 = 1 - ss_res / ss_tot; force_finite: 1 if ss_res = 0, 0 if only ss_tot = 0.
+-- Fewer than two rows: NULL (scikit-learn: NaN). Without force_finite,
+-- 0 / 0 is NULL (NaN) and x / 0 is -inf, as in scikit-learn.
+CREATE OR REPLACE MACRO fm_formula_r2_score(sum_sq_error, ss_total, sum_weight, n_rows, n_invalid, force_finite) AS
+    CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN NULL
+         WHEN ss_total <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total
+         WHEN force_finite AND sum_sq_error = 0 THEN 1.0
+         WHEN force_finite THEN 0.0
+         WHEN sum_sq_error = 0 AND ss_total = 0 THEN NULL
+         WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE)
+         ELSE 1.0 END;
+
+-- Explained variance = 1 - var_w(error) / var_w(y_true), same finite rules as R^2.
+CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, ss_total, sum_weight, n_invalid, force_finite) AS
+    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN NULL
+         WHEN ss_total <> 0 AND ss_error_deviation <> 0
+              THEN 1 - (ss_error_deviation / sum_weight) / (ss_total / sum_weight)
+         WHEN force_finite AND ss_error_deviation = 0 THEN 1.0
+         WHEN force_finite THEN 0.0
+         WHEN ss_error_deviation = 0 AND ss_total = 0 THEN NULL
+         WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE)
+         ELSE 1.0 END;
