@@ -1,8 +1,79 @@
-"""framemetrics: model-evaluation metrics computed inside Polars and DuckDB."""
+"""framemetrics: model-evaluation metrics computed inside Polars and DuckDB.
+
+Every metric is a Polars expression (usable in ``group_by().agg()``) and
+DuckDB SQL (``sql/framemetrics.sql``); :func:`evaluate` runs many metrics per
+group on either engine and :func:`framemetrics.sql.query` writes the SQL.
+"""
 
 from framemetrics import sql
+from framemetrics.classification import (
+    accuracy_score,
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    error_rate,
+    f1_score,
+    false_negative_rate,
+    false_positive_rate,
+    fbeta_score,
+    jaccard_score,
+    matthews_corrcoef,
+    negative_predictive_value,
+    precision_score,
+    prevalence,
+    recall_score,
+    specificity_score,
+)
 from framemetrics.evaluate import evaluate
-from framemetrics.registry import REGISTRY, get_metric
+from framemetrics.probability import brier_score_loss, log_loss
+from framemetrics.registry import REGISTRY, Metric, get_metric
+from framemetrics.regression import (
+    explained_variance_score,
+    max_error,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_pinball_loss,
+    mean_squared_error,
+    mean_squared_log_error,
+    median_absolute_error,
+    r2_score,
+    root_mean_squared_error,
+    root_mean_squared_log_error,
+)
 
-__all__ = ["REGISTRY", "evaluate", "get_metric", "sql"]
 __version__ = "0.1.0"
+
+__all__ = [
+    "REGISTRY",
+    "Metric",
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "brier_score_loss",
+    "cohen_kappa_score",
+    "error_rate",
+    "evaluate",
+    "explained_variance_score",
+    "f1_score",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "get_metric",
+    "jaccard_score",
+    "log_loss",
+    "matthews_corrcoef",
+    "max_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_pinball_loss",
+    "mean_squared_error",
+    "mean_squared_log_error",
+    "median_absolute_error",
+    "negative_predictive_value",
+    "precision_score",
+    "prevalence",
+    "r2_score",
+    "recall_score",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
+    "sql",
+    "specificity_score",
+]

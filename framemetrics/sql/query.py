@@ -88,8 +88,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
 
     Examples
     --------
-    >>> from framemetrics.checks import Check
-from framemetrics.plan import make_plan
+    >>> from framemetrics.plan import make_plan
     >>> q = plan_query(make_plan("accuracy_score", weighted=False),
     ...                QueryInputs('"t"', {"y_true": '"y"', "y_pred": '"p"'}))
     >>> q.splitlines()[0]
