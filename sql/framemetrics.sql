@@ -139,8 +139,8 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
 -- sum w * (x - mean_w(x))^2 over the lists of a group's values and weights.
 CREATE OR REPLACE MACRO fm_list_ss_deviation(xs, ws) AS
     list_sum(list_transform(list_zip(xs, ws),
-        xw -> xw[2] * pow(xw[1] - list_sum(list_transform(list_zip(xs, ws), vw -> vw[1] * vw[2]))
-                                  / nullif(list_sum(ws), 0), 2)));
+        lambda xw: xw[2] * pow(xw[1] - list_sum(list_transform(list_zip(xs, ws), lambda vw: vw[1] * vw[2]))
+                                         / nullif(list_sum(ws), 0), 2)));
 
 
 -- ---------------------------------------------------------------------------
@@ -292,3 +292,272 @@ CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, 
          WHEN ss_error_deviation = 0 AND ss_total = 0 THEN NULL
          WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE)
          ELSE 1.0 END;
+
+-- ---------------------------------------------------------------------------
+-- User-facing metrics: each composes its statistics and its formula.
+-- Call with named optional arguments, e.g.
+--     fm_fbeta_score(y, p >= 0.5, sample_weight := w, beta := 2)
+-- ---------------------------------------------------------------------------
+
+-- User-facing confusion-matrix metrics: fm_<name>(...), aggregate macros.
+
+CREATE OR REPLACE MACRO fm_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_accuracy_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_error_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_error_rate(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_precision_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_precision_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_recall_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_recall_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_specificity_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_specificity_score(
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_false_positive_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_false_positive_rate(
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_false_negative_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_false_negative_rate(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_negative_predictive_value(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_negative_predictive_value(
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_f1_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_f1_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_fbeta_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, beta := 1.0, zero_division := NULL) AS
+    fm_formula_fbeta_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        beta,
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_jaccard_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_jaccard_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight),
+        zero_division);
+
+CREATE OR REPLACE MACRO fm_balanced_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_balanced_accuracy_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_matthews_corrcoef(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_matthews_corrcoef(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_cohen_kappa_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_cohen_kappa_score(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_prevalence(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_prevalence(
+        fm_stat_tp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg_label),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_label(y_pred, pos_label, neg_label)
+        + fm_invalid_weight(sample_weight));
+
+
+-- User-facing probability metrics: fm_<name>(...), aggregate macros.
+
+CREATE OR REPLACE MACRO fm_log_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_log_loss(
+        fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_probability(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_brier_score_loss(
+        fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_probability(y_score)
+        + fm_invalid_weight(sample_weight));
+
+
+-- User-facing regression metrics: fm_<name>(...), aggregate macros.
+
+CREATE OR REPLACE MACRO fm_mean_squared_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_mean_squared_error(
+        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_root_mean_squared_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_root_mean_squared_error(
+        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_mean_absolute_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_mean_absolute_error(
+        fm_stat_sum_abs_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_mean_squared_log_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_mean_squared_log_error(
+        fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_log1p(y_true)
+        + fm_invalid_log1p(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_root_mean_squared_log_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_root_mean_squared_log_error(
+        fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_log1p(y_true)
+        + fm_invalid_log1p(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_mean_absolute_percentage_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_mean_absolute_percentage_error(
+        fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_mean_pinball_loss(y_true, y_pred, sample_weight := 1, alpha := 0.5) AS
+    fm_formula_mean_pinball_loss(
+        fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
+    fm_formula_r2_score(
+        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE)), list(CAST(sample_weight AS DOUBLE))),
+        fm_stat_sum_weight(sample_weight),
+        fm_stat_n_rows(),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight),
+        force_finite);
+
+CREATE OR REPLACE MACRO fm_explained_variance_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
+    fm_formula_explained_variance_score(
+        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE) - y_pred), list(CAST(sample_weight AS DOUBLE))),
+        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE)), list(CAST(sample_weight AS DOUBLE))),
+        fm_stat_sum_weight(sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight),
+        force_finite);
+
+CREATE OR REPLACE MACRO fm_max_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_max_error(
+        fm_stat_max_abs_error(y_true, y_pred, sample_weight),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_median_absolute_error(y_true, y_pred) AS
+    fm_formula_median_absolute_error(
+        fm_stat_median_abs_error(y_true, y_pred),
+        fm_invalid_finite(y_true)
+        + fm_invalid_finite(y_pred));
