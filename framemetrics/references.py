@@ -37,12 +37,15 @@ def _zd(zero_division: float | None) -> float:
 
 def _sklearn(name: str, **fixed: Any) -> Reference:
     def reference(y_true, y_pred, sample_weight=None, **params):
-        if "zero_division" in params:
-            params["zero_division"] = _zd(params["zero_division"])
+        if name in _ZERO_DIVISION:
+            params["zero_division"] = _zd(params.get("zero_division"))
         return _none_if_nan(_sk(name)(y_true, y_pred, sample_weight=sample_weight, **fixed, **params))
 
     reference.__doc__ = f"sklearn.metrics.{name}"
     return reference
+
+
+_ZERO_DIVISION = {"precision_score", "recall_score", "f1_score", "fbeta_score"}
 
 
 def _cells(y_true, y_pred, sample_weight):
@@ -58,6 +61,15 @@ def _ratio_of_cells(numerator: str, denominator: tuple[str, ...]) -> Reference:
 
     reference.__doc__ = f"{numerator} / ({' + '.join(denominator)}) from sklearn.metrics.confusion_matrix"
     return reference
+
+
+def _jaccard(y_true, y_pred, sample_weight=None, zero_division=None):
+    """sklearn.metrics.jaccard_score (which takes no NaN zero_division: null if tp + fp + fn = 0)"""
+    tp, fp, fn, _ = _cells(y_true, y_pred, sample_weight)
+    if zero_division is None and tp + fp + fn == 0:
+        return None
+    zd = 0 if zero_division is None else zero_division
+    return float(_sk("jaccard_score")(y_true, y_pred, sample_weight=sample_weight, zero_division=zd))
 
 
 def _error_rate(y_true, y_pred, sample_weight=None):
@@ -135,7 +147,7 @@ REFERENCES: dict[str, Reference] = {
     "negative_predictive_value": _sklearn("precision_score", pos_label=0),
     "f1_score": _sklearn("f1_score"),
     "fbeta_score": _sklearn("fbeta_score"),
-    "jaccard_score": _sklearn("jaccard_score"),
+    "jaccard_score": _jaccard,
     "balanced_accuracy_score": _balanced_accuracy,
     "matthews_corrcoef": _sklearn("matthews_corrcoef"),
     "cohen_kappa_score": _sklearn("cohen_kappa_score"),

@@ -1,0 +1,119 @@
+"""One fixture runs metrics on every engine: the four ways framemetrics computes.
+
+* ``polars``: :func:`framemetrics.evaluate` with ``engine="polars"``;
+* ``duckdb``: :func:`framemetrics.evaluate` with ``engine="duckdb"``;
+* ``polars_expr``: the public builders inside ``group_by().agg()``;
+* ``duckdb_macro``: the macros of ``sql/framemetrics.sql`` in a ``GROUP BY``.
+
+Each returns one row per group of ``g`` (sorted, nulls last) and one column
+per metric, so a test is written once for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import duckdb
+import polars as pl
+import pytest
+
+import framemetrics as fm
+from framemetrics.inputs import default_neg_label
+from framemetrics.sql.quoting import quote_identifier, sql_literal
+
+ENGINES = ("polars", "duckdb", "polars_expr", "duckdb_macro")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Column names of a test frame: y, the prediction or score, the weight."""
+
+    y_true: str = "y"
+    y_pred: str | None = None
+    y_score: str | None = None
+    sample_weight: str | None = None
+    threshold: float = 0.5
+    pos_label: Any = 1
+    neg_label: Any = None
+
+
+Runner = Callable[[pl.DataFrame, Mapping[str, Mapping[str, Any]], Columns], pl.DataFrame]
+
+
+def _prediction(metric: fm.Metric, cols: Columns) -> tuple[str, bool]:
+    if metric.family == "probability":
+        return cols.y_score, False
+    if cols.y_pred is not None:
+        return cols.y_pred, False
+    return cols.y_score, True
+
+
+def _run_evaluate(engine: str) -> Runner:
+    def run(df, metrics, cols):
+        out = fm.evaluate(
+            df,
+            y_true=cols.y_true,
+            y_pred=cols.y_pred,
+            y_score=cols.y_score,
+            threshold=cols.threshold,
+            sample_weight=cols.sample_weight,
+            by="g",
+            metrics=metrics,
+            pos_label=cols.pos_label,
+            neg_label=cols.neg_label,
+            engine=engine,
+        )
+        return out.drop("n_rows")
+
+    return run
+
+
+def _run_polars_expr(df, metrics, cols):
+    exprs = []
+    for name, params in metrics.items():
+        metric = fm.get_metric(name)
+        column, thresholded = _prediction(metric, cols)
+        prediction = pl.col(column) >= cols.threshold if thresholded else pl.col(column)
+        builder = getattr(fm, name)
+        labels = {} if metric.family == "regression" else {"pos_label": cols.pos_label, "neg_label": cols.neg_label}
+        weight = () if cols.sample_weight is None else (cols.sample_weight,)
+        exprs.append(builder(cols.y_true, prediction, *weight, **labels, **params))
+    return df.group_by("g").agg(exprs).sort("g", nulls_last=True)
+
+
+def _run_duckdb_macro(df, metrics, cols):
+    calls = []
+    for name, params in metrics.items():
+        metric = fm.get_metric(name)
+        column, thresholded = _prediction(metric, cols)
+        prediction = quote_identifier(column)
+        if thresholded:
+            prediction = f"({prediction} >= {sql_literal(cols.threshold)})"
+        named = [f"{k} := {sql_literal(v)}" for k, v in params.items()]
+        if cols.sample_weight is not None:
+            named.append(f"sample_weight := {quote_identifier(cols.sample_weight)}")
+        if metric.family != "regression":
+            neg_label = default_neg_label(cols.pos_label, cols.neg_label)
+            named += [f"pos_label := {sql_literal(cols.pos_label)}", f"neg_label := {sql_literal(neg_label)}"]
+        arguments = ", ".join([quote_identifier(cols.y_true), prediction, *named])
+        calls.append(f"{metric.sql_macro}({arguments}) AS {quote_identifier(name)}")
+    con = duckdb.connect()
+    con.execute(fm.sql.macro_file().read_text())
+    con.register("data", df)
+    sql = f"SELECT g, {', '.join(calls)} FROM data GROUP BY g ORDER BY g NULLS LAST"
+    return con.sql(sql).pl()
+
+
+RUNNERS: dict[str, Runner] = {
+    "polars": _run_evaluate("polars"),
+    "duckdb": _run_evaluate("duckdb"),
+    "polars_expr": _run_polars_expr,
+    "duckdb_macro": _run_duckdb_macro,
+}
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Runner:
+    """A runner ``(frame, {metric: params}, Columns) -> per-group frame`` per engine."""
+    return RUNNERS[request.param]

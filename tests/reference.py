@@ -1,0 +1,59 @@
+"""Compare an engine's per-group output with the scikit-learn references."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import polars as pl
+
+import framemetrics as fm
+
+TOLERANCE = 1e-9
+UNDEFINED = object()  # scikit-learn raises for all-zero weights: tested in test_semantics.py
+
+
+def close(got: float | None, want: float | None) -> bool:
+    """Equal to 1e-9 (relative, or absolute near 0); None (null / NaN) equals None."""
+    if want is UNDEFINED:
+        return True
+    if got is None or want is None:
+        return got is None and want is None
+    if math.isinf(want) or math.isinf(got):
+        return got == want
+    return math.isclose(got, want, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+def expected(df: pl.DataFrame, metric: str, params: Mapping[str, Any], cols) -> list[float | None]:
+    """The reference value of ``metric`` for each group of ``g`` (sorted, nulls last)."""
+    info = fm.get_metric(metric)
+    values = []
+    for group in df.select("g").unique().sort("g", nulls_last=True)["g"]:
+        part = df.filter(pl.col("g").is_null() if group is None else pl.col("g") == group)
+        y = part[cols.y_true].to_numpy()
+        if info.family != "regression":
+            y = (y == cols.pos_label).astype(int)
+        if info.family == "probability":
+            pred = part[cols.y_score].to_numpy()
+        elif info.family == "classification" and cols.y_pred is None:
+            pred = (part[cols.y_score].to_numpy() >= cols.threshold).astype(int)
+        elif info.family == "classification":
+            pred = (part[cols.y_pred].to_numpy() == cols.pos_label).astype(int)
+        else:
+            pred = part[cols.y_pred].to_numpy()
+        weight = None if cols.sample_weight is None else part[cols.sample_weight].to_numpy()
+        if weight is not None and not weight.any():
+            values.append(UNDEFINED)
+            continue
+        values.append(info.reference(y, pred, weight, **{**info.params, **info.input_params, **params}))
+    return values
+
+
+def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mapping[str, Mapping], cols) -> None:
+    """Every metric column of ``out`` equals its reference in every group."""
+    for metric, params in metrics.items():
+        want = expected(df, metric, params, cols)
+        got = out[metric].to_list()
+        bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want) if not close(a, b)]
+        assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}"
+

@@ -1,0 +1,96 @@
+"""Every registered metric, on every engine, equals scikit-learn per group to 1e-9.
+
+Hypothesis draws frames with several groups (a null group among them), tiny
+and one-class groups, tied scores and sample weights (zeros included).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import framemetrics as fm
+from conftest import Columns
+from reference import assert_matches_reference
+
+GROUPS = st.sampled_from(["a", "b", "c", None])
+TIED_SCORES = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 1.0])
+SCORES = st.one_of(TIED_SCORES, st.floats(0, 1, allow_subnormal=False))
+WEIGHTS = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.25]), st.floats(1e-3, 1e3, allow_subnormal=False))
+VALUES = st.one_of(
+    st.sampled_from([0.0, 1.0, 2.5, 10.0]),
+    st.floats(-0.99, 1e4, allow_nan=False, allow_subnormal=False),
+)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _metrics(family: str, weighted: bool) -> dict[str, dict]:
+    chosen = {n: {} for n, m in fm.REGISTRY.items() if m.family == family and (m.weighted or not weighted)}
+    if "fbeta_score" in chosen:
+        chosen["fbeta_score"] = {"beta": 2.0}
+    if "mean_pinball_loss" in chosen:
+        chosen["mean_pinball_loss"] = {"alpha": 0.9}
+    return chosen
+
+
+def _frame(rows, names):
+    return pl.DataFrame(rows, schema=names, orient="row")
+
+
+@st.composite
+def classification_frames(draw):
+    rows = draw(st.lists(st.tuples(GROUPS, st.sampled_from([0, 1]), SCORES, WEIGHTS), min_size=1, max_size=40))
+    return _frame(rows, {"g": pl.String, "y": pl.Int64, "p": pl.Float64, "w": pl.Float64})
+
+
+@st.composite
+def regression_frames(draw):
+    rows = draw(st.lists(st.tuples(GROUPS, VALUES, VALUES, WEIGHTS), min_size=1, max_size=40))
+    return _frame(rows, {"g": pl.String, "y": pl.Float64, "f": pl.Float64, "w": pl.Float64})
+
+
+@SETTINGS
+@given(df=classification_frames(), weighted=st.booleans())
+def test_classification_metrics_match_sklearn(engine, df, weighted):
+    cols = Columns(y_score="p", sample_weight="w" if weighted else None)
+    metrics = _metrics("classification", weighted)
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=classification_frames(), weighted=st.booleans(), zero_division=st.sampled_from([0, 1]))
+def test_zero_division_matches_sklearn(engine, df, weighted, zero_division):
+    cols = Columns(y_score="p", sample_weight="w" if weighted else None, threshold=0.75)
+    metrics = {n: {"zero_division": zero_division} for n, m in fm.REGISTRY.items() if "zero_division" in m.params}
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=classification_frames(), weighted=st.booleans())
+def test_probability_metrics_match_sklearn(engine, df, weighted):
+    cols = Columns(y_score="p", sample_weight="w" if weighted else None)
+    metrics = _metrics("probability", weighted)
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=regression_frames(), weighted=st.booleans(), force_finite=st.booleans())
+def test_regression_metrics_match_sklearn(engine, df, weighted, force_finite):
+    cols = Columns(y_pred="f", sample_weight="w" if weighted else None)
+    metrics = _metrics("regression", weighted)
+    for name in ("r2_score", "explained_variance_score"):
+        metrics[name] = {"force_finite": force_finite}
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=classification_frames())
+def test_string_labels_and_pos_label(engine, df):
+    labelled = df.with_columns(
+        pl.when(pl.col("y") == 1).then(pl.lit("Yes")).otherwise(pl.lit("No")).alias("label"),
+        pl.when(pl.col("p") >= 0.5).then(pl.lit("Yes")).otherwise(pl.lit("No")).alias("pred"),
+    )
+    cols = Columns(y_true="label", y_pred="pred", pos_label="Yes", neg_label="No")
+    metrics = {"f1_score": {}, "matthews_corrcoef": {}, "specificity_score": {}}
+    assert_matches_reference(engine(labelled, metrics, cols), labelled, metrics, cols)
