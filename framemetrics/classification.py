@@ -14,7 +14,23 @@ import polars as pl
 from framemetrics.compose import fill_doc, metric_expr
 from framemetrics.inputs import ColumnLike
 
-__all__ = ["accuracy_score", "balanced_accuracy_score", "cohen_kappa_score", "error_rate", "f1_score", "false_negative_rate", "false_positive_rate", "fbeta_score", "jaccard_score", "matthews_corrcoef", "negative_predictive_value", "precision_score", "prevalence", "recall_score", "specificity_score"]
+__all__ = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "error_rate",
+    "f1_score",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "negative_predictive_value",
+    "precision_score",
+    "prevalence",
+    "recall_score",
+    "specificity_score",
+]
 
 
 @fill_doc
@@ -112,7 +128,8 @@ def precision_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """Precision (positive predictive value).
 
@@ -146,7 +163,8 @@ def precision_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -157,7 +175,8 @@ def recall_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """Recall (sensitivity, true positive rate).
 
@@ -191,7 +210,8 @@ def recall_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -202,7 +222,8 @@ def specificity_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """Specificity (true negative rate, the recall of the negative class).
 
@@ -236,7 +257,8 @@ def specificity_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -247,7 +269,8 @@ def false_positive_rate(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """False positive rate (fall-out), ``1 - specificity``.
 
@@ -281,7 +304,8 @@ def false_positive_rate(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -292,7 +316,8 @@ def false_negative_rate(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """False negative rate (miss rate), ``1 - recall``.
 
@@ -326,7 +351,8 @@ def false_negative_rate(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -337,7 +363,8 @@ def negative_predictive_value(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """Negative predictive value (the precision of the negative class).
 
@@ -371,7 +398,8 @@ def negative_predictive_value(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -382,7 +410,8 @@ def f1_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """F1 score, the harmonic mean of precision and recall.
 
@@ -416,7 +445,8 @@ def f1_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 
@@ -427,7 +457,9 @@ def fbeta_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, beta: float = 1.0, zero_division: float | None = None,
+    neg_label: Any = None,
+    beta: float = 1.0,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """F-beta score: recall weighted ``beta`` times as much as precision.
 
@@ -463,7 +495,9 @@ def fbeta_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, beta=beta, zero_division=zero_division,
+        neg_label=neg_label,
+        beta=beta,
+        zero_division=zero_division,
     )
 
 
@@ -474,7 +508,8 @@ def jaccard_score(
     sample_weight: ColumnLike | None = None,
     *,
     pos_label: Any = 1,
-    neg_label: Any = None, zero_division: float | None = None,
+    neg_label: Any = None,
+    zero_division: float | None = None,
 ) -> pl.Expr:
     """Jaccard index (intersection over union) of the positive class.
 
@@ -508,7 +543,8 @@ def jaccard_score(
         y_pred=y_pred,
         sample_weight=sample_weight,
         pos_label=pos_label,
-        neg_label=neg_label, zero_division=zero_division,
+        neg_label=neg_label,
+        zero_division=zero_division,
     )
 
 

@@ -7,11 +7,11 @@ from typing import Any, Literal, Sequence
 import duckdb
 import polars as pl
 
-from framemetrics.plan import MetricsArg, Plan, make_plan
+from framemetrics.columns import as_tuple, resolve_plan, resolve_roles, sql_columns
+from framemetrics.plan import MetricsArg, Plan
 from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.query import QueryInputs, plan_query
-from framemetrics.sql.quoting import quote_identifier, sql_literal
 
 __all__ = ["evaluate"]
 
@@ -25,26 +25,6 @@ DEFAULT_SCORE_METRICS = (
 )
 
 
-def _as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
-    if by is None:
-        return ()
-    return (by,) if isinstance(by, str) else tuple(by)
-
-
-def _roles(plan: Plan, columns: dict[str, str | None], thresholded: bool) -> dict[str, str]:
-    """The source column of each role the plan reads (y_pred may come from y_score)."""
-    needed = {"y_true": "y_true", "y_score": "y_score", "sample_weight": "sample_weight"}
-    needed["y_pred"] = "y_score" if thresholded else "y_pred"
-    found = {}
-    for role in plan.roles:
-        column = columns[needed[role]]
-        if column is None:
-            users = [c.name for c in plan.calls if any(k.role == role for k in c.checks)]
-            raise ValueError(f"{', '.join(users)} need{'s' if len(users) == 1 else ''} {needed[role]}=")
-        found[role] = column
-    return found
-
-
 def _label_roles(plan: Plan, thresholded: bool) -> set[str]:
     """Roles holding class labels (compared to pos_label), not numbers."""
     labels = {c.role for c in plan.checks if c.domain == "label"}
@@ -55,11 +35,14 @@ def _check_schema(
     plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
 ) -> None:
     labels = _label_roles(plan, thresholded)
-    for column, role in [*((b, "by") for b in by), *((c, r) for r, c in roles.items())]:
+    named = {("y_score" if r == "y_pred" and thresholded else r): c for r, c in roles.items()}
+    for column, role in [*((b, "by") for b in by), *((c, r) for r, c in named.items())]:
         if column not in kinds:
             shown = ", ".join(repr(k) for k in list(kinds)[:20])
             raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
         kind = kinds[column]
+        if kind == "null":
+            continue
         if role in labels and (kind == "other" or (kind == "string") != isinstance(plan.pos_label, str)):
             raise ValueError(
                 f"column {column!r} ({role}) holds {kind} values but pos_label={plan.pos_label!r}: "
@@ -78,17 +61,6 @@ def _polars_columns(roles: dict[str, str], thresholded: bool, threshold: float) 
         exprs["y_pred"] = pl.col(roles["y_pred"]) >= threshold
     if "sample_weight" in exprs:
         exprs["sample_weight"] = exprs["sample_weight"].cast(pl.Float64)
-    return exprs
-
-
-def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, str]:
-    """SQL expression of each input role: quoted columns, cast where needed."""
-    exprs = {role: quote_identifier(column) for role, column in roles.items()}
-    numeric = {"sample_weight"} | ({"y_true", "y_pred"} if "regression" in plan.families else set())
-    for role in numeric & set(exprs):
-        exprs[role] = f"CAST({exprs[role]} AS DOUBLE)"
-    if thresholded and "y_pred" in roles:
-        exprs["y_pred"] = f"({quote_identifier(roles['y_pred'])} >= {sql_literal(float(threshold))})"
     return exprs
 
 
@@ -198,19 +170,19 @@ def evaluate(
         raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    by = _as_tuple(by)
+    by = as_tuple(by)
     metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
-    thresholded = y_pred is None and y_score is not None
-    plan = make_plan(
+    plan, thresholded = resolve_plan(
         metrics,
+        y_pred=y_pred,
+        y_score=y_score,
         weighted=sample_weight is not None,
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
-        thresholded=thresholded,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
-    roles = _roles(plan, columns, thresholded)
+    roles = resolve_roles(plan, columns, thresholded)
     drop = nulls == "drop"
     if engine == "polars":
         frame = open_polars(source, con)

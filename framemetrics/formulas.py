@@ -18,13 +18,7 @@ def _value(x: float | None) -> pl.Expr:
 
 
 def _guarded(n_invalid: pl.Expr, denominator: pl.Expr, zero_division: float | None, value: pl.Expr) -> pl.Expr:
-    return (
-        pl.when(n_invalid > 0)
-        .then(_NULL)
-        .when(denominator == 0)
-        .then(_value(zero_division))
-        .otherwise(value)
-    )
+    return pl.when(n_invalid > 0).then(_NULL).when(denominator == 0).then(_value(zero_division)).otherwise(value)
 
 
 def _share(part: pl.Expr, whole: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:

@@ -15,7 +15,7 @@ from framemetrics.inputs import default_neg_label
 from framemetrics.registry import Metric, get_metric
 from framemetrics.statistics import STATISTICS
 
-__all__ = ["MetricCall", "MetricsArg", "Plan", "make_plan"]
+__all__ = ["MetricCall", "MetricsArg", "Plan", "make_plan", "requested_metrics"]
 
 MetricsArg = Union[str, Iterable[str], Mapping[str, Mapping[str, Any]]]
 
@@ -70,7 +70,14 @@ class Plan:
         return frozenset(c.metric.family for c in self.calls)
 
 
-def _requested(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
+def requested_metrics(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
+    """Metric names mapped to their given parameters.
+
+    Examples
+    --------
+    >>> requested_metrics(["f1_score"])
+    {'f1_score': {}}
+    """
     if isinstance(metrics, str):
         return {metrics: {}}
     if isinstance(metrics, Mapping):
@@ -113,7 +120,7 @@ def make_plan(
     >>> make_plan({"fbeta_score": {"beta": 2}}, weighted=False).calls[0].params
     {'beta': 2, 'zero_division': None}
     """
-    requested = _requested(metrics)
+    requested = requested_metrics(metrics)
     if not requested:
         raise ValueError("no metrics requested")
     calls, alphas = [], []

@@ -49,7 +49,12 @@ def log_loss(
     0.1976
     """
     return metric_expr(
-        "log_loss", y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
+        "log_loss",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
     )
 
 
@@ -88,5 +93,10 @@ def brier_score_loss(
     0.0375
     """
     return metric_expr(
-        "brier_score_loss", y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
+        "brier_score_loss",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
     )

@@ -152,6 +152,7 @@ def get_metric(name: str) -> Metric:
     try:
         return REGISTRY[name]
     except KeyError:
-        close = difflib.get_close_matches(str(name), REGISTRY, n=3)
+        containing = [n for n in REGISTRY if str(name).lower() in n]
+        close = list(dict.fromkeys(difflib.get_close_matches(str(name), REGISTRY, n=3) + containing))[:3]
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"unknown metric {name!r}{hint}") from None

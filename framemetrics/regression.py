@@ -13,7 +13,19 @@ import polars as pl
 from framemetrics.compose import fill_doc, metric_expr
 from framemetrics.inputs import ColumnLike
 
-__all__ = ["explained_variance_score", "max_error", "mean_absolute_error", "mean_absolute_percentage_error", "mean_pinball_loss", "mean_squared_error", "mean_squared_log_error", "median_absolute_error", "r2_score", "root_mean_squared_error", "root_mean_squared_log_error"]
+__all__ = [
+    "explained_variance_score",
+    "max_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_pinball_loss",
+    "mean_squared_error",
+    "mean_squared_log_error",
+    "median_absolute_error",
+    "r2_score",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
+]
 
 
 @fill_doc
@@ -223,11 +235,7 @@ def mean_absolute_percentage_error(
 
 @fill_doc
 def mean_pinball_loss(
-    y_true: ColumnLike,
-    y_pred: ColumnLike,
-    sample_weight: ColumnLike | None = None,
-    *,
-    alpha: float = 0.5
+    y_true: ColumnLike, y_pred: ColumnLike, sample_weight: ColumnLike | None = None, *, alpha: float = 0.5
 ) -> pl.Expr:
     """Mean pinball (quantile) loss at quantile ``alpha``.
 
@@ -261,11 +269,7 @@ def mean_pinball_loss(
 
 @fill_doc
 def r2_score(
-    y_true: ColumnLike,
-    y_pred: ColumnLike,
-    sample_weight: ColumnLike | None = None,
-    *,
-    force_finite: bool = True
+    y_true: ColumnLike, y_pred: ColumnLike, sample_weight: ColumnLike | None = None, *, force_finite: bool = True
 ) -> pl.Expr:
     """Coefficient of determination R^2.
 
@@ -303,11 +307,7 @@ def r2_score(
 
 @fill_doc
 def explained_variance_score(
-    y_true: ColumnLike,
-    y_pred: ColumnLike,
-    sample_weight: ColumnLike | None = None,
-    *,
-    force_finite: bool = True
+    y_true: ColumnLike, y_pred: ColumnLike, sample_weight: ColumnLike | None = None, *, force_finite: bool = True
 ) -> pl.Expr:
     """Explained variance score.
 
@@ -337,7 +337,9 @@ def explained_variance_score(
     >>> round(df.select(fm.explained_variance_score("y", "f")).item(), 4)
     0.803
     """
-    return metric_expr("explained_variance_score", y_true=y_true, y_pred=y_pred, sample_weight=sample_weight, force_finite=force_finite)
+    return metric_expr(
+        "explained_variance_score", y_true=y_true, y_pred=y_pred, sample_weight=sample_weight, force_finite=force_finite
+    )
 
 
 @fill_doc

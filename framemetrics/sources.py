@@ -58,7 +58,9 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if kind == "parquet":
         return pl.scan_parquet(source)
     if kind == "csv":
-        return pl.scan_csv(source, try_parse_dates=True, separator="\t" if str(source).lower().endswith(".tsv") else ",")
+        return pl.scan_csv(
+            source, try_parse_dates=True, separator="\t" if str(source).lower().endswith(".tsv") else ","
+        )
     if isinstance(source, pl.LazyFrame):
         return source
     if isinstance(source, pl.DataFrame):
@@ -123,7 +125,7 @@ def _unsupported(source: Source) -> str:
 
 
 def schema(frame: pl.LazyFrame) -> dict[str, str]:
-    """Column names mapped to a coarse kind: numeric, bool, string or other.
+    """Column names mapped to a coarse kind: numeric, bool, string, null (all-null) or other.
 
     Examples
     --------
@@ -140,6 +142,8 @@ def duckdb_schema(source: DuckDBSource) -> dict[str, str]:
 
 
 def _kind(dtype: pl.DataType) -> str:
+    if dtype == pl.Null:
+        return "null"
     if dtype == pl.Boolean:
         return "bool"
     if dtype.is_numeric():

@@ -56,4 +56,3 @@ def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mappi
         got = out[metric].to_list()
         bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want) if not close(a, b)]
         assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}"
-

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from framemetrics.plan import MetricsArg, make_plan
+from framemetrics.columns import as_tuple, resolve_plan, resolve_roles, sql_columns
+from framemetrics.plan import MetricsArg
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
@@ -75,20 +76,18 @@ def query(
     >>> con.sql(sql).fetchall()
     [('de', 1, 0.0, 1.2039728043259361), ('fr', 2, 1.0, 0.164252033486018)]
     """
-    from framemetrics.evaluate import _as_tuple, _roles, sql_columns
-
-    thresholded = y_pred is None and y_score is not None
-    plan = make_plan(
+    plan, thresholded = resolve_plan(
         metrics,
+        y_pred=y_pred,
+        y_score=y_score,
         weighted=sample_weight is not None,
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
-        thresholded=thresholded,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
-    roles = _roles(plan, columns, thresholded)
+    roles = resolve_roles(plan, columns, thresholded)
     inputs = QueryInputs(
-        quote_identifier(table), sql_columns(plan, roles, thresholded, threshold), _as_tuple(by), nulls == "drop"
+        quote_identifier(table), sql_columns(plan, roles, thresholded, threshold), as_tuple(by), nulls == "drop"
     )
     return plan_query(plan, inputs, checks=checks)

@@ -15,9 +15,7 @@ from pathlib import Path
 
 __all__ = ["Macro", "expand", "macro_file", "macros"]
 
-_DEFINITION = re.compile(
-    r"CREATE OR REPLACE MACRO (\w+)\(([^)]*)\) AS\s+(.*?);\s*$", re.S | re.M
-)
+_DEFINITION = re.compile(r"CREATE OR REPLACE MACRO (\w+)\(([^)]*)\) AS\s+(.*?);\s*$", re.S | re.M)
 _CALL = re.compile(r"\b(fm_\w+)\(")
 
 

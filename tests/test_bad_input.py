@@ -1,0 +1,188 @@
+"""Bad input gives the same clear error on both engines, or a documented null."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+import framemetrics as fm
+from conftest import RUNNERS, Columns
+
+EVALUATE_ENGINES = ("polars", "duckdb")
+
+
+def _classification(**overrides) -> pl.DataFrame:
+    data = {"g": ["a", "a", "b", "b"], "y": [0, 1, 1, 0], "p": [0.2, 0.8, 0.6, 0.1], "w": [1.0, 2.0, 1.0, 1.0]}
+    return pl.DataFrame({**data, **overrides}, strict=False)
+
+
+def _regression(**overrides) -> pl.DataFrame:
+    data = {"g": ["a", "a", "b", "b"], "y": [1.0, 2.0, 3.0, 4.0], "f": [1.5, 2.0, 2.0, 5.0]}
+    return pl.DataFrame({**data, **overrides}, strict=False)
+
+
+CASES = [
+    pytest.param(
+        _classification(y=[0, None, 1, 0]),
+        {"y_true": "y", "y_score": "p", "metrics": ["f1_score"]},
+        "column 'y' (y_true): 1 rows are null, NaN or not one of the labels 1, 0",
+        id="null-label",
+    ),
+    pytest.param(
+        _classification(y=[0, 2, 1, 0]),
+        {"y_true": "y", "y_score": "p", "metrics": ["accuracy_score"]},
+        "column 'y' (y_true): 1 rows are null, NaN or not one of the labels 1, 0",
+        id="label-outside-set",
+    ),
+    pytest.param(
+        _classification(y=[-1, 1, 1, -1]),
+        {"y_true": "y", "y_score": "p", "metrics": ["accuracy_score"]},
+        "column 'y' (y_true): 2 rows are null, NaN or not one of the labels 1, 0",
+        id="minus-one-labels-need-neg-label",
+    ),
+    pytest.param(
+        _classification(p=[0.2, math.nan, 0.6, 0.1]),
+        {"y_true": "y", "y_score": "p", "metrics": ["log_loss"]},
+        "column 'p' (y_score): 1 rows are null, NaN or outside [0, 1]",
+        id="nan-probability",
+    ),
+    pytest.param(
+        _classification(p=[0.2, 1.5, -0.1, 0.1]),
+        {"y_true": "y", "y_score": "p", "metrics": ["brier_score_loss"]},
+        "column 'p' (y_score): 2 rows are null, NaN or outside [0, 1]",
+        id="probability-outside-unit-interval",
+    ),
+    pytest.param(
+        _classification(p=[0.2, math.nan, 0.6, None]),
+        {"y_true": "y", "y_score": "p", "metrics": ["precision_score"]},
+        "column 'p' (y_score): 2 rows are null or NaN",
+        id="nan-score-thresholded",
+    ),
+    pytest.param(
+        _classification(w=[1.0, -2.0, math.inf, 1.0]),
+        {"y_true": "y", "y_score": "p", "sample_weight": "w", "metrics": ["recall_score"]},
+        "column 'w' (sample_weight): 2 rows are null, NaN, infinite or negative",
+        id="bad-weights",
+    ),
+    pytest.param(
+        _regression(f=[1.0, math.inf, -math.inf, math.nan]),
+        {"y_true": "y", "y_pred": "f", "metrics": ["mean_squared_error"]},
+        "column 'f' (y_pred): 3 rows are null, NaN or infinite",
+        id="infinite-regression",
+    ),
+    pytest.param(
+        _regression(y=[1.0, -1.0, -3.0, 4.0]),
+        {"y_true": "y", "y_pred": "f", "metrics": ["root_mean_squared_log_error"]},
+        "column 'y' (y_true): 2 rows are <= -1 (log(1 + x) is undefined)",
+        id="log-domain",
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+@pytest.mark.parametrize(("df", "kwargs", "message"), CASES)
+def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(df, by="g", engine=engine, **kwargs)
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"y_true": "nope", "y_score": "p"},
+            "column 'nope' (y_true) not found; the input has columns 'g', 'y', 'p', 'w'",
+        ),
+        ({"y_true": "y", "y_score": "p", "by": "country"}, "column 'country' (by) not found"),
+        ({"y_true": "y", "y_score": "p", "metrics": ["f1"]}, "unknown metric 'f1'; did you mean f1_score"),
+        ({"y_true": "y", "y_score": "p", "metrics": ["mean_squared_error"]}, "mean_squared_error needs y_pred="),
+        ({"y_true": "g", "y_score": "p"}, "column 'g' (y_true) holds string values but pos_label=1"),
+        ({"y_true": "y", "y_score": "g"}, "column 'g' (y_score) must be numeric, got string values"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": -1}}}, "beta must be a positive"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"f1_score": {"alpha": 1}}}, "f1_score has no parameter ['alpha']"),
+        ({"y_true": "y", "y_score": "p", "zero_division": 0.5, "metrics": ["recall_score"]}, "zero_division must be"),
+        (
+            {"y_true": "y", "y_pred": "p", "sample_weight": "w", "metrics": ["median_absolute_error"]},
+            "median_absolute_error does not support sample_weight",
+        ),
+        ({"y_true": "y", "y_score": "p", "by": "n_rows"}, "column 'n_rows' (by) not found"),
+    ],
+)
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_bad_arguments_raise_the_same_error(engine, kwargs, message):
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(_classification(), engine=engine, **kwargs)
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_group_column_clashing_with_output(engine):
+    df = _classification().rename({"g": "f1_score"})
+    with pytest.raises(ValueError, match="group column 'f1_score' clashes"):
+        fm.evaluate(df, y_true="y", y_score="p", by="f1_score", metrics=["f1_score"], engine=engine)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_empty_input_raises(engine):
+    empty = _classification().clear()
+    with pytest.raises(ValueError, match="no rows to evaluate"):
+        fm.evaluate(empty, y_true="y", y_score="p", engine=engine)
+    with pytest.raises(ValueError, match="no rows to evaluate"):
+        fm.evaluate(empty, y_true="y", y_score="p", by="g", engine=engine)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_nulls_drop_removes_incomplete_rows(engine):
+    df = _classification(y=[0, None, 1, 0], p=[0.2, 0.8, None, 0.1])
+    out = fm.evaluate(df, y_true="y", y_score="p", by="g", metrics=["accuracy_score"], nulls="drop", engine=engine)
+    complete = fm.evaluate(df.drop_nulls(), y_true="y", y_score="p", by="g", metrics=["accuracy_score"], engine=engine)
+    assert out.equals(complete)
+    assert out["n_rows"].to_list() == [1, 1]
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_nulls_drop_keeps_nan_an_error(engine):
+    df = _classification(p=[0.2, math.nan, 0.6, None])
+    with pytest.raises(ValueError, match="1 rows are null, NaN or outside"):
+        fm.evaluate(df, y_true="y", y_score="p", metrics=["log_loss"], nulls="drop", engine=engine)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_all_rows_dropped_raises(engine):
+    df = _classification(y=[None, None, None, None])
+    with pytest.raises(ValueError, match="no rows to evaluate after dropping rows with nulls"):
+        fm.evaluate(df, y_true="y", y_score="p", nulls="drop", engine=engine)
+
+
+@pytest.mark.parametrize("engine_name", ["polars_expr", "duckdb_macro"])
+def test_expressions_give_null_for_groups_with_invalid_rows(engine_name):
+    engine = RUNNERS[engine_name]
+    df = _classification(y=[0, 2, 1, 0], p=[0.2, 1.5, 0.6, 0.1])
+    out = engine(df, {"f1_score": {}, "log_loss": {}}, Columns(y_score="p"))
+    assert out["f1_score"].to_list() == [None, 1.0]
+    assert out["log_loss"][0] is None and out["log_loss"][1] > 0
+
+
+def test_zero_total_weight_follows_the_formulas(engine):
+    df = _classification(w=[0.0, 0.0, 1.0, 1.0])
+    metrics = {
+        "accuracy_score": {},
+        "precision_score": {},
+        "matthews_corrcoef": {},
+        "cohen_kappa_score": {},
+        "log_loss": {},
+        "balanced_accuracy_score": {},
+    }
+    out = engine(df, metrics, Columns(y_score="p", sample_weight="w")).row(0, named=True)
+    assert out == {
+        "g": "a",
+        "accuracy_score": None,
+        "precision_score": None,
+        "matthews_corrcoef": 0.0,
+        "cohen_kappa_score": None,
+        "log_loss": None,
+        "balanced_accuracy_score": None,
+    }
