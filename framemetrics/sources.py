@@ -24,6 +24,8 @@ Source = Any
 _PARQUET = (".parquet", ".pq")
 _CSV = (".csv", ".tsv", ".csv.gz")
 _names = itertools.count()
+# DuckDB's CSV types limited to those Polars infers (DuckDB would read "Yes"/"No" as BOOLEAN).
+_CSV_TYPES = "['BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'VARCHAR']"
 
 
 def _file_kind(source: Source) -> str | None:
@@ -106,8 +108,9 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     con = con if con is not None else duckdb.connect()
     if kind:
         _check_files(str(source))
-        reader = "read_parquet" if kind == "parquet" else "read_csv"
-        return DuckDBSource(con.sql, f"{reader}({sql_literal(str(source))})")
+        if kind == "parquet":
+            return DuckDBSource(con.sql, f"read_parquet({sql_literal(str(source))})")
+        return DuckDBSource(con.sql, f"read_csv({sql_literal(str(source))}, auto_type_candidates = {_CSV_TYPES})")
     if isinstance(source, str):
         return DuckDBSource(con.sql, quote_identifier(source))
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):

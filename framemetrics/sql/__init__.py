@@ -14,7 +14,7 @@ from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
 
-__all__ = ["macro_file", "query"]
+__all__ = ["macro_file", "query", "quote_identifier"]
 
 
 def query(

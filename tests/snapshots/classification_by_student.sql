@@ -1,0 +1,32 @@
+WITH fm_input AS (
+    SELECT
+        "student" AS fm_g0,
+        "default" AS y_true,
+        ("p_default" >= CAST(0.5 AS DOUBLE)) AS y_pred,
+        "p_default" AS y_score,
+        CAST(1 AS DOUBLE) AS sample_weight
+    FROM "preds"
+),
+fm_statistics AS (
+    SELECT
+        fm_input.fm_g0 AS fm_g0,
+        count(*) AS n_rows,
+        sum(sample_weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)) AS tp,
+        sum(sample_weight * CAST(y_true = 0 AND y_pred = 1 AS DOUBLE)) AS fp,
+        sum(sample_weight * CAST(y_true = 1 AND y_pred = 0 AS DOUBLE)) AS fn,
+        sum(sample_weight * -ln(greatest(least( CASE WHEN y_true = 1 THEN y_score ELSE 1 - y_score END, CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)))) AS sum_log_loss,
+        sum(sample_weight) AS sum_weight,
+        count(*) FILTER (WHERE y_true IS NULL OR (y_true <> 1 AND y_true <> 0)) AS invalid_label_y_true,
+        count(*) FILTER (WHERE y_pred IS NULL OR (y_pred <> 1 AND y_pred <> 0)) AS invalid_label_y_pred,
+        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score) OR y_score < 0 OR y_score > 1) AS invalid_probability_y_score
+    FROM fm_input
+    GROUP BY fm_input.fm_g0
+)
+SELECT
+    fm_g0 AS "student",
+    n_rows,
+    CASE WHEN invalid_label_y_true + invalid_label_y_pred + invalid_score_y_score > 0 THEN NULL WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score",
+    CASE WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0 THEN NULL ELSE sum_log_loss / sum_weight END AS "log_loss"
+FROM fm_statistics
+ORDER BY fm_g0 NULLS LAST

@@ -1,0 +1,35 @@
+WITH fm_input AS (
+    SELECT
+        "season" AS fm_g0,
+        CAST("bikers" AS DOUBLE) AS y_true,
+        CAST("predicted_bikers" AS DOUBLE) AS y_pred,
+        CAST("w" AS DOUBLE) AS sample_weight
+    FROM "bikes"
+),
+fm_means AS (
+    SELECT
+        fm_g0,
+        sum(sample_weight * y_true) / nullif(sum(sample_weight), 0) AS mean_y_true
+    FROM fm_input
+    GROUP BY fm_g0
+),
+fm_statistics AS (
+    SELECT
+        fm_input.fm_g0 AS fm_g0,
+        count(*) AS n_rows,
+        sum(sample_weight * pow(y_true - y_pred, 2)) AS sum_sq_error,
+        sum(sample_weight * pow(y_true - mean_y_true, 2)) AS ss_total,
+        sum(sample_weight) AS sum_weight,
+        count(*) FILTER (WHERE y_true IS NULL OR NOT isfinite(y_true)) AS invalid_finite_y_true,
+        count(*) FILTER (WHERE y_pred IS NULL OR NOT isfinite(y_pred)) AS invalid_finite_y_pred,
+        count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
+    FROM fm_input JOIN fm_means ON fm_input.fm_g0 IS NOT DISTINCT FROM fm_means.fm_g0
+    GROUP BY fm_input.fm_g0
+)
+SELECT
+    fm_g0 AS "season",
+    n_rows,
+    CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR n_rows < 2 OR sum_weight = 0 THEN NULL WHEN ss_total <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total WHEN TRUE AND sum_sq_error = 0 THEN 1.0 WHEN TRUE THEN 0.0 WHEN sum_sq_error = 0 AND ss_total = 0 THEN NULL WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE 1.0 END AS "r2_score",
+    CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR sum_weight = 0 THEN NULL ELSE sqrt(sum_sq_error / sum_weight) END AS "root_mean_squared_error"
+FROM fm_statistics
+ORDER BY fm_g0 NULLS LAST

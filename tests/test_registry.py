@@ -1,0 +1,73 @@
+"""The registry is the single list of metrics: walking it finds every piece."""
+
+from __future__ import annotations
+
+import inspect
+
+import duckdb
+import pytest
+
+import framemetrics as fm
+from framemetrics import formulas
+from framemetrics.checks import _DOMAINS
+from framemetrics.sql.macros import macros
+from framemetrics.statistics import STATISTICS
+
+METRICS = sorted(fm.REGISTRY)
+ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
+LITERALS = {"pos_label", "neg_label", "alpha"}
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_metric_has_a_documented_polars_builder(name):
+    builder = getattr(fm, name)
+    assert name in fm.__all__
+    doc = inspect.getdoc(builder)
+    for section in ("Parameters", "Returns", "See Also", "Notes", "Examples", ">>> "):
+        assert section in doc, f"{name} docstring lacks {section}"
+    assert "{" + "labels}" not in doc
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_polars_and_sql_formulas_have_the_same_parameters(name):
+    metric = fm.get_metric(name)
+    polars_params = tuple(inspect.signature(getattr(formulas, name)).parameters)
+    assert polars_params == macros()[metric.sql_formula].params
+    assert set(polars_params) == {*metric.statistics, "n_invalid", *metric.params}
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_metric_has_a_user_macro_and_a_reference(name):
+    metric = fm.get_metric(name)
+    user = macros()[metric.sql_macro]
+    assert user.params[:2] == ("y_true", metric.prediction)
+    assert ("sample_weight" in user.params) == metric.weighted
+    assert metric.reference.__doc__
+
+
+def test_formulas_module_holds_only_registered_metrics():
+    public = {n for n, f in vars(formulas).items() if inspect.isfunction(f) and not n.startswith("_")}
+    assert public == set(fm.REGISTRY)
+
+
+@pytest.mark.parametrize("name", sorted(STATISTICS))
+def test_statistic_has_a_macro_over_canonical_columns(name):
+    params = set(macros()[STATISTICS[name].sql_macro].params)
+    assert params <= ROLES | LITERALS | set(STATISTICS[name].needs)
+
+
+@pytest.mark.parametrize("domain", sorted(_DOMAINS))
+def test_check_domain_has_a_macro(domain):
+    assert f"fm_invalid_{domain}" in macros()
+
+
+def test_macro_file_loads_in_a_fresh_duckdb():
+    con = duckdb.connect()
+    con.execute(fm.sql.macro_file().read_text())
+    defined = {r[0] for r in con.sql("SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'fm_%'").fetchall()}
+    assert set(macros()) <= defined
+
+
+def test_unknown_metric_suggests_names():
+    with pytest.raises(ValueError, match="did you mean recall_score"):
+        fm.get_metric("recal_score")

@@ -1,0 +1,113 @@
+"""Grouping, large counts, scikit-learn's own examples and engine agreement."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from sklearn import metrics as skm
+
+import framemetrics as fm
+from conftest import Columns
+from reference import close
+
+ALL_CLASSIFICATION = [n for n, m in fm.REGISTRY.items() if m.family in ("classification", "probability")]
+ALL_REGRESSION = [n for n, m in fm.REGISTRY.items() if m.family == "regression"]
+
+
+def test_engines_return_identical_frames_on_the_sample():
+    df = pl.read_csv("data/default_predictions.csv")
+    args = dict(y_true="default", y_score="p_default", by=["student", "income_band", "fold"])
+    polars_out = fm.evaluate(df, metrics=ALL_CLASSIFICATION, **args)
+    duckdb_out = fm.evaluate(df, metrics=ALL_CLASSIFICATION, engine="duckdb", **args)
+    assert polars_out.height == 2 * 3 * 5 - 5  # five (student, income) pairs are empty
+    assert_frame_equal(polars_out, duckdb_out, rel_tol=1e-12, abs_tol=1e-15)
+    bikes = pl.read_csv("data/bikeshare_predictions.csv")
+    args = dict(y_true="bikers", y_pred="predicted_bikers", by=["season", "weathersit"], metrics=ALL_REGRESSION)
+    assert_frame_equal(fm.evaluate(bikes, **args), fm.evaluate(bikes, engine="duckdb", **args), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_group_columns_of_any_type_with_null_groups(engine):
+    df = pl.DataFrame(
+        {
+            "day": [dt.date(2024, 1, 1), dt.date(2024, 1, 1), None, dt.date(2024, 1, 2)],
+            "flag": [True, True, None, False],
+            "k": [1, 1, 2, None],
+            "y": [0, 1, 1, 0],
+            "p": [0, 1, 0, 0],
+        }
+    )
+    out = fm.evaluate(df, y_true="y", y_pred="p", by=["day", "flag", "k"], metrics="accuracy_score", engine=engine)
+    assert out.columns == ["day", "flag", "k", "n_rows", "accuracy_score"]
+    assert out.schema["day"] == pl.Date and out.schema["flag"] == pl.Boolean
+    assert out.rows() == [
+        (dt.date(2024, 1, 1), True, 1, 2, 1.0),
+        (dt.date(2024, 1, 2), False, None, 1, 1.0),
+        (None, None, 2, 1, 0.0),
+    ]
+
+
+def test_no_integer_overflow_at_a_billion_weighted_rows(engine):
+    """polars-ds' MCC overflows on large counts; framemetrics sums in floating point."""
+    y = np.array([1, 1, 0, 0, 1, 0])
+    pred = np.array([1, 0, 1, 0, 1, 0])
+    w = np.array([3.5e8, 1e8, 1.5e8, 4e8, 7e8, 3e8])  # 2e9 weighted rows
+    df = pl.DataFrame({"g": ["a"] * 6, "y": y, "p": pred, "w": w})
+    metrics = {"matthews_corrcoef": {}, "cohen_kappa_score": {}, "accuracy_score": {}}
+    out = engine(df, metrics, Columns(y_pred="p", sample_weight="w"))
+    assert close(out["matthews_corrcoef"][0], skm.matthews_corrcoef(y, pred, sample_weight=w))
+    assert close(out["cohen_kappa_score"][0], skm.cohen_kappa_score(y, pred, sample_weight=w))
+    assert close(out["accuracy_score"][0], skm.accuracy_score(y, pred, sample_weight=w))
+
+
+def test_matthews_with_many_unweighted_rows():
+    n = 200_000
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.8, y, 1 - y)
+    df = pl.DataFrame({"y": y, "p": pred})
+    for engine in ("polars", "duckdb"):
+        out = fm.evaluate(df, y_true="y", y_pred="p", metrics="matthews_corrcoef", engine=engine)
+        assert close(out["matthews_corrcoef"][0], skm.matthews_corrcoef(y, pred))
+
+
+@pytest.mark.parametrize(
+    ("metric", "y", "pred", "kwargs"),
+    [
+        ("brier_score_loss", [0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], {}),
+        ("log_loss", [0, 1, 1, 0], [0.1, 0.9, 0.8, 0.35], {}),
+        ("matthews_corrcoef", [1, 1, 1, -1], [1, -1, 1, 1], {"neg_label": -1}),
+        ("f1_score", [0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], {}),
+        ("balanced_accuracy_score", [0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1], {}),
+        ("r2_score", [3, -0.5, 2, 7], [2.5, 0.0, 2, 8], {}),
+        ("explained_variance_score", [3, -0.5, 2, 7], [2.5, 0.0, 2, 8], {}),
+        ("mean_absolute_percentage_error", [1.0, 0.0, 2.4, 7.0], [1.2, 0.1, 2.4, 8.0], {}),
+        ("root_mean_squared_log_error", [3, 5, 2.5, 7], [2.5, 5, 4, 8], {}),
+        ("mean_pinball_loss", [1, 2, 3], [0, 3, 5], {}),
+        ("median_absolute_error", [3, -0.5, 2, 7], [2.5, 0.0, 2, 8], {}),
+        ("max_error", [3, 2, 7, 1], [9, 2, 7, 1], {}),
+    ],
+)
+def test_scikit_learn_docstring_examples(metric, y, pred, kwargs):
+    """The examples of scikit-learn's own docstrings, on both engines."""
+    info = fm.get_metric(metric)
+    reference = getattr(skm, metric)(y, pred)
+    prediction = "y_score" if info.family == "probability" else "y_pred"
+    df = pl.DataFrame({"y": y, "p": pred}, strict=False)
+    for engine in ("polars", "duckdb"):
+        out = fm.evaluate(df, y_true="y", metrics=metric, engine=engine, **{prediction: "p"}, **kwargs)
+        assert close(out[metric][0], reference), (engine, out[metric][0], reference)
+
+
+def test_one_class_and_single_row_groups(engine):
+    df = pl.DataFrame({"g": ["a", "a", "b"], "y": [1.0, 1.0, 2.0], "f": [1.0, 2.0, 2.0]})
+    out = engine(df, {"r2_score": {}, "explained_variance_score": {}}, Columns(y_pred="f"))
+    assert out["r2_score"].to_list() == [skm.r2_score([1, 1], [1, 2]), None]  # scikit-learn: NaN for one row
+    assert out["explained_variance_score"].to_list() == [
+        skm.explained_variance_score([1, 1], [1, 2]),
+        skm.explained_variance_score([2], [2]),
+    ]
