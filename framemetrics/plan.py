@@ -61,7 +61,7 @@ class Plan:
     @property
     def roles(self) -> tuple[str, ...]:
         """Input roles read by the plan, in a fixed order."""
-        used = {c.role for c in self.checks}
+        used = {c.role for c in self.checks} | {r for c in self.calls for r in ("y_true", c.metric.prediction)}
         return tuple(r for r in ("y_true", "y_pred", "y_score", "sample_weight") if r in used)
 
     @property
@@ -109,7 +109,7 @@ def make_plan(
         Default value of undefined ratios, for the metrics that take it.
     thresholded : bool
         Classification labels come from thresholding ``y_score``, which is
-        then checked too (no null or NaN score).
+        then checked instead of the labels (no null or NaN score).
 
     Returns
     -------
@@ -143,7 +143,8 @@ def make_plan(
             alphas.append(float(alpha))
         checks = metric.checks + ((check("weight", "sample_weight"),) if weighted else ())
         if thresholded and metric.family == "classification":
-            checks += (check("score", "y_score"),)
+            # y_score >= threshold is a valid label wherever the score is a number.
+            checks = tuple(c for c in checks if c != check("label", "y_pred")) + (check("score", "y_score"),)
         calls.append(MetricCall(metric, params, checks))
     if len(set(alphas)) > 1:
         raise ValueError("one evaluation takes one pinball alpha")

@@ -113,7 +113,7 @@ _ALL = [
         lambda x: (x.sample_weight * _error(x).abs() / _f(x.y_true).abs().clip(lower_bound=EPS)).sum(),
     ),
     Statistic("sum_pinball", _pinball),
-    Statistic("max_abs_error", lambda x: _error(x).abs().filter(x.sample_weight > 0).max()),
+    Statistic("max_abs_error", lambda x: pl.when(x.sample_weight > 0).then(_error(x).abs()).max()),
     Statistic("median_abs_error", lambda x: _error(x).abs().median()),
     Statistic("mean_y_true", _mean_y_true),
     Statistic("mean_error", _mean_error),

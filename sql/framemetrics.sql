@@ -116,7 +116,7 @@ CREATE OR REPLACE MACRO fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha
 
 -- max |error| over the rows with a positive weight.
 CREATE OR REPLACE MACRO fm_stat_max_abs_error(y_true, y_pred, sample_weight) AS
-    max(abs(y_true - y_pred)) FILTER (WHERE sample_weight > 0);
+    max(CASE WHEN sample_weight > 0 THEN abs(y_true - y_pred) END);
 
 CREATE OR REPLACE MACRO fm_stat_median_abs_error(y_true, y_pred) AS
     median(abs(y_true - y_pred));

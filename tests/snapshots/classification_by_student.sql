@@ -17,7 +17,6 @@ fm_statistics AS (
         sum(sample_weight * -ln(greatest(least( CASE WHEN y_true = 1 THEN y_score ELSE 1 - y_score END, CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)))) AS sum_log_loss,
         sum(sample_weight) AS sum_weight,
         count(*) FILTER (WHERE y_true IS NULL OR (y_true <> 1 AND y_true <> 0)) AS invalid_label_y_true,
-        count(*) FILTER (WHERE y_pred IS NULL OR (y_pred <> 1 AND y_pred <> 0)) AS invalid_label_y_pred,
         count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
         count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score) OR y_score < 0 OR y_score > 1) AS invalid_probability_y_score
     FROM fm_input
@@ -26,7 +25,7 @@ fm_statistics AS (
 SELECT
     fm_g0 AS "student",
     n_rows,
-    CASE WHEN invalid_label_y_true + invalid_label_y_pred + invalid_score_y_score > 0 THEN NULL WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score",
+    CASE WHEN invalid_label_y_true + invalid_score_y_score > 0 THEN NULL WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score",
     CASE WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0 THEN NULL ELSE sum_log_loss / sum_weight END AS "log_loss"
 FROM fm_statistics
 ORDER BY fm_g0 NULLS LAST
