@@ -124,6 +124,7 @@ def run_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> li
     ['baseline_s', 'engine', 'framemetrics_s', 'metrics', 'ratio']
     """
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
     con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
     frame = con.table("bench").pl() if "polars" in engines else None
     cases = {
