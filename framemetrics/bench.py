@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Callable
+from collections.abc import Callable
+from functools import partial
 
 import duckdb
 import polars as pl
@@ -136,15 +137,19 @@ def run_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> li
         y_true = "y" if "y_score" in prediction else "target"
         for engine in engines:
             source = con.table("bench") if engine == "duckdb" else frame
-
-            def ours() -> pl.DataFrame:
-                return fm.evaluate(
-                    source, y_true=y_true, sample_weight="w", by="g", metrics=metrics, engine=engine, **prediction
-                )
-
-            def baseline() -> object:
-                return con.sql(baseline_sql).fetchall() if engine == "duckdb" else baseline_polars(frame)
-
+            ours = partial(
+                fm.evaluate,
+                source,
+                y_true=y_true,
+                sample_weight="w",
+                by="g",
+                metrics=metrics,
+                engine=engine,
+                **prediction,
+            )
+            baseline = (
+                partial(con.sql(baseline_sql).fetchall) if engine == "duckdb" else partial(baseline_polars, frame)
+            )
             ours_s, base_s = best_of(repeat, ours), best_of(repeat, baseline)
             lines.append(
                 {

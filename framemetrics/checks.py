@@ -9,8 +9,8 @@ raises a ``ValueError`` naming the column and the number of rows instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import polars as pl
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from framemetrics.plan import MetricsArg, Plan, make_plan, requested_metrics
 from framemetrics.registry import get_metric
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
-__all__ = ["as_tuple", "resolve_plan", "resolve_roles", "sql_columns"]
+__all__ = ["Resolved", "as_tuple", "resolve", "resolve_roles", "sql_columns"]
 
 
 def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -36,36 +38,48 @@ def resolve_roles(plan: Plan, columns: dict[str, str | None], thresholded: bool)
     return found
 
 
-def resolve_plan(
+@dataclass(frozen=True)
+class Resolved:
+    """A request resolved: the plan, each role's source column, and whether
+    classification labels come from ``y_score >= threshold``."""
+
+    plan: Plan
+    roles: dict[str, str]
+    thresholded: bool
+
+
+def resolve(
     metrics: MetricsArg,
     *,
+    y_true: str,
     y_pred: str | None,
     y_score: str | None,
-    weighted: bool,
+    sample_weight: str | None,
     pos_label: Any,
     neg_label: Any,
     zero_division: float | None,
-) -> tuple[Plan, bool]:
-    """The plan, and whether classification labels come from ``y_score >= threshold``.
+) -> Resolved:
+    """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
 
     Examples
     --------
-    >>> plan, thresholded = resolve_plan(["f1_score"], y_pred=None, y_score="p", weighted=False,
-    ...                                  pos_label=1, neg_label=None, zero_division=None)
-    >>> thresholded
-    True
+    >>> r = resolve(["f1_score"], y_true="y", y_pred=None, y_score="p", sample_weight=None,
+    ...             pos_label=1, neg_label=None, zero_division=None)
+    >>> r.thresholded, r.roles
+    (True, {'y_true': 'y', 'y_pred': 'p', 'y_score': 'p'})
     """
     families = {get_metric(name).family for name in requested_metrics(metrics)}
     thresholded = y_pred is None and y_score is not None and "regression" not in families
     plan = make_plan(
         metrics,
-        weighted=weighted,
+        weighted=sample_weight is not None,
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
         thresholded=thresholded,
     )
-    return plan, thresholded
+    columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
+    return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
 
 
 def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, str]:

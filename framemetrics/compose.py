@@ -6,7 +6,8 @@ wrappers over :func:`metric_expr`, usable inside ``group_by().agg()``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import polars as pl
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, resolve_plan, resolve_roles, sql_columns
+from framemetrics.columns import as_tuple, resolve, sql_columns
 from framemetrics.plan import MetricsArg, Plan
 from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
@@ -172,17 +173,17 @@ def evaluate(
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
     by = as_tuple(by)
     metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
-    plan, thresholded = resolve_plan(
+    resolved = resolve(
         metrics,
+        y_true=y_true,
         y_pred=y_pred,
         y_score=y_score,
-        weighted=sample_weight is not None,
+        sample_weight=sample_weight,
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
     )
-    columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
-    roles = resolve_roles(plan, columns, thresholded)
+    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     drop = nulls == "drop"
     if engine == "polars":
         frame = open_polars(source, con)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import polars as pl
 
 __all__ = ["ColumnLike", "MetricInputs", "default_neg_label", "to_expr"]
 
-ColumnLike = Union[str, pl.Expr]
+ColumnLike = str | pl.Expr
 
 
 def to_expr(column: ColumnLike) -> pl.Expr:

@@ -7,8 +7,9 @@ Polars engine and the SQL generator both execute the same plan.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Union
+from typing import Any
 
 from framemetrics.checks import Check, check
 from framemetrics.inputs import default_neg_label
@@ -17,7 +18,7 @@ from framemetrics.statistics import STATISTICS
 
 __all__ = ["MetricCall", "MetricsArg", "Plan", "make_plan", "requested_metrics"]
 
-MetricsArg = Union[str, Iterable[str], Mapping[str, Mapping[str, Any]]]
+MetricsArg = str | Iterable[str] | Mapping[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)

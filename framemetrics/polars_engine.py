@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import reduce
-from typing import Mapping
 
 import polars as pl
 
@@ -83,7 +83,7 @@ def run_polars(
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = frame.select(
-        *(pl.col(c).alias(k) for c, k in zip(by, keys)),
+        *(pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)),
         *(columns[role].alias(role) for role in plan.roles),
         *(() if plan.weighted else (pl.lit(1.0).alias("sample_weight"),)),
     )
@@ -94,7 +94,7 @@ def run_polars(
     aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
     stats = data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
-    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by)]
+    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     outputs += [pl.col("n_rows"), *(formula_expr(call, columns_of, columns_of) for call in plan.calls)]
     outputs += [pl.col(c.name) for c in plan.checks]
     result = stats.select(outputs)

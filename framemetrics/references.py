@@ -11,7 +11,8 @@ lazily: it is a test dependency, not a runtime one.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def _cells(y_true, y_pred, sample_weight):
 
 def _ratio_of_cells(numerator: str, denominator: tuple[str, ...]) -> Reference:
     def reference(y_true, y_pred, sample_weight=None, zero_division=None):
-        cells = dict(zip(("tp", "fp", "fn", "tn"), _cells(y_true, y_pred, sample_weight)))
+        cells = dict(zip(("tp", "fp", "fn", "tn"), _cells(y_true, y_pred, sample_weight), strict=True))
         den = sum(cells[c] for c in denominator)
         return zero_division if den == 0 else cells[numerator] / den
 

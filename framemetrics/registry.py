@@ -7,8 +7,9 @@ tests all walk :data:`REGISTRY`; a metric missing from an engine fails them.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import polars as pl
 

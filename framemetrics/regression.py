@@ -7,7 +7,6 @@ function is a formula over them.
 
 from __future__ import annotations
 
-
 import polars as pl
 
 from framemetrics.compose import fill_doc, metric_expr

@@ -8,8 +8,8 @@ of one input column outside its domain (:mod:`framemetrics.checks`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import polars as pl
 

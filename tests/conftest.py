@@ -11,8 +11,9 @@ per metric, so a test is written once for all of them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import duckdb
 import polars as pl

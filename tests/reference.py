@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import polars as pl
 
@@ -54,5 +55,5 @@ def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mappi
     for metric, params in metrics.items():
         want = expected(df, metric, params, cols)
         got = out[metric].to_list()
-        bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want) if not close(a, b)]
+        bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want, strict=True) if not close(a, b)]
         assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}"

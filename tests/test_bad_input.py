@@ -6,9 +6,9 @@ import math
 
 import polars as pl
 import pytest
+from conftest import RUNNERS, Columns
 
 import framemetrics as fm
-from conftest import RUNNERS, Columns
 
 EVALUATE_ENGINES = ("polars", "duckdb")
 

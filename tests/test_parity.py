@@ -7,12 +7,12 @@ and one-class groups, tied scores and sample weights (zeros included).
 from __future__ import annotations
 
 import polars as pl
+from conftest import Columns
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import assert_matches_reference
 
 import framemetrics as fm
-from conftest import Columns
-from reference import assert_matches_reference
 
 GROUPS = st.sampled_from(["a", "b", "c", None])
 TIED_SCORES = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 1.0])

@@ -64,7 +64,8 @@ def test_check_domain_has_a_macro(domain):
 def test_macro_file_loads_in_a_fresh_duckdb():
     con = duckdb.connect()
     con.execute(fm.sql.macro_file().read_text())
-    defined = {r[0] for r in con.sql("SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'fm_%'").fetchall()}
+    names = con.sql("SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'fm_%'").fetchall()
+    defined = {row[0] for row in names}
     assert set(macros()) <= defined
 
 

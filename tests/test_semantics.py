@@ -7,12 +7,12 @@ import datetime as dt
 import numpy as np
 import polars as pl
 import pytest
+from conftest import Columns
 from polars.testing import assert_frame_equal
+from reference import close
 from sklearn import metrics as skm
 
 import framemetrics as fm
-from conftest import Columns
-from reference import close
 
 ALL_CLASSIFICATION = [n for n, m in fm.REGISTRY.items() if m.family in ("classification", "probability")]
 ALL_REGRESSION = [n for n, m in fm.REGISTRY.items() if m.family == "regression"]

@@ -6,9 +6,10 @@ runs on DuckDB, for a user to read, paste or schedule.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from framemetrics.columns import as_tuple, resolve_plan, resolve_roles, sql_columns
+from framemetrics.columns import as_tuple, resolve, sql_columns
 from framemetrics.plan import MetricsArg
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
@@ -76,17 +77,17 @@ def query(
     >>> con.sql(sql).fetchall()
     [('de', 1, 0.0, 1.2039728043259361), ('fr', 2, 1.0, 0.164252033486018)]
     """
-    plan, thresholded = resolve_plan(
+    resolved = resolve(
         metrics,
+        y_true=y_true,
         y_pred=y_pred,
         y_score=y_score,
-        weighted=sample_weight is not None,
+        sample_weight=sample_weight,
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
     )
-    columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
-    roles = resolve_roles(plan, columns, thresholded)
+    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     inputs = QueryInputs(
         quote_identifier(table), sql_columns(plan, roles, thresholded, threshold), as_tuple(by), nulls == "drop"
     )

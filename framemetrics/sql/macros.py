@@ -106,7 +106,7 @@ def _expand_nested(text: str) -> str:
         args, end = _split_arguments(text, match.end())
         if len(args) != len(macro.params):
             raise ValueError(f"{macro.name} takes {len(macro.params)} arguments, got {len(args)}")
-        inlined = _substitute(macro.body, {p: f"({a})" for p, a in zip(macro.params, args)})
+        inlined = _substitute(macro.body, {p: f"({a})" for p, a in zip(macro.params, args, strict=True)})
         text = text[: match.start()] + f"({inlined})" + text[end:]
     return text
 

@@ -95,7 +95,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     'WITH fm_input AS ('
     """
     keys = [f"fm_g{i}" for i in range(len(inputs.by))]
-    columns = [f"{quote_identifier(c)} AS {k}" for c, k in zip(inputs.by, keys)]
+    columns = [f"{quote_identifier(c)} AS {k}" for c, k in zip(inputs.by, keys, strict=True)]
     columns += [f"{inputs.columns[role]} AS {role}" for role in plan.roles]
     if not plan.weighted:
         columns.append("CAST(1 AS DOUBLE) AS sample_weight")
@@ -116,7 +116,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     stats += [_check(c, plan) for c in plan.checks]
     stats_group_by = f"\n    GROUP BY {', '.join(f'fm_input.{k}' for k in keys)}" if keys else ""
     ctes.append(f"fm_statistics AS (\n    SELECT\n        {_INDENT.join(stats)}\n    FROM {source}{stats_group_by}\n)")
-    outputs = [f"{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by)]
+    outputs = [f"{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
     outputs += ["n_rows", *(_formula(call) for call in plan.calls)]
     if checks:
         outputs += [c.name for c in plan.checks]
