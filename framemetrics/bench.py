@@ -11,9 +11,12 @@ ratio is what matters; absolute times depend on the machine.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import resource
 import time
 from collections.abc import Callable
 from functools import partial
+from multiprocessing.connection import Connection
 
 import duckdb
 import polars as pl
@@ -65,7 +68,7 @@ FROM bench GROUP BY g
 """
 
 
-def _polars_confusion(df: pl.DataFrame) -> pl.DataFrame:
+def _polars_confusion(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     y, p, w = pl.col("y"), pl.col("p") >= 0.5, pl.col("w")
     return (
         df.lazy()
@@ -81,7 +84,7 @@ def _polars_confusion(df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _polars_regression(df: pl.DataFrame) -> pl.DataFrame:
+def _polars_regression(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     e, w = pl.col("target") - pl.col("forecast"), pl.col("w")
     return (
         df.lazy()
@@ -115,8 +118,58 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
     return min(times)
 
 
-def run_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> list[dict[str, object]]:
+CASES = {
+    "confusion (15 metrics)": (CONFUSION, {"y_true": "y", "y_score": "p"}),
+    "regression (6 metrics)": (REGRESSION, {"y_true": "target", "y_pred": "forecast"}),
+}
+
+
+def _tasks(case: str, engine: str, con: duckdb.DuckDBPyConnection, source: object) -> dict[str, Callable[[], object]]:
+    """framemetrics and its baseline for one case on one engine, over ``source``.
+
+    ``source`` is a DuckDB FROM clause (DuckDB) or a Polars frame (Polars).
+    """
+    metrics, columns = CASES[case]
+    confusion = case.startswith("confusion")
+    if engine == "duckdb":
+        data = con.sql(f"SELECT * FROM {source}")
+        baseline_sql = (_DUCKDB_CONFUSION if confusion else _DUCKDB_REGRESSION).replace("FROM bench", f"FROM {source}")
+        baseline = partial(con.sql(baseline_sql).fetchall)
+    else:
+        data = source
+        baseline = partial(_polars_confusion if confusion else _polars_regression, source)
+    ours = partial(fm.evaluate, data, sample_weight="w", by="g", metrics=metrics, engine=engine, **columns)
+    return {"framemetrics": ours, "baseline": baseline}
+
+
+def _child(pipe: Connection, case: str, engine: str, kind: str, path: str, repeat: int, memory_limit: str) -> None:
+    """In a fresh process: time one task on a Parquet file, send (seconds, peak RSS in MB)."""
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(f"SET memory_limit = '{memory_limit}'")
+    source = f"read_parquet('{path}')" if engine == "duckdb" else pl.scan_parquet(path)
+    seconds = best_of(repeat, _tasks(case, engine, con, source)[kind])
+    pipe.send((seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def _in_child(case: str, engine: str, kind: str, path: str, repeat: int, memory_limit: str) -> tuple[float, float]:
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(send, case, engine, kind, path, repeat, memory_limit))
+    process.start()
+    result = receive.recv()
+    process.join()
+    return result
+
+
+def run_benchmark(
+    rows: int, groups: int, repeat: int, engines: list[str], parquet: str | None = None, memory_limit: str = "1GB"
+) -> list[dict[str, object]]:
     """Time framemetrics against the baselines; one dict per line of the report.
+
+    In memory by default. With ``parquet``, the data are written to that file
+    and every measurement reads it in a fresh process (DuckDB limited to
+    ``memory_limit``, Polars streaming), which also reports its peak RSS.
 
     Examples
     --------
@@ -127,39 +180,23 @@ def run_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> li
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
-    frame = con.table("bench").pl() if "polars" in engines else None
-    cases = {
-        "confusion (15 metrics)": (CONFUSION, dict(y_score="p"), _DUCKDB_CONFUSION, _polars_confusion),
-        "regression (6 metrics)": (REGRESSION, dict(y_pred="forecast"), _DUCKDB_REGRESSION, _polars_regression),
-    }
+    if parquet:
+        con.execute(f"COPY bench TO '{parquet}' (FORMAT parquet)")
+        con.execute("DROP TABLE bench")
+    frame = con.table("bench").pl() if "polars" in engines and not parquet else None
     lines = []
-    for label, (metrics, prediction, baseline_sql, baseline_polars) in cases.items():
-        y_true = "y" if "y_score" in prediction else "target"
+    for case in CASES:
         for engine in engines:
-            source = con.table("bench") if engine == "duckdb" else frame
-            ours = partial(
-                fm.evaluate,
-                source,
-                y_true=y_true,
-                sample_weight="w",
-                by="g",
-                metrics=metrics,
-                engine=engine,
-                **prediction,
-            )
-            baseline = (
-                partial(con.sql(baseline_sql).fetchall) if engine == "duckdb" else partial(baseline_polars, frame)
-            )
-            ours_s, base_s = best_of(repeat, ours), best_of(repeat, baseline)
-            lines.append(
-                {
-                    "engine": engine,
-                    "metrics": label,
-                    "framemetrics_s": ours_s,
-                    "baseline_s": base_s,
-                    "ratio": ours_s / base_s,
-                }
-            )
+            peaks: dict[str, object] = {}
+            if parquet:
+                ours, ours_rss = _in_child(case, engine, "framemetrics", parquet, repeat, memory_limit)
+                base, base_rss = _in_child(case, engine, "baseline", parquet, repeat, memory_limit)
+                peaks = {"framemetrics_peak_mb": ours_rss, "baseline_peak_mb": base_rss}
+            else:
+                tasks = _tasks(case, engine, con, "bench" if engine == "duckdb" else frame)
+                ours, base = best_of(repeat, tasks["framemetrics"]), best_of(repeat, tasks["baseline"])
+            line = {"engine": engine, "metrics": case, "framemetrics_s": ours, "baseline_s": base, "ratio": ours / base}
+            lines.append(line | peaks)
     return lines
 
 
@@ -170,11 +207,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--groups", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engines", nargs="+", default=["duckdb", "polars"], choices=["duckdb", "polars"])
+    parser.add_argument("--parquet", help="write the data to this Parquet file and read it from there")
+    parser.add_argument("--memory-limit", default="1GB", help="DuckDB memory_limit with --parquet")
     args = parser.parse_args(argv)
-    print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, best of {args.repeat}")
-    report = pl.DataFrame(run_benchmark(args.rows, args.groups, args.repeat, args.engines))
-    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2):
-        print(report)
+    where = f"from {args.parquet}" if args.parquet else "in memory"
+    print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, {where}, best of {args.repeat}")
+    lines = run_benchmark(args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit)
+    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1):
+        print(pl.DataFrame(lines))
 
 
 if __name__ == "__main__":
