@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from multiprocessing.connection import Connection
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -149,7 +150,23 @@ def _child(pipe: Connection, case: str, engine: str, kind: str, path: str, repea
     con.execute(f"SET memory_limit = '{memory_limit}'")
     source = f"read_parquet('{path}')" if engine == "duckdb" else pl.scan_parquet(path)
     seconds = best_of(repeat, _tasks(case, engine, con, source)[kind])
-    pipe.send((seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    pipe.send((seconds, peak_rss_mb()))
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process in MiB (Linux: VmHWM, reset by exec).
+
+    Examples
+    --------
+    >>> peak_rss_mb() > 0
+    True
+    """
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _in_child(case: str, engine: str, kind: str, path: str, repeat: int, memory_limit: str) -> tuple[float, float]:

@@ -24,22 +24,23 @@ def _float(x: pl.Expr) -> pl.Expr:
 
 
 def _label(x: pl.Expr, inputs: MetricInputs) -> pl.Expr:
-    return x.is_null() | ((x != inputs.pos_label) & (x != inputs.neg_label))
+    return (x == inputs.pos_label) | (x == inputs.neg_label)
 
 
-_DOMAINS: dict[str, tuple[Callable[[pl.Expr, MetricInputs], pl.Expr], str]] = {
-    "label": (_label, "null, NaN or not one of the labels {pos_label!r}, {neg_label!r}"),
-    "score": (lambda x, _: x.is_null() | _float(x).is_nan(), "null or NaN"),
+# Each domain: the predicate of a *valid* row, whether a null row is invalid,
+# and the words of the error message. NaN fails every predicate but log1p's
+# (the finite check counts those rows).
+_DOMAINS: dict[str, tuple[Callable[[pl.Expr, MetricInputs], pl.Expr], bool, str]] = {
+    "label": (_label, True, "null, NaN or not one of the labels {pos_label!r}, {neg_label!r}"),
+    "score": (lambda x, _: ~_float(x).is_nan(), True, "null or NaN"),
     "probability": (
-        lambda x, _: x.is_null() | _float(x).is_nan() | (_float(x) < 0) | (_float(x) > 1),
+        lambda x, _: ~_float(x).is_nan() & (_float(x) >= 0) & (_float(x) <= 1),
+        True,
         "null, NaN or outside [0, 1]",
     ),
-    "finite": (lambda x, _: x.is_null() | ~_float(x).is_finite(), "null, NaN or infinite"),
-    "weight": (
-        lambda x, _: x.is_null() | ~_float(x).is_finite() | (_float(x) < 0),
-        "null, NaN, infinite or negative",
-    ),
-    "log1p": (lambda x, _: _float(x) <= -1, "<= -1 (log(1 + x) is undefined)"),
+    "finite": (lambda x, _: _float(x).is_finite(), True, "null, NaN or infinite"),
+    "weight": (lambda x, _: _float(x).is_finite() & (_float(x) >= 0), True, "null, NaN, infinite or negative"),
+    "log1p": (lambda x, _: _float(x) > -1, False, "<= -1 (log(1 + x) is undefined)"),
 }
 
 
@@ -68,12 +69,13 @@ class Check:
 
     def polars(self, inputs: MetricInputs) -> pl.Expr:
         """The count as a Polars aggregation."""
-        invalid = _DOMAINS[self.domain][0](getattr(inputs, self.role), inputs)
-        return invalid.fill_null(False).cast(pl.Int64).sum()
+        valid, null_is_invalid, _ = _DOMAINS[self.domain]
+        invalid = ~valid(getattr(inputs, self.role), inputs).fill_null(not null_is_invalid)
+        return invalid.cast(pl.Int64).sum()
 
     def describe(self, pos_label: object, neg_label: object) -> str:
         """What makes a row invalid, for error messages."""
-        return _DOMAINS[self.domain][1].format(pos_label=pos_label, neg_label=neg_label)
+        return _DOMAINS[self.domain][2].format(pos_label=pos_label, neg_label=neg_label)
 
 
 def check(domain: str, role: str) -> Check:

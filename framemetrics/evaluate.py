@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -26,16 +27,10 @@ DEFAULT_SCORE_METRICS = (
 )
 
 
-def _label_roles(plan: Plan, thresholded: bool) -> set[str]:
-    """Roles holding class labels (compared to pos_label), not numbers."""
-    labels = {c.role for c in plan.checks if c.domain == "label"}
-    return labels - {"y_pred"} if thresholded else labels
-
-
 def _check_schema(
     plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
 ) -> None:
-    labels = _label_roles(plan, thresholded)
+    labels = {c.role for c in plan.checks if c.domain == "label"}  # compared to pos_label, not numbers
     named = {("y_score" if r == "y_pred" and thresholded else r): c for r, c in roles.items()}
     for column, role in [*((b, "by") for b in by), *((c, r) for r, c in named.items())]:
         if column not in kinds:
@@ -171,6 +166,8 @@ def evaluate(
         raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
+        raise ValueError(f"threshold must be a finite number, got {threshold!r}")
     by = as_tuple(by)
     metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
     resolved = resolve(

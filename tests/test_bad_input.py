@@ -109,6 +109,9 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
             "median_absolute_error does not support sample_weight",
         ),
         ({"y_true": "y", "y_score": "p", "by": "n_rows"}, "column 'n_rows' (by) not found"),
+        ({"y_true": "y", "y_score": "p", "threshold": float("nan")}, "threshold must be a finite number"),
+        ({"y_true": "y", "y_score": "p", "nulls": "skip"}, "nulls must be 'error' or 'drop'"),
+        ({"y_true": "y", "y_score": "p", "pos_label": "1"}, "column 'y' (y_true) holds numeric values but pos_label='1'"),
     ],
 )
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
