@@ -111,7 +111,11 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "by": "n_rows"}, "column 'n_rows' (by) not found"),
         ({"y_true": "y", "y_score": "p", "threshold": float("nan")}, "threshold must be a finite number"),
         ({"y_true": "y", "y_score": "p", "nulls": "skip"}, "nulls must be 'error' or 'drop'"),
-        ({"y_true": "y", "y_score": "p", "pos_label": "1"}, "column 'y' (y_true) holds numeric values but pos_label='1'"),
+        ({"y_true": "y", "y_score": "p", "pos_label": "1"}, "pos_label='1' is not 0 or 1: pass neg_label too"),
+        (
+            {"y_true": "y", "y_score": "p", "pos_label": "1", "neg_label": "0"},
+            "column 'y' (y_true) holds numeric values but pos_label='1'",
+        ),
     ],
 )
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
