@@ -56,6 +56,10 @@ def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:
 class MetricInputs:
     """Expressions for the roles a metric reads, and the class labels.
 
+    ``group_means`` says that the group means (``mean_y_true``,
+    ``mean_error``) are columns, computed by a first pass, rather than
+    aggregations to broadcast inside the group.
+
     Examples
     --------
     >>> MetricInputs.of(y_true="y", y_pred="p").neg_label
@@ -69,6 +73,7 @@ class MetricInputs:
     pos_label: Any = 1
     neg_label: Any = 0
     alpha: float = 0.5
+    group_means: bool = False
 
     @classmethod
     def of(

@@ -31,7 +31,7 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
     return call.metric.formula(**arguments, n_invalid=n_invalid, **call.params).alias(call.name)
 
 
-def plan_inputs(plan: Plan) -> MetricInputs:
+def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
     """Inputs reading the canonical columns ``y_true``, ``y_pred``, ... of a frame."""
     return MetricInputs(
         y_true=pl.col("y_true"),
@@ -41,6 +41,7 @@ def plan_inputs(plan: Plan) -> MetricInputs:
         pos_label=plan.pos_label,
         neg_label=plan.neg_label,
         alpha=plan.alpha,
+        group_means=group_means,
     )
 
 
@@ -89,8 +90,13 @@ def run_polars(
     )
     if drop_nulls:
         data = data.drop_nulls(list(plan.roles))
-    inputs = plan_inputs(plan)
-    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.statistics]
+    if plan.first_pass:
+        # As in SQL: group means first, joined back, then the centred sums.
+        means = [STATISTICS[s].polars(plan_inputs(plan)).alias(s) for s in plan.first_pass]
+        first = data.group_by(keys).agg(means) if keys else data.select(means)
+        data = data.join(first, on=keys, nulls_equal=True) if keys else data.join(first, how="cross")
+    inputs = plan_inputs(plan, group_means=bool(plan.first_pass))
+    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.statistics if s not in plan.first_pass]
     aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
     stats = data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}

@@ -90,6 +90,13 @@ def _mean_error(x: MetricInputs) -> pl.Expr:
     return _ratio((x.sample_weight * _error(x)).sum(), x.sample_weight.sum())
 
 
+def _group_mean(x: MetricInputs, name: str) -> pl.Expr:
+    """The first-pass column ``name``, or its aggregation broadcast within the group."""
+    if x.group_means:
+        return pl.col(name)
+    return _mean_y_true(x) if name == "mean_y_true" else _mean_error(x)
+
+
 _ALL = [
     Statistic("n_rows", lambda x: pl.len().cast(pl.Int64)),
     Statistic("tp", _cell("pos_label", "pos_label")),
@@ -119,12 +126,12 @@ _ALL = [
     Statistic("mean_error", _mean_error),
     Statistic(
         "ss_total",
-        lambda x: (x.sample_weight * (_f(x.y_true) - _mean_y_true(x)).pow(2)).sum(),
+        lambda x: (x.sample_weight * (_f(x.y_true) - _group_mean(x, "mean_y_true")).pow(2)).sum(),
         needs=("mean_y_true",),
     ),
     Statistic(
         "ss_error_deviation",
-        lambda x: (x.sample_weight * (_error(x) - _mean_error(x)).pow(2)).sum(),
+        lambda x: (x.sample_weight * (_error(x) - _group_mean(x, "mean_error")).pow(2)).sum(),
         needs=("mean_error",),
     ),
 ]
