@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
+
 from framemetrics.plan import MetricsArg, Plan, make_plan, requested_metrics
 from framemetrics.registry import get_metric
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
-__all__ = ["Resolved", "as_tuple", "resolve", "resolve_roles", "sql_columns"]
+__all__ = ["Resolved", "as_tuple", "check_nulls", "polars_columns", "resolve", "resolve_roles", "sql_columns"]
 
 
 def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -24,6 +26,12 @@ def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
     if by is None:
         return ()
     return (by,) if isinstance(by, str) else tuple(by)
+
+
+def check_nulls(nulls: str) -> None:
+    """Raise unless ``nulls`` is "error" or "drop"."""
+    if nulls not in ("error", "drop"):
+        raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
 
 
 def resolve_roles(plan: Plan, columns: dict[str, str | None], thresholded: bool) -> dict[str, str]:
@@ -82,12 +90,50 @@ def resolve(
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
 
 
+def _numeric_roles(plan: Plan) -> set[str]:
+    return {"sample_weight", "y_score"} | ({"y_true", "y_pred"} if "regression" in plan.families else set())
+
+
 def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, str]:
-    """SQL expression of each input role: quoted columns, cast where needed."""
+    """SQL expression of each input role: quoted columns, numbers cast to DOUBLE.
+
+    A thresholded prediction is ``pos_label`` where ``y_score >= threshold``,
+    else ``neg_label`` (the score is the probability of ``pos_label``).
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> plan = make_plan("f1_score", weighted=False, pos_label="Yes", neg_label="No", thresholded=True)
+    >>> print(sql_columns(plan, {"y_true": "y", "y_pred": "p", "y_score": "p"}, True, 0.5)["y_pred"])
+    CASE WHEN CAST("p" AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 'Yes' ELSE 'No' END
+    """
     exprs = {role: quote_identifier(column) for role, column in roles.items()}
-    numeric = {"sample_weight"} | ({"y_true", "y_pred"} if "regression" in plan.families else set())
-    for role in numeric & set(exprs):
+    for role in _numeric_roles(plan) & set(exprs):
         exprs[role] = f"CAST({exprs[role]} AS DOUBLE)"
     if thresholded and "y_pred" in roles:
-        exprs["y_pred"] = f"({quote_identifier(roles['y_pred'])} >= {sql_literal(float(threshold))})"
+        score = f"CAST({quote_identifier(roles['y_pred'])} AS DOUBLE)"
+        exprs["y_pred"] = (
+            f"CASE WHEN {score} >= {sql_literal(float(threshold))} "
+            f"THEN {sql_literal(plan.pos_label)} ELSE {sql_literal(plan.neg_label)} END"
+        )
+    return exprs
+
+
+def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, pl.Expr]:
+    """Polars expression of each input role, as :func:`sql_columns`.
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> plan = make_plan("f1_score", weighted=False, pos_label=0, thresholded=True)
+    >>> df = pl.DataFrame({"p": [0.2, 0.9]})
+    >>> df.select(polars_columns(plan, {"y_pred": "p"}, True, 0.5)["y_pred"]).to_series().to_list()
+    [1, 0]
+    """
+    exprs = {role: pl.col(column) for role, column in roles.items()}
+    for role in _numeric_roles(plan) & set(exprs):
+        exprs[role] = exprs[role].cast(pl.Float64)
+    if thresholded and "y_pred" in roles:
+        score = pl.col(roles["y_pred"]).cast(pl.Float64)
+        exprs["y_pred"] = pl.when(score >= threshold).then(pl.lit(plan.pos_label)).otherwise(pl.lit(plan.neg_label))
     return exprs

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, resolve, sql_columns
+from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve, sql_columns
 from framemetrics.plan import MetricsArg, Plan
 from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
@@ -44,20 +44,12 @@ def _check_schema(
                 f"column {column!r} ({role}) holds {kind} values but pos_label={plan.pos_label!r}: "
                 "pass pos_label and neg_label of the column's type"
             )
-        if role not in labels and role != "by" and kind != "numeric":
+        numeric = role not in labels or (role in ("y_true", "y_pred") and "regression" in plan.families)
+        if numeric and role != "by" and kind != "numeric":
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
-    for name in ("n_rows", *(c.name for c in plan.calls)):
+    for name in ("n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks)):
         if name in by:
             raise ValueError(f"group column {name!r} clashes with an output column of the same name")
-
-
-def _polars_columns(roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, pl.Expr]:
-    exprs = {role: pl.col(column) for role, column in roles.items()}
-    if thresholded and "y_pred" in roles:
-        exprs["y_pred"] = pl.col(roles["y_pred"]) >= threshold
-    if "sample_weight" in exprs:
-        exprs["sample_weight"] = exprs["sample_weight"].cast(pl.Float64)
-    return exprs
 
 
 def _raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
@@ -68,7 +60,7 @@ def _raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], 
             described = check.describe(plan.pos_label, plan.neg_label)
             problems.append(f"column {roles[check.role]!r} ({check.role}): {count} rows are {described}")
     if problems:
-        hint = "; pass nulls='drop' to drop rows with nulls" if nulls == "error" else ""
+        hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
         raise ValueError("invalid input: " + "; ".join(problems) + hint)
     if result.height == 0 or int(result["n_rows"].sum()) == 0:
         raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
@@ -162,8 +154,7 @@ def evaluate(
     │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
     └─────┴────────┴────────────────┴──────────┘
     """
-    if nulls not in ("error", "drop"):
-        raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+    check_nulls(nulls)
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
@@ -185,12 +176,15 @@ def evaluate(
     if engine == "polars":
         frame = open_polars(source, con)
         _check_schema(plan, roles, by, schema(frame), thresholded)
-        result = run_polars(frame, plan, _polars_columns(roles, thresholded, threshold), by, drop_nulls=drop)
+        result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
     else:
         duck = open_duckdb(source, con)
-        _check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
-        inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, thresholded, threshold), by, drop)
-        result = duck.run(plan_query(plan, inputs, checks=True)).pl()
+        try:
+            _check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
+            inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, thresholded, threshold), by, drop)
+            result = duck.run(plan_query(plan, inputs, checks=True)).pl()
+        finally:
+            duck.close()
     _raise_for_invalid(result, plan, roles, nulls)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result

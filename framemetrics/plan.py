@@ -121,6 +121,7 @@ def make_plan(
     >>> make_plan({"fbeta_score": {"beta": 2}}, weighted=False).calls[0].params
     {'beta': 2, 'zero_division': None}
     """
+    pos_label, neg_label = as_python_scalar(pos_label), as_python_scalar(neg_label)
     requested = requested_metrics(metrics)
     if not requested:
         raise ValueError("no metrics requested")
@@ -139,7 +140,7 @@ def make_plan(
         _validate(name, params)
         if "alpha" in metric.input_params:
             alpha = given.get("alpha", metric.input_params["alpha"])
-            if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+            if not _is_number(alpha) or not 0 <= alpha <= 1:
                 raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
             alphas.append(float(alpha))
         checks = metric.checks + ((check("weight", "sample_weight"),) if weighted else ())
@@ -164,10 +165,28 @@ def make_plan(
     )
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _validate(name: str, params: dict[str, Any]) -> None:
     zd = params.get("zero_division")
-    if zd is not None and zd not in (0, 1):
+    if zd is not None and not (_is_number(zd) and zd in (0, 1)):
         raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
     beta = params.get("beta")
-    if beta is not None and not (isinstance(beta, (int, float)) and 0 < beta < float("inf")):
+    if beta is not None and not (_is_number(beta) and 0 < beta < float("inf")):
         raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")
+    if "force_finite" in params and not isinstance(params["force_finite"], bool):
+        raise ValueError(f"{name}: force_finite must be True or False, got {params['force_finite']!r}")
+
+
+def as_python_scalar(value: Any) -> Any:
+    """A NumPy scalar as the Python scalar it holds; anything else unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_python_scalar(np.int64(1)), as_python_scalar("Yes")
+    (1, 'Yes')
+    """
+    return value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value

@@ -73,6 +73,15 @@ def _jaccard(y_true, y_pred, sample_weight=None, zero_division=None):
     return float(_sk("jaccard_score")(y_true, y_pred, sample_weight=sample_weight, zero_division=zd))
 
 
+def _matthews(y_true, y_pred, sample_weight=None):
+    """sklearn.metrics.matthews_corrcoef; 0 (its value when undefined) whenever a class is never
+    true or never predicted, where its float rounding of n^2 - p.p can otherwise give sqrt(-1e-10)"""
+    tp, fp, fn, tn = _cells(y_true, y_pred, sample_weight)
+    if 0 in (tp + fn, fp + tn, tp + fp, fn + tn):
+        return 0.0
+    return _none_if_nan(_sk("matthews_corrcoef")(y_true, y_pred, sample_weight=sample_weight))
+
+
 def _error_rate(y_true, y_pred, sample_weight=None):
     """1 - sklearn.metrics.accuracy_score"""
     if sample_weight is not None and np.sum(sample_weight) == 0:
@@ -117,11 +126,38 @@ def _weighted_mean_or_none(name: str, **fixed: Any) -> Reference:
     return reference
 
 
+def _constant(values, sample_weight) -> bool:
+    kept = np.asarray(values, dtype=float)
+    if sample_weight is not None:
+        kept = kept[np.asarray(sample_weight) > 0]
+    return len(kept) > 0 and bool(np.all(kept == kept[0]))
+
+
 def _r2(y_true, y_pred, sample_weight=None, force_finite=True):
-    """sklearn.metrics.r2_score"""
+    """sklearn.metrics.r2_score; a constant y_true is first shifted to exact zeros
+    (R^2 is shift-invariant), sparing scikit-learn's mean its rounding residue."""
     if len(y_true) < 2 or (sample_weight is not None and np.sum(sample_weight) == 0):
         return None
+    y_true, y_pred = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+    if _constant(y_true, sample_weight):
+        shift = y_true[np.asarray(sample_weight) > 0][0] if sample_weight is not None else y_true[0]
+        y_true, y_pred = y_true - shift, y_pred - shift
     return _none_if_nan(_sk("r2_score")(y_true, y_pred, sample_weight=sample_weight, force_finite=force_finite))
+
+
+def _explained_variance(y_true, y_pred, sample_weight=None, force_finite=True):
+    """sklearn.metrics.explained_variance_score; with a constant error, that of y_pred = y_true
+    (the score ignores a constant bias) and of a shifted y_true as in r2."""
+    if sample_weight is not None and np.sum(sample_weight) == 0:
+        return None
+    y_true, y_pred = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+    if _constant(y_true - y_pred, sample_weight):
+        y_pred = y_true
+    if _constant(y_true, sample_weight):
+        shift = y_true[np.asarray(sample_weight) > 0][0] if sample_weight is not None else y_true[0]
+        y_true, y_pred = y_true - shift, y_pred - shift
+    ev = _sk("explained_variance_score")(y_true, y_pred, sample_weight=sample_weight, force_finite=force_finite)
+    return _none_if_nan(ev)
 
 
 def _max_error(y_true, y_pred, sample_weight=None):
@@ -150,7 +186,7 @@ REFERENCES: dict[str, Reference] = {
     "fbeta_score": _sklearn("fbeta_score"),
     "jaccard_score": _jaccard,
     "balanced_accuracy_score": _balanced_accuracy,
-    "matthews_corrcoef": _sklearn("matthews_corrcoef"),
+    "matthews_corrcoef": _matthews,
     "cohen_kappa_score": _sklearn("cohen_kappa_score"),
     "prevalence": _prevalence,
     "log_loss": _weighted_mean_or_none("log_loss", labels=[0, 1]),
@@ -163,7 +199,7 @@ REFERENCES: dict[str, Reference] = {
     "mean_absolute_percentage_error": _weighted_mean_or_none("mean_absolute_percentage_error"),
     "mean_pinball_loss": _weighted_mean_or_none("mean_pinball_loss"),
     "r2_score": _r2,
-    "explained_variance_score": _weighted_mean_or_none("explained_variance_score"),
+    "explained_variance_score": _explained_variance,
     "max_error": _max_error,
     "median_absolute_error": _median_absolute_error,
 }

@@ -11,6 +11,7 @@ import glob
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,10 +83,14 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
 
 @dataclass(frozen=True)
 class DuckDBSource:
-    """How to query a source with DuckDB: ``run(sql)`` with ``from_sql`` in its FROM clause."""
+    """How to query a source with DuckDB: ``run(sql)`` with ``from_sql`` in its FROM clause.
+
+    ``close()`` drops what was registered on the connection for it.
+    """
 
     run: Callable[[str], duckdb.DuckDBPyRelation]
     from_sql: str
+    close: Callable[[], object] = lambda: None
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
@@ -117,7 +122,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
         name = f"fm_source_{next(_names)}"
         con.register(name, source)
-        return DuckDBSource(con.sql, quote_identifier(name))
+        return DuckDBSource(con.sql, quote_identifier(name), partial(con.unregister, name))
     raise TypeError(_unsupported(source))
 
 

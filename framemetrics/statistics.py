@@ -78,16 +78,22 @@ def _log_loss(x: MetricInputs) -> pl.Expr:
 
 def _pinball(x: MetricInputs) -> pl.Expr:
     error = _error(x)
-    loss = pl.when(error >= 0).then(x.alpha * error).otherwise((1 - x.alpha) * -error)
+    loss = pl.when(error >= 0).then(x.alpha * error).otherwise((x.alpha - 1) * error)
     return (x.sample_weight * loss).sum()
 
 
+def _group_mean_of(values: pl.Expr, weight: pl.Expr) -> pl.Expr:
+    """Weighted mean; exactly the value when it is constant over positive weights (SQL ``fm_group_mean``)."""
+    kept = pl.when(weight > 0).then(values)
+    return pl.when(kept.min() == kept.max()).then(kept.min()).otherwise(_ratio((weight * values).sum(), weight.sum()))
+
+
 def _mean_y_true(x: MetricInputs) -> pl.Expr:
-    return _ratio((x.sample_weight * _f(x.y_true)).sum(), x.sample_weight.sum())
+    return _group_mean_of(_f(x.y_true), x.sample_weight)
 
 
 def _mean_error(x: MetricInputs) -> pl.Expr:
-    return _ratio((x.sample_weight * _error(x)).sum(), x.sample_weight.sum())
+    return _group_mean_of(_error(x), x.sample_weight)
 
 
 def _group_mean(x: MetricInputs, name: str) -> pl.Expr:

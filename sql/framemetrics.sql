@@ -75,17 +75,17 @@ CREATE OR REPLACE MACRO fm_stat_tn(y_true, y_pred, sample_weight, pos_label, neg
 -- ---------------------------------------------------------------------------
 
 CREATE OR REPLACE MACRO fm_stat_sum_weight(sample_weight) AS
-    sum(sample_weight);
+    sum(CAST(sample_weight AS DOUBLE));
 
 -- -log(p) of the true class, p clipped to [eps, 1 - eps] with eps = 2**-52,
 -- exactly as scikit-learn clips both columns of [1 - p, p].
 CREATE OR REPLACE MACRO fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label) AS
     sum(sample_weight * -ln(greatest(least(
-        CASE WHEN y_true = pos_label THEN y_score ELSE 1 - y_score END,
+        CASE WHEN y_true = pos_label THEN CAST(y_score AS DOUBLE) ELSE 1 - CAST(y_score AS DOUBLE) END,
         CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))));
 
 CREATE OR REPLACE MACRO fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label) AS
-    sum(sample_weight * pow(CAST(y_true = pos_label AS DOUBLE) - y_score, 2));
+    sum(sample_weight * pow(CAST(y_true = pos_label AS DOUBLE) - CAST(y_score AS DOUBLE), 2));
 
 
 -- ---------------------------------------------------------------------------
@@ -94,53 +94,67 @@ CREATE OR REPLACE MACRO fm_stat_sum_brier(y_true, y_score, sample_weight, pos_la
 -- few ulps even for tiny x; DuckDB has no log1p.
 -- ---------------------------------------------------------------------------
 
+-- The error in DOUBLE: integer inputs never overflow.
+CREATE OR REPLACE MACRO fm_error(y_true, y_pred) AS
+    CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE);
+
 CREATE OR REPLACE MACRO fm_stat_sum_sq_error(y_true, y_pred, sample_weight) AS
-    sum(sample_weight * pow(y_true - y_pred, 2));
+    sum(sample_weight * pow(fm_error(y_true, y_pred), 2));
 
 CREATE OR REPLACE MACRO fm_stat_sum_abs_error(y_true, y_pred, sample_weight) AS
-    sum(sample_weight * abs(y_true - y_pred));
+    sum(sample_weight * abs(fm_error(y_true, y_pred)));
 
 CREATE OR REPLACE MACRO fm_log1p(x) AS
     CASE WHEN 1 + x = 1 THEN x ELSE ln(1 + x) * x / ((1 + x) - 1) END;
 
 CREATE OR REPLACE MACRO fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight) AS
-    sum(sample_weight * pow(fm_log1p(y_true) - fm_log1p(y_pred), 2));
+    sum(sample_weight * pow(fm_log1p(CAST(y_true AS DOUBLE)) - fm_log1p(CAST(y_pred AS DOUBLE)), 2));
 
 CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight) AS
-    sum(sample_weight * abs(y_pred - y_true)
-        / greatest(abs(y_true), CAST(2.220446049250313e-16 AS DOUBLE)));
+    sum(sample_weight * abs(fm_error(y_true, y_pred))
+        / greatest(abs(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)));
 
 CREATE OR REPLACE MACRO fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha) AS
-    sum(sample_weight * CASE WHEN y_true >= y_pred THEN alpha * (y_true - y_pred)
-                             ELSE (1 - alpha) * (y_pred - y_true) END);
+    sum(sample_weight * CASE WHEN fm_error(y_true, y_pred) >= 0 THEN alpha * fm_error(y_true, y_pred)
+                             ELSE (alpha - 1) * fm_error(y_true, y_pred) END);
 
 -- max |error| over the rows with a positive weight.
 CREATE OR REPLACE MACRO fm_stat_max_abs_error(y_true, y_pred, sample_weight) AS
-    max(CASE WHEN sample_weight > 0 THEN abs(y_true - y_pred) END);
+    max(CASE WHEN sample_weight > 0 THEN abs(fm_error(y_true, y_pred)) END);
 
 CREATE OR REPLACE MACRO fm_stat_median_abs_error(y_true, y_pred) AS
-    median(abs(y_true - y_pred));
+    median(abs(fm_error(y_true, y_pred)));
 
--- The weighted group means that r2 and explained variance centre on.
+-- The weighted group means that r2 and explained variance centre on. A value
+-- constant over the rows of positive weight is its own mean exactly, so that
+-- its centred sum of squares is exactly 0 (a weighted average of equal values
+-- can be off by an ulp, which would make R^2 explode).
+CREATE OR REPLACE MACRO fm_group_mean(x, sample_weight) AS
+    CASE WHEN min(CASE WHEN sample_weight > 0 THEN x END) = max(CASE WHEN sample_weight > 0 THEN x END)
+         THEN min(CASE WHEN sample_weight > 0 THEN x END)
+         ELSE sum(sample_weight * x) / nullif(sum(sample_weight), 0) END;
+
 CREATE OR REPLACE MACRO fm_stat_mean_y_true(y_true, sample_weight) AS
-    sum(sample_weight * y_true) / nullif(sum(sample_weight), 0);
+    fm_group_mean(CAST(y_true AS DOUBLE), sample_weight);
 
 CREATE OR REPLACE MACRO fm_stat_mean_error(y_true, y_pred, sample_weight) AS
-    sum(sample_weight * (y_true - y_pred)) / nullif(sum(sample_weight), 0);
+    fm_group_mean(fm_error(y_true, y_pred), sample_weight);
 
 -- Centred sums of squares, given the group means above (two passes, exact).
 CREATE OR REPLACE MACRO fm_stat_ss_total(y_true, sample_weight, mean_y_true) AS
-    sum(sample_weight * pow(y_true - mean_y_true, 2));
+    sum(sample_weight * pow(CAST(y_true AS DOUBLE) - mean_y_true, 2));
 
 CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight, mean_error) AS
-    sum(sample_weight * pow(y_true - y_pred - mean_error, 2));
+    sum(sample_weight * pow(fm_error(y_true, y_pred) - mean_error, 2));
 
--- The same centred sum of squares in one aggregate, for the macros below:
--- sum w * (x - mean_w(x))^2 over the lists of a group's values and weights.
-CREATE OR REPLACE MACRO fm_list_ss_deviation(xs, ws) AS
-    list_sum(list_transform(list_zip(xs, ws),
-        lambda xw: xw[2] * pow(xw[1] - list_sum(list_transform(list_zip(xs, ws), lambda vw: vw[1] * vw[2]))
-                                         / nullif(list_sum(ws), 0), 2)));
+-- The same centred sum of squares as one aggregate, for the user-facing macros
+-- below (an aggregate macro cannot take two passes): the group's (value,
+-- weight) pairs are collected in one list, the mean m comes from the macros
+-- above, and list_resize repeats m beside every pair so that no lambda
+-- recomputes it.
+CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
+    list_sum(list_transform(list_zip(pairs, list_resize([m], len(pairs), m)),
+        lambda p: p[1].w * pow(p[1].x - p[2], 2)));
 
 
 -- ---------------------------------------------------------------------------
@@ -531,7 +545,9 @@ CREATE OR REPLACE MACRO fm_mean_pinball_loss(y_true, y_pred, sample_weight := 1,
 CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_r2_score(
         fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
-        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE)), list(CAST(sample_weight AS DOUBLE))),
+        fm_list_ss_deviation(
+            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
+            fm_stat_mean_y_true(y_true, sample_weight)),
         fm_stat_sum_weight(sample_weight),
         fm_stat_n_rows(),
         fm_invalid_finite(y_true)
@@ -541,8 +557,12 @@ CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_fi
 
 CREATE OR REPLACE MACRO fm_explained_variance_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_explained_variance_score(
-        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE) - y_pred), list(CAST(sample_weight AS DOUBLE))),
-        fm_list_ss_deviation(list(CAST(y_true AS DOUBLE)), list(CAST(sample_weight AS DOUBLE))),
+        fm_list_ss_deviation(
+            list(struct_pack(x := fm_error(y_true, y_pred), w := CAST(sample_weight AS DOUBLE))),
+            fm_stat_mean_error(y_true, y_pred, sample_weight)),
+        fm_list_ss_deviation(
+            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
+            fm_stat_mean_y_true(y_true, sample_weight)),
         fm_stat_sum_weight(sample_weight),
         fm_invalid_finite(y_true)
         + fm_invalid_finite(y_pred)

@@ -75,7 +75,10 @@ def _run_polars_expr(df, metrics, cols):
     for name, params in metrics.items():
         metric = fm.get_metric(name)
         column, thresholded = _prediction(metric, cols)
-        prediction = pl.col(column) >= cols.threshold if thresholded else pl.col(column)
+        prediction = pl.col(column)
+        if thresholded:
+            neg_label = default_neg_label(cols.pos_label, cols.neg_label)
+            prediction = pl.when(prediction >= cols.threshold).then(pl.lit(cols.pos_label)).otherwise(pl.lit(neg_label))
         builder = getattr(fm, name)
         labels = {} if metric.family == "regression" else {"pos_label": cols.pos_label, "neg_label": cols.neg_label}
         weight = () if cols.sample_weight is None else (cols.sample_weight,)
@@ -89,13 +92,14 @@ def _run_duckdb_macro(df, metrics, cols):
         metric = fm.get_metric(name)
         column, thresholded = _prediction(metric, cols)
         prediction = quote_identifier(column)
+        neg_label = default_neg_label(cols.pos_label, cols.neg_label)
         if thresholded:
-            prediction = f"({prediction} >= {sql_literal(cols.threshold)})"
+            labels = f"THEN {sql_literal(cols.pos_label)} ELSE {sql_literal(neg_label)} END"
+            prediction = f"CASE WHEN {prediction} >= {sql_literal(cols.threshold)} {labels}"
         named = [f"{k} := {sql_literal(v)}" for k, v in params.items()]
         if cols.sample_weight is not None:
             named.append(f"sample_weight := {quote_identifier(cols.sample_weight)}")
         if metric.family != "regression":
-            neg_label = default_neg_label(cols.pos_label, cols.neg_label)
             named += [f"pos_label := {sql_literal(cols.pos_label)}", f"neg_label := {sql_literal(neg_label)}"]
         arguments = ", ".join([quote_identifier(cols.y_true), prediction, *named])
         calls.append(f"{metric.sql_macro}({arguments}) AS {quote_identifier(name)}")

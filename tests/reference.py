@@ -56,4 +56,5 @@ def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mappi
         want = expected(df, metric, params, cols)
         got = out[metric].to_list()
         bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want, strict=True) if not close(a, b)]
-        assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}"
+        rows = df.filter(pl.col("g").is_in([b[0] for b in bad]) | pl.col("g").is_null()).rows() if bad else []
+        assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}; rows {rows[:20]}"

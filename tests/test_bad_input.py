@@ -111,6 +111,13 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "by": "n_rows"}, "column 'n_rows' (by) not found"),
         ({"y_true": "y", "y_score": "p", "threshold": float("nan")}, "threshold must be a finite number"),
         ({"y_true": "y", "y_score": "p", "nulls": "skip"}, "nulls must be 'error' or 'drop'"),
+        ({"y_true": "y", "y_score": "p", "metrics": ["recall_score"], "zero_division": True}, "zero_division must"),
+        ({"y_true": "y", "y_pred": "p", "metrics": {"r2_score": {"force_finite": "no"}}}, "force_finite must be"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": True}}}, "beta must be a positive"),
+        (
+            {"y_true": "g", "y_pred": "p", "pos_label": "a", "neg_label": "b", "metrics": ["f1_score", "max_error"]},
+            "column 'g' (y_true) must be numeric, got string values",
+        ),
         ({"y_true": "y", "y_score": "p", "pos_label": "1"}, "pos_label='1' is not 0 or 1: pass neg_label too"),
         (
             {"y_true": "y", "y_score": "p", "pos_label": "1", "neg_label": "0"},
@@ -125,11 +132,12 @@ def test_bad_arguments_raise_the_same_error(engine, kwargs, message):
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("name", ["f1_score", "n_rows", "invalid_label_y_true", "invalid_score_y_score"])
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
-def test_group_column_clashing_with_output(engine):
-    df = _classification().rename({"g": "f1_score"})
-    with pytest.raises(ValueError, match="group column 'f1_score' clashes"):
-        fm.evaluate(df, y_true="y", y_score="p", by="f1_score", metrics=["f1_score"], engine=engine)
+def test_group_column_clashing_with_output(engine, name):
+    df = _classification().rename({"g": name})
+    with pytest.raises(ValueError, match=f"group column '{name}' clashes"):
+        fm.evaluate(df, y_true="y", y_score="p", by=name, metrics=["f1_score"], engine=engine)
 
 
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)

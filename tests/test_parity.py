@@ -94,3 +94,17 @@ def test_string_labels_and_pos_label(engine, df):
     cols = Columns(y_true="label", y_pred="pred", pos_label="Yes", neg_label="No")
     metrics = {"f1_score": {}, "matthews_corrcoef": {}, "specificity_score": {}}
     assert_matches_reference(engine(labelled, metrics, cols), labelled, metrics, cols)
+
+
+@SETTINGS
+@given(df=classification_frames(), labels=st.sampled_from([(0, 1), ("Yes", "No"), (2, 1), (True, False)]))
+def test_thresholded_scores_with_any_labels(engine, df, labels):
+    """y_score is the probability of pos_label: y_score >= threshold predicts pos_label."""
+    pos, neg = labels
+    dtype = pl.String if isinstance(pos, str) else (pl.Boolean if isinstance(pos, bool) else pl.Int64)
+    labelled = df.with_columns(
+        pl.when(pl.col("y") == 1).then(pl.lit(pos, dtype)).otherwise(pl.lit(neg, dtype)).alias("label")
+    )
+    cols = Columns(y_true="label", y_score="p", pos_label=pos, neg_label=neg)
+    metrics = {"recall_score": {}, "specificity_score": {}, "log_loss": {}, "accuracy_score": {}}
+    assert_matches_reference(engine(labelled, metrics, cols), labelled, metrics, cols)

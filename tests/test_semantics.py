@@ -111,3 +111,14 @@ def test_one_class_and_single_row_groups(engine):
         skm.explained_variance_score([1, 1], [1, 2]),
         skm.explained_variance_score([2], [2]),
     ]
+
+
+@pytest.mark.parametrize("n", [10, 37, 1000])
+def test_constant_y_true_has_no_rounding_residue(engine, n):
+    """0.1 averaged 37 times is not 0.1: scikit-learn's R^2 then explodes (-1.4e30);
+    framemetrics centres a constant exactly, as scikit-learn does for exact means."""
+    df = pl.DataFrame({"g": ["a"] * n, "y": [0.1] * n, "f": [0.1] * (n - 1) + [0.2]})
+    out = engine(df, {"r2_score": {}, "explained_variance_score": {}}, Columns(y_pred="f"))
+    exact_y, exact_f = [1] * n, [1] * (n - 1) + [2]
+    assert out["r2_score"][0] == skm.r2_score(exact_y, exact_f)
+    assert out["explained_variance_score"][0] == skm.explained_variance_score(exact_y, exact_f)

@@ -62,3 +62,10 @@ def test_missing_file_and_unknown_source(engine, tmp_path):
         _run({"not": "a frame"}, engine)
     with pytest.raises(TypeError, match="table name with con="):
         _run("a_table_name", engine)
+
+
+def test_frames_registered_on_a_user_connection_are_released(frame):
+    con = duckdb.connect()
+    before = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()
+    _run(frame, "duckdb", con=con)
+    assert con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall() == before

@@ -85,5 +85,10 @@ def test_nulls_drop_adds_a_where_clause():
 
 def test_expand_inlines_nested_macros():
     text = expand("fm_stat_sum_sq_log_error", {})
-    assert "fm_" not in text and "ln(1 + (y_true))" in text
+    assert "fm_" not in text and "ln(1 + (CAST(y_true AS DOUBLE)))" in text
     assert all(expand(name, {}) for name in macros())
+
+
+def test_literals_are_never_expanded_as_macros():
+    sql = fm.sql.query("f1_score", table="t", y_true="y", y_pred="p", pos_label="fm_log1p(1)", neg_label="no")
+    assert "'fm_log1p(1)'" in sql

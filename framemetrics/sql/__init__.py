@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from framemetrics.columns import as_tuple, resolve, sql_columns
+from framemetrics.columns import as_tuple, check_nulls, resolve, sql_columns
 from framemetrics.plan import MetricsArg
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
@@ -77,6 +77,7 @@ def query(
     >>> con.sql(sql).fetchall()
     [('de', 1, 0.0, 1.2039728043259361), ('fr', 2, 1.0, 0.164252033486018)]
     """
+    check_nulls(nulls)
     resolved = resolve(
         metrics,
         y_true=y_true,

@@ -120,8 +120,9 @@ def expand(name: str, arguments: dict[str, str]) -> str:
         A macro of the macro file, e.g. ``"fm_formula_f1_score"``.
     arguments : dict of str to str
         SQL text for some parameters (already quoted or rendered as
-        literals). Parameters not given keep their own name, which is the
-        name of a column of the surrounding query.
+        literals), substituted after the nested macros are inlined, so it is
+        never read as macro calls. Parameters not given keep their own name,
+        which is the name of a column of the surrounding query.
 
     Returns
     -------
@@ -137,4 +138,4 @@ def expand(name: str, arguments: dict[str, str]) -> str:
     unknown = set(arguments) - set(macro.params)
     if unknown:
         raise ValueError(f"{name} has no parameters {sorted(unknown)}")
-    return _expand_nested(_substitute(macro.body, arguments))
+    return _substitute(_expand_nested(macro.body), arguments)

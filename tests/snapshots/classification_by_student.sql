@@ -2,8 +2,8 @@ WITH fm_input AS (
     SELECT
         "student" AS fm_g0,
         "default" AS y_true,
-        ("p_default" >= CAST(0.5 AS DOUBLE)) AS y_pred,
-        "p_default" AS y_score,
+        CASE WHEN CAST("p_default" AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS y_pred,
+        CAST("p_default" AS DOUBLE) AS y_score,
         CAST(1 AS DOUBLE) AS sample_weight
     FROM "preds"
 ),
@@ -14,8 +14,8 @@ fm_statistics AS (
         sum(sample_weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)) AS tp,
         sum(sample_weight * CAST(y_true = 0 AND y_pred = 1 AS DOUBLE)) AS fp,
         sum(sample_weight * CAST(y_true = 1 AND y_pred = 0 AS DOUBLE)) AS fn,
-        sum(sample_weight * -ln(greatest(least( CASE WHEN y_true = 1 THEN y_score ELSE 1 - y_score END, CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)))) AS sum_log_loss,
-        sum(sample_weight) AS sum_weight,
+        sum(sample_weight * -ln(greatest(least( CASE WHEN y_true = 1 THEN CAST(y_score AS DOUBLE) ELSE 1 - CAST(y_score AS DOUBLE) END, CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)))) AS sum_log_loss,
+        sum(CAST(sample_weight AS DOUBLE)) AS sum_weight,
         count(*) FILTER (WHERE y_true IS NULL OR (y_true <> 1 AND y_true <> 0)) AS invalid_label_y_true,
         count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
         count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score) OR y_score < 0 OR y_score > 1) AS invalid_probability_y_score

@@ -9,7 +9,7 @@ WITH fm_input AS (
 fm_means AS (
     SELECT
         fm_g0,
-        sum(sample_weight * y_true) / nullif(sum(sample_weight), 0) AS mean_y_true
+        (CASE WHEN min(CASE WHEN (sample_weight) > 0 THEN (CAST(y_true AS DOUBLE)) END) = max(CASE WHEN (sample_weight) > 0 THEN (CAST(y_true AS DOUBLE)) END) THEN min(CASE WHEN (sample_weight) > 0 THEN (CAST(y_true AS DOUBLE)) END) ELSE sum((sample_weight) * (CAST(y_true AS DOUBLE))) / nullif(sum((sample_weight)), 0) END) AS mean_y_true
     FROM fm_input
     GROUP BY fm_g0
 ),
@@ -17,9 +17,9 @@ fm_statistics AS (
     SELECT
         fm_input.fm_g0 AS fm_g0,
         count(*) AS n_rows,
-        sum(sample_weight * pow(y_true - y_pred, 2)) AS sum_sq_error,
-        sum(sample_weight * pow(y_true - mean_y_true, 2)) AS ss_total,
-        sum(sample_weight) AS sum_weight,
+        sum(sample_weight * pow((CAST((y_true) AS DOUBLE) - CAST((y_pred) AS DOUBLE)), 2)) AS sum_sq_error,
+        sum(sample_weight * pow(CAST(y_true AS DOUBLE) - mean_y_true, 2)) AS ss_total,
+        sum(CAST(sample_weight AS DOUBLE)) AS sum_weight,
         count(*) FILTER (WHERE y_true IS NULL OR NOT isfinite(y_true)) AS invalid_finite_y_true,
         count(*) FILTER (WHERE y_pred IS NULL OR NOT isfinite(y_pred)) AS invalid_finite_y_pred,
         count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
