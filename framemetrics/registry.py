@@ -15,7 +15,6 @@ import polars as pl
 
 from framemetrics import formulas
 from framemetrics.checks import Check, check
-from framemetrics.references import REFERENCES
 
 __all__ = ["REGISTRY", "Metric", "get_metric"]
 
@@ -76,7 +75,9 @@ class Metric:
 
     @property
     def reference(self) -> Callable[..., float | None]:
-        """The scikit-learn reference (:mod:`framemetrics.references`)."""
+        """The scikit-learn reference (:mod:`framemetrics.references`, which needs the test extras)."""
+        from framemetrics.references import REFERENCES
+
         return REFERENCES[self.name]
 
 
