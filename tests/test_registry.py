@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 
 import duckdb
 import pytest
@@ -72,3 +74,9 @@ def test_macro_file_loads_in_a_fresh_duckdb():
 def test_unknown_metric_suggests_names():
     with pytest.raises(ValueError, match="did you mean recall_score"):
         fm.get_metric("recal_score")
+
+
+def test_runtime_imports_no_test_dependency():
+    """numpy and scikit-learn are test extras: importing framemetrics must not need them."""
+    code = "import sys, framemetrics; sys.exit(any(m in sys.modules for m in ('sklearn', 'framemetrics.references')))"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
