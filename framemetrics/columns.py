@@ -127,8 +127,8 @@ def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, thresho
     >>> from framemetrics.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, pos_label=0, thresholded=True)
     >>> df = pl.DataFrame({"p": [0.2, 0.9]})
-    >>> df.select(polars_columns(plan, {"y_pred": "p"}, True, 0.5)["y_pred"]).to_series().to_list()
-    [1, 0]
+    >>> df.select(polars_columns(plan, {"y_pred": "p"}, True, 0.5)["y_pred"]).rows()
+    [(1,), (0,)]
     """
     exprs = {role: pl.col(column) for role, column in roles.items()}
     for role in _numeric_roles(plan) & set(exprs):
