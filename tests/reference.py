@@ -25,12 +25,18 @@ def close(got: float | None, want: float | None) -> bool:
     return math.isclose(got, want, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
-def expected(df: pl.DataFrame, metric: str, params: Mapping[str, Any], cols) -> list[float | None]:
-    """The reference value of ``metric`` for each group of ``g`` (sorted, nulls last)."""
+def groups(df: pl.DataFrame) -> list[pl.DataFrame]:
+    """The rows of each group of ``g``, sorted by group, nulls last (the reference runs per group)."""
+    parts = df.partition_by("g", as_dict=True, maintain_order=False)
+    keys = sorted(parts, key=lambda k: (k[0] is None, k[0] if k[0] is not None else ""))
+    return [parts[k] for k in keys]
+
+
+def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], cols) -> list[float | None]:
+    """The reference value of ``metric`` for each group (as returned by :func:`groups`)."""
     info = fm.get_metric(metric)
     values = []
-    for group in df.select("g").unique().sort("g", nulls_last=True)["g"]:
-        part = df.filter(pl.col("g").is_null() if group is None else pl.col("g") == group)
+    for part in parts:
         y = part[cols.y_true].to_numpy()
         if info.family != "regression":
             y = (y == cols.pos_label).astype(int)
@@ -52,8 +58,9 @@ def expected(df: pl.DataFrame, metric: str, params: Mapping[str, Any], cols) -> 
 
 def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mapping[str, Mapping], cols) -> None:
     """Every metric column of ``out`` equals its reference in every group."""
+    parts = groups(df)
     for metric, params in metrics.items():
-        want = expected(df, metric, params, cols)
+        want = expected(parts, metric, params, cols)
         got = out[metric].to_list()
         bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want, strict=True) if not close(a, b)]
         rows = df.filter(pl.col("g").is_in([b[0] for b in bad]) | pl.col("g").is_null()).rows() if bad else []

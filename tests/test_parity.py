@@ -6,6 +6,7 @@ and one-class groups, tied scores and sample weights (zeros included).
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 from conftest import Columns
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +23,7 @@ VALUES = st.one_of(
     st.sampled_from([0.0, 1.0, 2.5, 10.0]),
     st.floats(-0.99, 1e4, allow_nan=False, allow_subnormal=False),
 )
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _metrics(family: str, weighted: bool) -> dict[str, dict]:
@@ -108,3 +109,27 @@ def test_thresholded_scores_with_any_labels(engine, df, labels):
     cols = Columns(y_true="label", y_score="p", pos_label=pos, neg_label=neg)
     metrics = {"recall_score": {}, "specificity_score": {}, "log_loss": {}, "accuracy_score": {}}
     assert_matches_reference(engine(labelled, metrics, cols), labelled, metrics, cols)
+
+
+def test_many_groups_match_sklearn(engine):
+    """150 groups of 1 to 30 rows, every classification, probability and regression metric."""
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(1, 31, 150)
+    groups = np.repeat([f"segment {i:03d}" for i in range(150)], sizes)
+    n = len(groups)
+    df = pl.DataFrame(
+        {
+            "g": groups,
+            "y": rng.integers(0, 2, n),
+            "p": rng.choice([0.1, 0.5, 0.9, *rng.random(5)], n),
+            "t": rng.normal(10, 3, n),
+            "f": rng.normal(10, 3, n),
+            "w": rng.choice([0.5, 1.0, 2.0], n),
+        }
+    )
+    classification = _metrics("classification", True) | _metrics("probability", True)
+    cols = Columns(y_score="p", sample_weight="w")
+    assert_matches_reference(engine(df, classification, cols), df, classification, cols)
+    regression = _metrics("regression", True)
+    cols = Columns(y_true="t", y_pred="f", sample_weight="w")
+    assert_matches_reference(engine(df, regression, cols), df, regression, cols)
