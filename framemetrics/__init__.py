@@ -25,6 +25,7 @@ from framemetrics.classification import (
 )
 from framemetrics.evaluate import evaluate
 from framemetrics.probability import brier_score_loss, log_loss
+from framemetrics.ranking import average_precision_score, gini_score, roc_auc_score
 from framemetrics.registry import REGISTRY, Metric, get_metric
 from framemetrics.regression import (
     explained_variance_score,
@@ -46,6 +47,7 @@ __all__ = [
     "REGISTRY",
     "Metric",
     "accuracy_score",
+    "average_precision_score",
     "balanced_accuracy_score",
     "brier_score_loss",
     "cohen_kappa_score",
@@ -57,6 +59,7 @@ __all__ = [
     "false_positive_rate",
     "fbeta_score",
     "get_metric",
+    "gini_score",
     "jaccard_score",
     "log_loss",
     "matthews_corrcoef",
@@ -72,6 +75,7 @@ __all__ = [
     "prevalence",
     "r2_score",
     "recall_score",
+    "roc_auc_score",
     "root_mean_squared_error",
     "root_mean_squared_log_error",
     "sql",

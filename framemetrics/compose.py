@@ -44,6 +44,17 @@ _PARAMETERS = {
         The positive class.
     neg_label : Any, optional
         The negative class; default the other of 0 and 1.""",
+    "ranking": """y_true : str or polars.Expr
+        True class labels.
+    y_score : str or polars.Expr
+        Scores, higher meaning more likely ``pos_label`` (any numbers;
+        ties allowed; null or NaN make the group's value null).
+    sample_weight : str or polars.Expr, optional
+        Non-negative weights.
+    pos_label : Any, default 1
+        The positive class.
+    neg_label : Any, optional
+        The negative class; default the other of 0 and 1.""",
     "regression": """y_true : str or polars.Expr
         True values (finite numbers).
     y_pred : str or polars.Expr

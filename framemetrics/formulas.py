@@ -122,6 +122,19 @@ def brier_score_loss(sum_brier: pl.Expr, sum_weight: pl.Expr, n_invalid: pl.Expr
     return _share(sum_brier, sum_weight, n_invalid)
 
 
+def roc_auc_score(auc_sum: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    undefined = (n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)
+    return pl.when(undefined).then(_NULL).otherwise(auc_sum / (2 * sum_pos * sum_neg))
+
+
+def gini_score(auc_sum: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    return 2 * roc_auc_score(auc_sum, sum_pos, sum_neg, n_invalid) - 1
+
+
+def average_precision_score(ap_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    return pl.when((n_invalid > 0) | (sum_pos == 0)).then(_NULL).otherwise(ap_sum / sum_pos)
+
+
 def mean_squared_error(sum_sq_error: pl.Expr, sum_weight: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return _share(sum_sq_error, sum_weight, n_invalid)
 

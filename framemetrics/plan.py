@@ -60,6 +60,17 @@ class Plan:
         return tuple(dict.fromkeys(n for s in self.statistics for n in STATISTICS[s].needs))
 
     @property
+    def curve_statistics(self) -> tuple[str, ...]:
+        """Ranking statistics, computed over the curve stage."""
+        return tuple(s for s in self.statistics if STATISTICS[s].curve is not None)
+
+    @property
+    def row_statistics(self) -> tuple[str, ...]:
+        """Statistics aggregated from the rows in one ``GROUP BY`` (after the first pass)."""
+        skip = set(self.first_pass) | set(self.curve_statistics)
+        return tuple(s for s in self.statistics if s not in skip)
+
+    @property
     def roles(self) -> tuple[str, ...]:
         """Input roles read by the plan, in a fixed order."""
         used = {c.role for c in self.checks} | {r for c in self.calls for r in ("y_true", c.metric.prediction)}

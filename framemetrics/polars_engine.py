@@ -7,6 +7,7 @@ from functools import reduce
 
 import polars as pl
 
+from framemetrics.curve import curve_stage
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.statistics import STATISTICS
@@ -43,6 +44,23 @@ def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
         alpha=plan.alpha,
         group_means=group_means,
     )
+
+
+def _with_group_means(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
+    """As in SQL: the group means of the first pass, joined back to the rows."""
+    if not plan.first_pass:
+        return data
+    means = [STATISTICS[s].polars(plan_inputs(plan)).alias(s) for s in plan.first_pass]
+    first = data.group_by(keys).agg(means) if keys else data.select(means)
+    return data.join(first, on=keys, nulls_equal=True) if keys else data.join(first, how="cross")
+
+
+def _aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
+    """The one ``GROUP BY`` of row statistics and checks."""
+    inputs = plan_inputs(plan, group_means=bool(plan.first_pass))
+    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.row_statistics]
+    aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
+    return rows.group_by(keys).agg(aggregations) if keys else rows.select(aggregations)
 
 
 def run_polars(
@@ -90,15 +108,12 @@ def run_polars(
     )
     if drop_nulls:
         data = data.drop_nulls(list(plan.roles))
-    if plan.first_pass:
-        # As in SQL: group means first, joined back, then the centred sums.
-        means = [STATISTICS[s].polars(plan_inputs(plan)).alias(s) for s in plan.first_pass]
-        first = data.group_by(keys).agg(means) if keys else data.select(means)
-        data = data.join(first, on=keys, nulls_equal=True) if keys else data.join(first, how="cross")
-    inputs = plan_inputs(plan, group_means=bool(plan.first_pass))
-    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.statistics if s not in plan.first_pass]
-    aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
-    stats = data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)
+    stats = _aggregate(_with_group_means(data, plan, keys), plan, keys)
+    if plan.curve_statistics:
+        ranking = [STATISTICS[s].curve.alias(s) for s in plan.curve_statistics]
+        curve = curve_stage(data, keys, plan_inputs(plan))
+        ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
+        stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     outputs += [pl.col("n_rows"), *(formula_expr(call, columns_of, columns_of) for call in plan.calls)]

@@ -173,6 +173,33 @@ def _median_absolute_error(y_true, y_pred, sample_weight=None):
     return float(_sk("median_absolute_error")(y_true, y_pred))
 
 
+def _both_classes(y_true, sample_weight) -> bool:
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
+    y = np.asarray(y_true)
+    return bool(weight[y == 1].sum() > 0 and weight[y == 0].sum() > 0)
+
+
+def _roc_auc(y_true, y_score, sample_weight=None):
+    """sklearn.metrics.roc_auc_score; None where it raises (one class present)"""
+    if not _both_classes(y_true, sample_weight):
+        return None
+    return float(_sk("roc_auc_score")(y_true, y_score, sample_weight=sample_weight))
+
+
+def _gini(y_true, y_score, sample_weight=None):
+    """2 * sklearn.metrics.roc_auc_score - 1"""
+    auc = _roc_auc(y_true, y_score, sample_weight)
+    return None if auc is None else 2 * auc - 1
+
+
+def _average_precision(y_true, y_score, sample_weight=None):
+    """sklearn.metrics.average_precision_score; None without positive weight (it returns 0.0)"""
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
+    if not weight[np.asarray(y_true) == 1].sum() > 0:
+        return None
+    return float(_sk("average_precision_score")(y_true, y_score, sample_weight=sample_weight))
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -191,6 +218,9 @@ REFERENCES: dict[str, Reference] = {
     "prevalence": _prevalence,
     "log_loss": _weighted_mean_or_none("log_loss", labels=[0, 1]),
     "brier_score_loss": _weighted_mean_or_none("brier_score_loss", pos_label=1),
+    "roc_auc_score": _roc_auc,
+    "gini_score": _gini,
+    "average_precision_score": _average_precision,
     "mean_squared_error": _weighted_mean_or_none("mean_squared_error"),
     "root_mean_squared_error": _weighted_mean_or_none("root_mean_squared_error"),
     "mean_absolute_error": _weighted_mean_or_none("mean_absolute_error"),

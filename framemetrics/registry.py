@@ -30,8 +30,8 @@ class Metric:
     name : str
         Public name; also the output column, the Polars builder
         ``framemetrics.<name>`` and the DuckDB macro ``fm_<name>``.
-    family : {"classification", "probability", "regression"}
-        Which inputs it reads: hard labels, probabilities or real values.
+    family : {"classification", "probability", "ranking", "regression"}
+        Which inputs it reads: hard labels, probabilities, scores or real values.
     statistics : tuple of str
         Stage 1: the per-group statistics its formula reads
         (:data:`framemetrics.statistics.STATISTICS`).
@@ -56,7 +56,7 @@ class Metric:
     @property
     def prediction(self) -> str:
         """The input role of the prediction: ``y_pred`` or ``y_score``."""
-        return "y_score" if self.family == "probability" else "y_pred"
+        return "y_score" if self.family in ("probability", "ranking") else "y_pred"
 
     @property
     def formula(self) -> Callable[..., pl.Expr]:
@@ -89,6 +89,10 @@ def _probability(name: str, statistic: str) -> Metric:
     return Metric(name, "probability", (statistic, "sum_weight"), _LABELS + (check("probability", "y_score"),))
 
 
+def _ranking(name: str, statistics: str) -> Metric:
+    return Metric(name, "ranking", tuple(statistics.split()), _LABELS + (check("score", "y_score"),))
+
+
 _FINITE = (check("finite", "y_true"), check("finite", "y_pred"))
 _LOG = _FINITE + (check("log1p", "y_true"), check("log1p", "y_pred"))
 
@@ -118,6 +122,9 @@ _METRICS = [
     _classification("prevalence", _CELLS),
     _probability("log_loss", "sum_log_loss"),
     _probability("brier_score_loss", "sum_brier"),
+    _ranking("roc_auc_score", "auc_sum sum_pos sum_neg"),
+    _ranking("gini_score", "auc_sum sum_pos sum_neg"),
+    _ranking("average_precision_score", "ap_sum sum_pos"),
     _regression("mean_squared_error", "sum_sq_error sum_weight"),
     _regression("root_mean_squared_error", "sum_sq_error sum_weight"),
     _regression("mean_absolute_error", "sum_abs_error sum_weight"),

@@ -26,11 +26,16 @@ class Statistic:
 
     ``needs`` lists statistics that must be known per group first (the group
     means that centred sums of squares use): SQL computes them in a first pass.
+    ``curve`` marks a ranking statistic: the engines compute it as this
+    aggregation over the curve stage (columns ``pw, nw, tp, fp``, see
+    :mod:`framemetrics.curve`), while ``polars`` computes the same value from
+    the rows of one group, for the expression builders.
     """
 
     name: str
     polars: Callable[[MetricInputs], pl.Expr]
     needs: tuple[str, ...] = ()
+    curve: pl.Expr | None = None
 
     @property
     def sql_macro(self) -> str:
@@ -103,6 +108,43 @@ def _group_mean(x: MetricInputs, name: str) -> pl.Expr:
     return _mean_y_true(x) if name == "mean_y_true" else _mean_error(x)
 
 
+def _curve_at_rows(x: MetricInputs) -> dict[str, pl.Expr]:
+    """The curve stage seen from each row of a group: ``tp`` and ``fp`` at scores >= the
+    row's score, ``pw`` the positive weight at its score (sorted cumulative sums and
+    binary search, inside ``group_by().agg()``)."""
+    score = _f(x.y_score)
+    positive = x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)
+    negative = x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)
+    ordered = score.sort()
+    left = ordered.search_sorted(score, side="left").cast(pl.Int64)
+    right = ordered.search_sorted(score, side="right").cast(pl.Int64)
+
+    def below(weight: pl.Expr, index: pl.Expr) -> pl.Expr:
+        cumulative = weight.sort_by(score).cum_sum()
+        return pl.when(index > 0).then(cumulative.gather((index - 1).clip(0))).otherwise(0.0)
+
+    below_pos = below(positive, left)
+    return {
+        "positive": positive,
+        "negative": negative,
+        "tp": positive.sum() - below_pos,
+        "fp": negative.sum() - below(negative, left),
+        "pw": below(positive, right) - below_pos,
+    }
+
+
+def _auc_sum(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return (c["negative"] * (2 * c["tp"] - c["pw"])).sum()
+
+
+def _ap_sum(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return pl.when(c["positive"] > 0).then(c["positive"] * c["tp"] / (c["tp"] + c["fp"])).otherwise(0.0).sum()
+
+
+_PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
+
 _ALL = [
     Statistic("n_rows", lambda x: pl.len().cast(pl.Int64)),
     Statistic("tp", _cell("pos_label", "pos_label")),
@@ -139,6 +181,18 @@ _ALL = [
         "ss_error_deviation",
         lambda x: (x.sample_weight * (_error(x) - _group_mean(x, "mean_error")).pow(2)).sum(),
         needs=("mean_error",),
+    ),
+    Statistic("auc_sum", _auc_sum, curve=(_NW * (2 * _TP - _PW)).sum()),
+    Statistic("ap_sum", _ap_sum, curve=pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
+    Statistic(
+        "sum_pos",
+        lambda x: (x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)).sum(),
+        curve=_PW.sum(),
+    ),
+    Statistic(
+        "sum_neg",
+        lambda x: (x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)).sum(),
+        curve=_NW.sum(),
     ),
 ]
 

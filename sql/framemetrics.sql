@@ -151,10 +151,62 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
 -- below (an aggregate macro cannot take two passes): the group's (value,
 -- weight) pairs are collected in one list, the mean m comes from the macros
 -- above, and list_resize repeats m beside every pair so that no lambda
--- recomputes it.
+-- recomputes it. (Lambda parameters get fm_ names: DuckDB binds a column of the
+-- same name before them.)
 CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
     list_sum(list_transform(list_zip(pairs, list_resize([m], len(pairs), m)),
-        lambda p: p[1].w * pow(p[1].x - p[2], 2)));
+        lambda fm_pair: fm_pair[1].w * pow(fm_pair[1].x - fm_pair[2], 2)));
+
+
+-- ---------------------------------------------------------------------------
+-- Stage 1, ranking: the curve stage shared by every ranking metric (the role
+-- of scikit-learn's _binary_clf_curve). Per group and distinct score:
+--   pw, nw  the positive and negative weight at that score (fm_score_*),
+--   tp, fp  their cumulative sums over scores >= that score (a window),
+-- then per group the sums below over those rows (fm_stat_*(pw, nw, tp, fp)).
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_score_pw(y_true, sample_weight, pos_label) AS
+    sum(sample_weight * CAST(y_true = pos_label AS DOUBLE));
+
+CREATE OR REPLACE MACRO fm_score_nw(y_true, sample_weight, neg_label) AS
+    sum(sample_weight * CAST(y_true = neg_label AS DOUBLE));
+
+-- Trapezoidal ROC AUC numerator: ties count 1/2, so AUC = sum nw (2 tp - pw) / (2 P N).
+CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, fp) AS
+    sum(nw * (2 * tp - pw));
+
+-- Average precision numerator: sum over scores of pw * precision at that score.
+CREATE OR REPLACE MACRO fm_stat_ap_sum(pw, nw, tp, fp) AS
+    sum(CASE WHEN pw > 0 THEN pw * tp / (tp + fp) ELSE 0 END);
+
+CREATE OR REPLACE MACRO fm_stat_sum_pos(pw, nw, tp, fp) AS
+    sum(pw);
+
+CREATE OR REPLACE MACRO fm_stat_sum_neg(pw, nw, tp, fp) AS
+    sum(nw);
+
+-- One group's rows as a list of (s, pw, nw), for fm_list_ranking.
+CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label) AS
+    list(struct_pack(
+        s := CAST(y_score AS DOUBLE),
+        pw := sample_weight * CAST(y_true = pos_label AS DOUBLE),
+        nw := sample_weight * CAST(y_true = neg_label AS DOUBLE)));
+
+-- The curve stage over one group's list of (s, pw, nw) rows, for the aggregate
+-- macros below: the same per-score sums, window and statistics, as a struct.
+CREATE OR REPLACE MACRO fm_list_ranking(rows) AS (
+    SELECT struct_pack(
+        auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
+        ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
+        sum_pos := fm_stat_sum_pos(pw, nw, tp, fp),
+        sum_neg := fm_stat_sum_neg(pw, nw, tp, fp))
+    FROM (
+        SELECT pw, nw,
+            sum(pw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS tp,
+            sum(nw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS fp
+        FROM (SELECT fm_row.s AS s, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
+              FROM (SELECT unnest(rows) AS fm_row) GROUP BY fm_row.s)));
 
 
 -- ---------------------------------------------------------------------------
@@ -254,6 +306,25 @@ CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_inv
 
 
 -- ---------------------------------------------------------------------------
+-- Stage 2, ranking formulas. A group without positive or negative weight has
+-- no ROC curve: NULL (scikit-learn raises).
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_formula_roc_auc_score(auc_sum, sum_pos, sum_neg, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
+         ELSE auc_sum / (2 * sum_pos * sum_neg) END;
+
+CREATE OR REPLACE MACRO fm_formula_gini_score(auc_sum, sum_pos, sum_neg, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
+         ELSE 2 * (auc_sum / (2 * sum_pos * sum_neg)) - 1 END;
+
+-- AP = sum over scores of (recall increment) * precision, scikit-learn's step-wise
+-- definition; NULL without positive weight (scikit-learn: 0.0 with a warning).
+CREATE OR REPLACE MACRO fm_formula_average_precision_score(ap_sum, sum_pos, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN NULL ELSE ap_sum / sum_pos END;
+
+
+-- ---------------------------------------------------------------------------
 -- Stage 2, regression formulas.
 -- ---------------------------------------------------------------------------
 
@@ -308,12 +379,12 @@ CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, 
          ELSE 1.0 END;
 
 -- ---------------------------------------------------------------------------
--- User-facing metrics: each composes its statistics and its formula.
--- Call with named optional arguments, e.g.
---     fm_fbeta_score(y, p >= 0.5, sample_weight := w, beta := 2)
+-- User-facing metrics (generated by framemetrics.sql.user_macros: do not edit)
+-- Each composes its statistics and its formula. Call with named optional
+-- arguments, e.g. fm_fbeta_score(y, p >= 0.5, sample_weight := w, beta := 2)
 -- ---------------------------------------------------------------------------
 
--- User-facing confusion-matrix metrics: fm_<name>(...), aggregate macros.
+-- confusion-matrix metrics
 
 CREATE OR REPLACE MACRO fm_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_accuracy_score(
@@ -460,8 +531,7 @@ CREATE OR REPLACE MACRO fm_prevalence(y_true, y_pred, sample_weight := 1, pos_la
         + fm_invalid_label(y_pred, pos_label, neg_label)
         + fm_invalid_weight(sample_weight));
 
-
--- User-facing probability metrics: fm_<name>(...), aggregate macros.
+-- probability metrics
 
 CREATE OR REPLACE MACRO fm_log_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_log_loss(
@@ -479,8 +549,35 @@ CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1,
         + fm_invalid_probability(y_score)
         + fm_invalid_weight(sample_weight));
 
+-- ranking metrics
 
--- User-facing regression metrics: fm_<name>(...), aggregate macros.
+CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_roc_auc_score(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_gini_score(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_average_precision_score(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).ap_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+-- regression metrics
 
 CREATE OR REPLACE MACRO fm_mean_squared_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_squared_error(

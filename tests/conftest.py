@@ -43,7 +43,7 @@ Runner = Callable[[pl.DataFrame, Mapping[str, Mapping[str, Any]], Columns], pl.D
 
 
 def _prediction(metric: fm.Metric, cols: Columns) -> tuple[str, bool]:
-    if metric.family == "probability":
+    if metric.family in ("probability", "ranking"):
         return cols.y_score, False
     if cols.y_pred is not None:
         return cols.y_pred, False

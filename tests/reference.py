@@ -40,7 +40,7 @@ def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], 
         y = part[cols.y_true].to_numpy()
         if info.family != "regression":
             y = (y == cols.pos_label).astype(int)
-        if info.family == "probability":
+        if info.family in ("probability", "ranking"):
             pred = part[cols.y_score].to_numpy()
         elif info.family == "classification" and cols.y_pred is None:
             pred = (part[cols.y_score].to_numpy() >= cols.threshold).astype(int)

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import polars as pl
+from reference import close
 
 import framemetrics as fm
-from reference import close
 
 
 def _duckdb_cli() -> str:

@@ -76,6 +76,15 @@ def test_probability_metrics_match_sklearn(engine, df, weighted):
 
 
 @SETTINGS
+@given(df=classification_frames(), weighted=st.booleans())
+def test_ranking_metrics_match_sklearn(engine, df, weighted):
+    """Tied scores (drawn from a small set), weights with zeros, one-class groups."""
+    cols = Columns(y_score="p", sample_weight="w" if weighted else None)
+    metrics = _metrics("ranking", weighted)
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
 @given(df=regression_frames(), weighted=st.booleans(), force_finite=st.booleans())
 def test_regression_metrics_match_sklearn(engine, df, weighted, force_finite):
     cols = Columns(y_pred="f", sample_weight="w" if weighted else None)
@@ -107,7 +116,7 @@ def test_thresholded_scores_with_any_labels(engine, df, labels):
         pl.when(pl.col("y") == 1).then(pl.lit(pos, dtype)).otherwise(pl.lit(neg, dtype)).alias("label")
     )
     cols = Columns(y_true="label", y_score="p", pos_label=pos, neg_label=neg)
-    metrics = {"recall_score": {}, "specificity_score": {}, "log_loss": {}, "accuracy_score": {}}
+    metrics = {"recall_score": {}, "specificity_score": {}, "log_loss": {}, "accuracy_score": {}, "roc_auc_score": {}}
     assert_matches_reference(engine(labelled, metrics, cols), labelled, metrics, cols)
 
 
@@ -127,7 +136,7 @@ def test_many_groups_match_sklearn(engine):
             "w": rng.choice([0.5, 1.0, 2.0], n),
         }
     )
-    classification = _metrics("classification", True) | _metrics("probability", True)
+    classification = _metrics("classification", True) | _metrics("probability", True) | _metrics("ranking", True)
     cols = Columns(y_score="p", sample_weight="w")
     assert_matches_reference(engine(df, classification, cols), df, classification, cols)
     regression = _metrics("regression", True)

@@ -13,11 +13,13 @@ import framemetrics as fm
 from framemetrics import formulas
 from framemetrics.checks import _DOMAINS
 from framemetrics.sql.macros import macros
+from framemetrics.sql.user_macros import MARKER, render_user_macros
 from framemetrics.statistics import STATISTICS
 
 METRICS = sorted(fm.REGISTRY)
 ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
 LITERALS = {"pos_label", "neg_label", "alpha"}
+CURVE_COLUMNS = {"pw", "nw", "tp", "fp"}
 
 
 @pytest.mark.parametrize("name", METRICS)
@@ -55,7 +57,10 @@ def test_formulas_module_holds_only_registered_metrics():
 @pytest.mark.parametrize("name", sorted(STATISTICS))
 def test_statistic_has_a_macro_over_canonical_columns(name):
     params = set(macros()[STATISTICS[name].sql_macro].params)
-    assert params <= ROLES | LITERALS | set(STATISTICS[name].needs)
+    if STATISTICS[name].curve is not None:
+        assert params == CURVE_COLUMNS
+    else:
+        assert params <= ROLES | LITERALS | set(STATISTICS[name].needs)
 
 
 @pytest.mark.parametrize("domain", sorted(_DOMAINS))
@@ -80,3 +85,10 @@ def test_runtime_imports_no_test_dependency():
     """numpy and scikit-learn are test extras: importing framemetrics must not need them."""
     code = "import sys, framemetrics; sys.exit(any(m in sys.modules for m in ('sklearn', 'framemetrics.references')))"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_user_macros_are_generated_from_the_registry():
+    """Run `python -m framemetrics.sql.user_macros` after changing the registry or a formula."""
+    text = fm.sql.macro_file().read_text()
+    start = text.index(MARKER)
+    assert text[text.rindex("-- ----", 0, start) :] == render_user_macros()

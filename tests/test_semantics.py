@@ -14,7 +14,7 @@ from sklearn import metrics as skm
 
 import framemetrics as fm
 
-ALL_CLASSIFICATION = [n for n, m in fm.REGISTRY.items() if m.family in ("classification", "probability")]
+ALL_CLASSIFICATION = [n for n, m in fm.REGISTRY.items() if m.family != "regression"]
 ALL_REGRESSION = [n for n, m in fm.REGISTRY.items() if m.family == "regression"]
 
 
@@ -79,6 +79,8 @@ def test_matthews_with_many_unweighted_rows():
     ("metric", "y", "pred", "kwargs"),
     [
         ("brier_score_loss", [0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], {}),
+        ("roc_auc_score", [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], {}),
+        ("average_precision_score", [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], {}),
         ("log_loss", [0, 1, 1, 0], [0.1, 0.9, 0.8, 0.35], {}),
         ("matthews_corrcoef", [1, 1, 1, -1], [1, -1, 1, 1], {"neg_label": -1}),
         ("f1_score", [0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], {}),
@@ -96,7 +98,7 @@ def test_scikit_learn_docstring_examples(metric, y, pred, kwargs):
     """The examples of scikit-learn's own docstrings, on both engines."""
     info = fm.get_metric(metric)
     reference = getattr(skm, metric)(y, pred)
-    prediction = "y_score" if info.family == "probability" else "y_pred"
+    prediction = "y_score" if info.family in ("probability", "ranking") else "y_pred"
     df = pl.DataFrame({"y": y, "p": pred}, strict=False)
     for engine in ("polars", "duckdb"):
         out = fm.evaluate(df, y_true="y", metrics=metric, engine=engine, **{prediction: "p"}, **kwargs)

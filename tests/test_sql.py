@@ -38,6 +38,17 @@ def test_query_runs_without_macros_and_equals_evaluate():
             dict(metrics=["f1_score", "log_loss"], table="preds", y_true="default", y_score="p_default", by="student"),
         ),
         (
+            "ranking_weighted_by_student.sql",
+            dict(
+                metrics=["roc_auc_score", "average_precision_score", "f1_score"],
+                table="preds",
+                y_true="default",
+                y_score="p_default",
+                sample_weight="w",
+                by="student",
+            ),
+        ),
+        (
             "regression_weighted_by_season.sql",
             dict(
                 metrics=["r2_score", "root_mean_squared_error"],

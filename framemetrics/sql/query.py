@@ -95,31 +95,65 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     'WITH fm_input AS ('
     """
     keys = [f"fm_g{i}" for i in range(len(inputs.by))]
+    ctes = [_input_cte(plan, inputs, keys)]
+    source = "fm_input"
+    if plan.first_pass:
+        means = [*keys, *(_statistic(s, plan) for s in plan.first_pass)]
+        ctes.append(_cte("fm_means", means, "fm_input", keys))
+        source = f"fm_input JOIN fm_means ON {_same_group('fm_input', 'fm_means', keys)}"
+    stats = [f"fm_input.{k} AS {k}" for k in keys]
+    stats += [_statistic(s, plan) for s in plan.row_statistics]
+    stats += [_check(c, plan) for c in plan.checks]
+    ctes.append(_cte("fm_statistics", stats, source, [f"fm_input.{k}" for k in keys]))
+    final = "fm_statistics"
+    if plan.curve_statistics:
+        ctes += _curve_ctes(plan, keys)
+        final = f"fm_statistics JOIN fm_ranking ON {_same_group('fm_statistics', 'fm_ranking', keys)}"
+    outputs = [f"fm_statistics.{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
+    outputs += ["n_rows", *(_formula(call) for call in plan.calls)]
+    if checks:
+        outputs += [c.name for c in plan.checks]
+    order = f"\nORDER BY {', '.join(f'fm_statistics.{k} NULLS LAST' for k in keys)}" if keys else ""
+    select = ",\n    ".join(outputs)
+    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {final}{order}"
+
+
+def _cte(name: str, columns: list[str], source: str, group_by: list[str]) -> str:
+    grouped = f"\n    GROUP BY {', '.join(group_by)}" if group_by else ""
+    return f"{name} AS (\n    SELECT\n        {_INDENT.join(columns)}\n    FROM {source}{grouped}\n)"
+
+
+def _same_group(left: str, right: str, keys: list[str]) -> str:
+    return " AND ".join(f"{left}.{k} IS NOT DISTINCT FROM {right}.{k}" for k in keys) or "TRUE"
+
+
+def _input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
     columns = [f"{quote_identifier(c)} AS {k}" for c, k in zip(inputs.by, keys, strict=True)]
     columns += [f"{inputs.columns[role]} AS {role}" for role in plan.roles]
     if not plan.weighted:
         columns.append("CAST(1 AS DOUBLE) AS sample_weight")
-    where = ""
+    source = inputs.source
     if inputs.drop_nulls:
         used = [inputs.columns[role] for role in plan.roles]
-        where = "\n    WHERE " + " AND ".join(f"({c}) IS NOT NULL" for c in used)
-    ctes = [f"fm_input AS (\n    SELECT\n        {_INDENT.join(columns)}\n    FROM {inputs.source}{where}\n)"]
-    group_by = f"\n    GROUP BY {', '.join(keys)}" if keys else ""
-    source = "fm_input"
-    if plan.first_pass:
-        means = [*keys, *(_statistic(s, plan) for s in plan.first_pass)]
-        ctes.append(f"fm_means AS (\n    SELECT\n        {_INDENT.join(means)}\n    FROM fm_input{group_by}\n)")
-        on = " AND ".join(f"fm_input.{k} IS NOT DISTINCT FROM fm_means.{k}" for k in keys) or "TRUE"
-        source = f"fm_input JOIN fm_means ON {on}"
-    stats = [f"fm_input.{k} AS {k}" for k in keys]
-    stats += [_statistic(s, plan) for s in plan.statistics if s not in plan.first_pass]
-    stats += [_check(c, plan) for c in plan.checks]
-    stats_group_by = f"\n    GROUP BY {', '.join(f'fm_input.{k}' for k in keys)}" if keys else ""
-    ctes.append(f"fm_statistics AS (\n    SELECT\n        {_INDENT.join(stats)}\n    FROM {source}{stats_group_by}\n)")
-    outputs = [f"{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
-    outputs += ["n_rows", *(_formula(call) for call in plan.calls)]
-    if checks:
-        outputs += [c.name for c in plan.checks]
-    order = f"\nORDER BY {', '.join(f'{k} NULLS LAST' for k in keys)}" if keys else ""
-    select = ",\n    ".join(outputs)
-    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM fm_statistics{order}"
+        source += "\n    WHERE " + " AND ".join(f"({c}) IS NOT NULL" for c in used)
+    return _cte("fm_input", columns, source, [])
+
+
+def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
+    """The curve stage: weights per distinct score, cumulative sums, ranking statistics."""
+    literals = _literals(plan)
+    per_score = [
+        *keys,
+        "y_score",
+        f"{_inline('fm_score_pw', literals)} AS pw",
+        f"{_inline('fm_score_nw', literals)} AS nw",
+    ]
+    partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
+    window = f"OVER ({partition}ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING)"
+    cumulative = [*keys, "pw", "nw", f"sum(pw) {window} AS tp", f"sum(nw) {window} AS fp"]
+    ranking = [*keys, *(_statistic(s, plan) for s in plan.curve_statistics)]
+    return [
+        _cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]),
+        _cte("fm_curve", cumulative, "fm_scores", []),
+        _cte("fm_ranking", ranking, "fm_curve", keys),
+    ]

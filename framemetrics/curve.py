@@ -1,0 +1,51 @@
+"""The curve stage shared by every ranking metric, in Polars.
+
+Per group and distinct score: ``pw`` and ``nw``, the positive and negative
+weight at that score; ``tp`` and ``fp``, their cumulative sums over the
+scores at or above it (scikit-learn's ``_binary_clf_curve``). Ranking
+statistics are aggregations over these rows. SQL: the ``fm_score_*`` macros
+and the window of :func:`framemetrics.sql.query.plan_query`.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from framemetrics.inputs import MetricInputs
+
+__all__ = ["curve_stage"]
+
+
+def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl.LazyFrame:
+    """One row per group and distinct score, with ``pw, nw, tp, fp``.
+
+    Parameters
+    ----------
+    data : polars.LazyFrame
+        Rows with the group columns ``keys`` and the inputs' columns.
+    keys : list of str
+        Group columns.
+    inputs : MetricInputs
+        Expressions of ``y_true``, ``y_score`` and ``sample_weight``, and the labels.
+
+    Returns
+    -------
+    polars.LazyFrame
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> x = MetricInputs.of(y_true="y", y_score="s")
+    >>> curve_stage(lf, [], x).collect().rows()
+    [(0.9, 1.0, 0.0, 1.0, 0.0), (0.2, 1.0, 1.0, 2.0, 1.0)]
+    """
+    weight = inputs.sample_weight
+    per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("score")]).agg(
+        pw=(weight * (inputs.y_true == inputs.pos_label).cast(pl.Float64)).sum(),
+        nw=(weight * (inputs.y_true == inputs.neg_label).cast(pl.Float64)).sum(),
+    )
+    ordered = per_score.sort([*keys, "score"], descending=[False] * len(keys) + [True], nulls_last=True)
+    tp, fp = pl.col("pw").cum_sum(), pl.col("nw").cum_sum()
+    if keys:
+        tp, fp = tp.over(keys), fp.over(keys)
+    return ordered.with_columns(tp=tp, fp=fp)

@@ -1,0 +1,155 @@
+"""Binary ranking metrics from true labels and scores, as Polars expressions.
+
+Every one is a formula over the curve stage (:mod:`framemetrics.curve`):
+per distinct score, the positive and negative weight ``pw, nw`` and their
+cumulative sums ``tp, fp`` over scores at or above it. Inside one
+expression the stage is read from the group's rows by sorting and binary
+search; ``evaluate`` and SQL build it with a ``GROUP BY`` and a window.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from framemetrics.compose import fill_doc, metric_expr
+from framemetrics.inputs import ColumnLike
+
+__all__ = ["average_precision_score", "gini_score", "roc_auc_score"]
+
+
+@fill_doc
+def roc_auc_score(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Area under the ROC curve, exact with tied scores and weights.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    sklearn.metrics.roc_auc_score : the reference it matches.
+
+    Notes
+    -----
+    The trapezoidal area, tied scores counting 1/2: ``sum(nw (2 tp - pw)) / (2 P N)``
+    over distinct scores, with ``P`` and ``N`` the total positive and negative
+    weight. Null when ``P`` or ``N`` is 0 (scikit-learn raises).
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(fm.roc_auc_score("y", "s")).item()
+    0.75
+    """
+    return metric_expr(
+        "roc_auc_score",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def gini_score(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Normalized Gini coefficient, ``2 AUC - 1``.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    roc_auc_score : the AUC it rescales; the reference is ``2 * sklearn.metrics.roc_auc_score - 1``.
+
+    Notes
+    -----
+    ``2 AUC - 1`` with the AUC of :func:`roc_auc_score`; null where it is.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(fm.gini_score("y", "s")).item()
+    0.5
+    """
+    return metric_expr(
+        "gini_score",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def average_precision_score(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Average precision, scikit-learn's step-wise definition (not the trapezoid).
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    sklearn.metrics.average_precision_score : the reference it matches.
+
+    Notes
+    -----
+    ``sum_n (R_n - R_(n-1)) P_n`` over distinct scores in decreasing order, i.e.
+    ``sum(pw tp / (tp + fp)) / P``. Null when ``P`` is 0 (scikit-learn returns
+    0.0 with a warning).
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(df.select(fm.average_precision_score("y", "s")).item(), 4)
+    0.8333
+    """
+    return metric_expr(
+        "average_precision_score",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
