@@ -15,16 +15,9 @@ from polars.testing import assert_frame_equal
 
 import framemetrics as fm
 
-CLASSIFICATION = [
-    "prevalence",
-    "accuracy_score",
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "matthews_corrcoef",
-    "log_loss",
-    "brier_score_loss",
-]
+THRESHOLDED = ["prevalence", "accuracy_score", "precision_score", "recall_score", "f1_score", "matthews_corrcoef"]
+SCORED = ["log_loss", "brier_score_loss", "roc_auc_score", "average_precision_score"]
+PER_SEGMENT = ["prevalence", "precision_score", "recall_score", "f1_score", "roc_auc_score", "log_loss"]
 REGRESSION = ["root_mean_squared_error", "mean_absolute_error", "r2_score", "mean_absolute_percentage_error"]
 
 
@@ -68,32 +61,19 @@ def main(argv: list[str] | None = None) -> None:
     folder = find_data(args.data)
     credit = folder / "default_predictions.csv"
     bikes = folder / "bikeshare_predictions.csv"
+    credit_args = dict(y_true="default", y_score="p_default")
+    bike_args = dict(y_true="bikers", y_pred="predicted_bikers", metrics=REGRESSION)
     sections = [
         (
-            "Credit default (ISLP Default, logistic regression, threshold 0.5): overall",
+            "Credit default (ISLP Default, logistic regression): labels at threshold 0.5",
             credit,
-            dict(y_true="default", y_score="p_default", metrics=CLASSIFICATION),
+            dict(credit_args, metrics=THRESHOLDED),
         ),
-        (
-            "... per student status",
-            credit,
-            dict(y_true="default", y_score="p_default", by="student", metrics=CLASSIFICATION),
-        ),
-        (
-            "... per balance band",
-            credit,
-            dict(y_true="default", y_score="p_default", by="balance_band", metrics=CLASSIFICATION),
-        ),
-        (
-            "Bike rentals (ISLP Bikeshare, Poisson gradient boosting): per season",
-            bikes,
-            dict(y_true="bikers", y_pred="predicted_bikers", by="season", metrics=REGRESSION),
-        ),
-        (
-            "... per weather",
-            bikes,
-            dict(y_true="bikers", y_pred="predicted_bikers", by="weathersit", metrics=REGRESSION),
-        ),
+        ("... the probabilities", credit, dict(credit_args, metrics=SCORED)),
+        ("... per student status", credit, dict(credit_args, by="student", metrics=PER_SEGMENT)),
+        ("... per balance band", credit, dict(credit_args, by="balance_band", metrics=PER_SEGMENT)),
+        ("Bike rentals (ISLP Bikeshare, Poisson gradient boosting): per season", bikes, dict(bike_args, by="season")),
+        ("... per weather", bikes, dict(bike_args, by="weathersit")),
     ]
     config = pl.Config(
         tbl_hide_dataframe_shape=True,
