@@ -9,9 +9,12 @@
 -- Every metric is written in two stages, as in the Python package:
 --   1. statistics  (fm_stat_*, fm_invalid_*): aggregates gathered per group;
 --   2. formulas    (fm_formula_*): arithmetic over those statistics.
--- The user-facing macros (fm_<metric name>) at the end compose the two stages.
--- framemetrics.sql.query() inlines the same macro bodies into plain SQL, so
--- the text below is the only SQL definition of each metric.
+-- framemetrics.sql.query() inlines these macro bodies into plain SQL (with a
+-- first pass for group means and a window for the ranking curve), so this file
+-- is the only SQL definition of each statistic and formula. The user-facing
+-- aggregate macros fm_<metric name> at the end compose the stages; as an
+-- aggregate has a single pass, they compute the two-pass statistics (centred
+-- sums of squares, the ranking curve) over the group's rows collected in a list.
 --
 -- Conventions
 --   * Statistics are DOUBLE sums (weighted counts never overflow).
