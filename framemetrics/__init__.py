@@ -25,7 +25,7 @@ from framemetrics.classification import (
 )
 from framemetrics.evaluate import evaluate
 from framemetrics.probability import brier_score_loss, log_loss
-from framemetrics.ranking import average_precision_score, gini_score, roc_auc_score
+from framemetrics.ranking import average_precision_score, gini_score, pr_auc_score, roc_auc_score
 from framemetrics.registry import REGISTRY, Metric, get_metric
 from framemetrics.regression import (
     explained_variance_score,
@@ -71,6 +71,7 @@ __all__ = [
     "mean_squared_log_error",
     "median_absolute_error",
     "negative_predictive_value",
+    "pr_auc_score",
     "precision_score",
     "prevalence",
     "r2_score",

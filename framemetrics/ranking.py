@@ -16,7 +16,7 @@ import polars as pl
 from framemetrics.compose import fill_doc, metric_expr
 from framemetrics.inputs import ColumnLike
 
-__all__ = ["average_precision_score", "gini_score", "roc_auc_score"]
+__all__ = ["average_precision_score", "gini_score", "pr_auc_score", "roc_auc_score"]
 
 
 @fill_doc
@@ -147,6 +147,57 @@ def average_precision_score(
     """
     return metric_expr(
         "average_precision_score",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def pr_auc_score(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Area under the precision-recall curve by the trapezoid (Spark's ``areaUnderPR``).
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    average_precision_score : the step-wise area, scikit-learn's preferred summary.
+    sklearn.metrics.auc : the reference, ``auc(recall, precision)`` of ``precision_recall_curve``.
+
+    Notes
+    -----
+    Over distinct scores in decreasing order, starting from the point
+    (recall 0, precision 1): ``sum (R_n - R_(n-1)) (P_n + P_(n-1)) / 2``.
+    Average precision uses ``P_n`` alone: straight lines between PR points are
+    an interpolation no classifier achieves (precision does not vary linearly
+    with recall; Davis & Goadrich, 2006), which is why scikit-learn recommends
+    average precision; the trapezoid is what Spark MLlib and many dashboards
+    report. Null when ``P`` is 0.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(df.select(fm.pr_auc_score("y", "s")).item(), 4)
+    0.7917
+    """
+    return metric_expr(
+        "pr_auc_score",
         y_true=y_true,
         y_score=y_score,
         sample_weight=sample_weight,

@@ -200,6 +200,15 @@ def _average_precision(y_true, y_score, sample_weight=None):
     return float(_sk("average_precision_score")(y_true, y_score, sample_weight=sample_weight))
 
 
+def _pr_auc(y_true, y_score, sample_weight=None):
+    """sklearn.metrics.auc(recall, precision) of sklearn.metrics.precision_recall_curve; None without positives"""
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
+    if not weight[np.asarray(y_true) == 1].sum() > 0:
+        return None
+    precision, recall, _ = _sk("precision_recall_curve")(y_true, y_score, sample_weight=sample_weight)
+    return float(_sk("auc")(recall, precision))
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -221,6 +230,7 @@ REFERENCES: dict[str, Reference] = {
     "roc_auc_score": _roc_auc,
     "gini_score": _gini,
     "average_precision_score": _average_precision,
+    "pr_auc_score": _pr_auc,
     "mean_squared_error": _weighted_mean_or_none("mean_squared_error"),
     "root_mean_squared_error": _weighted_mean_or_none("root_mean_squared_error"),
     "mean_absolute_error": _weighted_mean_or_none("mean_absolute_error"),

@@ -123,13 +123,14 @@ def _curve_at_rows(x: MetricInputs) -> dict[str, pl.Expr]:
         cumulative = weight.sort_by(score).cum_sum()
         return pl.when(index > 0).then(cumulative.gather((index - 1).clip(0))).otherwise(0.0)
 
-    below_pos = below(positive, left)
+    below_pos, below_neg = below(positive, left), below(negative, left)
     return {
         "positive": positive,
         "negative": negative,
         "tp": positive.sum() - below_pos,
-        "fp": negative.sum() - below(negative, left),
+        "fp": negative.sum() - below_neg,
         "pw": below(positive, right) - below_pos,
+        "nw": below(negative, right) - below_neg,
     }
 
 
@@ -141,6 +142,17 @@ def _auc_sum(x: MetricInputs) -> pl.Expr:
 def _ap_sum(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
     return pl.when(c["positive"] > 0).then(c["positive"] * c["tp"] / (c["tp"] + c["fp"])).otherwise(0.0).sum()
+
+
+def _pr_trapezoid(pw: pl.Expr, nw: pl.Expr, tp: pl.Expr, fp: pl.Expr, weight: pl.Expr) -> pl.Expr:
+    """``weight`` times the mean of the precision at a score and at the previous (higher) one."""
+    previous = pl.when(tp - pw + fp - nw > 0).then((tp - pw) / (tp - pw + fp - nw)).otherwise(1.0)
+    return pl.when(pw > 0).then(weight * (tp / (tp + fp) + previous) / 2).otherwise(0.0).sum()
+
+
+def _pr_auc_sum(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return _pr_trapezoid(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"])
 
 
 _PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
@@ -184,6 +196,7 @@ _ALL = [
     ),
     Statistic("auc_sum", _auc_sum, curve=(_NW * (2 * _TP - _PW)).sum()),
     Statistic("ap_sum", _ap_sum, curve=pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
+    Statistic("pr_auc_sum", _pr_auc_sum, curve=_pr_trapezoid(_PW, _NW, _TP, _FP, _PW)),
     Statistic(
         "sum_pos",
         lambda x: (x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)).sum(),

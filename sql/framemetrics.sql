@@ -183,6 +183,13 @@ CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, fp) AS
 CREATE OR REPLACE MACRO fm_stat_ap_sum(pw, nw, tp, fp) AS
     sum(CASE WHEN pw > 0 THEN pw * tp / (tp + fp) ELSE 0 END);
 
+-- Trapezoidal area under the PR curve, times P: each score adds its recall step
+-- pw / P times the mean of its precision and the previous point's (1 at the top,
+-- scikit-learn's (recall 0, precision 1) point).
+CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, nw, tp, fp) AS
+    sum(CASE WHEN pw > 0 THEN pw * (tp / (tp + fp)
+        + CASE WHEN tp - pw + fp - nw > 0 THEN (tp - pw) / (tp - pw + fp - nw) ELSE 1 END) / 2 ELSE 0 END);
+
 CREATE OR REPLACE MACRO fm_stat_sum_pos(pw, nw, tp, fp) AS
     sum(pw);
 
@@ -202,6 +209,7 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows) AS (
     SELECT struct_pack(
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
+        pr_auc_sum := fm_stat_pr_auc_sum(pw, nw, tp, fp),
         sum_pos := fm_stat_sum_pos(pw, nw, tp, fp),
         sum_neg := fm_stat_sum_neg(pw, nw, tp, fp))
     FROM (
@@ -325,6 +333,11 @@ CREATE OR REPLACE MACRO fm_formula_gini_score(auc_sum, sum_pos, sum_neg, n_inval
 -- definition; NULL without positive weight (scikit-learn: 0.0 with a warning).
 CREATE OR REPLACE MACRO fm_formula_average_precision_score(ap_sum, sum_pos, n_invalid) AS
     CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN NULL ELSE ap_sum / sum_pos END;
+
+-- PR AUC: the trapezoid under the PR curve (Spark's areaUnderPR, scikit-learn's
+-- auc(recall, precision)); NULL without positive weight.
+CREATE OR REPLACE MACRO fm_formula_pr_auc_score(pr_auc_sum, sum_pos, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN NULL ELSE pr_auc_sum / sum_pos END;
 
 
 -- ---------------------------------------------------------------------------
@@ -575,6 +588,14 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_average_precision_score(
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).ap_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_pr_auc_score(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).pr_auc_sum,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
