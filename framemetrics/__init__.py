@@ -25,7 +25,7 @@ from framemetrics.classification import (
 )
 from framemetrics.evaluate import evaluate
 from framemetrics.probability import brier_score_loss, log_loss
-from framemetrics.ranking import average_precision_score, gini_score, pr_auc_score, roc_auc_score
+from framemetrics.ranking import average_precision_score, gini_score, ks_statistic, pr_auc_score, roc_auc_score
 from framemetrics.registry import REGISTRY, Metric, get_metric
 from framemetrics.regression import (
     explained_variance_score,
@@ -61,6 +61,7 @@ __all__ = [
     "get_metric",
     "gini_score",
     "jaccard_score",
+    "ks_statistic",
     "log_loss",
     "matthews_corrcoef",
     "max_error",

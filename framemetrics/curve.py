@@ -2,7 +2,8 @@
 
 Per group and distinct score: ``pw`` and ``nw``, the positive and negative
 weight at that score; ``tp`` and ``fp``, their cumulative sums over the
-scores at or above it (scikit-learn's ``_binary_clf_curve``). Ranking
+scores at or above it (scikit-learn's ``_binary_clf_curve``); ``pos_total``
+and ``neg_total``, the group's totals. Ranking
 statistics are aggregations over these rows. SQL: the ``fm_score_*`` macros
 and the window of :func:`framemetrics.sql.query.plan_query`.
 """
@@ -17,7 +18,7 @@ __all__ = ["curve_stage"]
 
 
 def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl.LazyFrame:
-    """One row per group and distinct score, with ``pw, nw, tp, fp``.
+    """One row per group and distinct score, with ``pw, nw, tp, fp, pos_total, neg_total``.
 
     Parameters
     ----------
@@ -37,7 +38,7 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
     >>> x = MetricInputs.of(y_true="y", y_score="s")
     >>> curve_stage(lf, [], x).collect().rows()
-    [(0.9, 1.0, 0.0, 1.0, 0.0), (0.2, 1.0, 1.0, 2.0, 1.0)]
+    [(0.9, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0)]
     """
     weight = inputs.sample_weight
     per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("score")]).agg(
@@ -45,7 +46,6 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
         nw=(weight * (inputs.y_true == inputs.neg_label).cast(pl.Float64)).sum(),
     )
     ordered = per_score.sort([*keys, "score"], descending=[False] * len(keys) + [True], nulls_last=True)
-    tp, fp = pl.col("pw").cum_sum(), pl.col("nw").cum_sum()
-    if keys:
-        tp, fp = tp.over(keys), fp.over(keys)
-    return ordered.with_columns(tp=tp, fp=fp)
+    sums = {"tp": pl.col("pw").cum_sum(), "fp": pl.col("nw").cum_sum()}
+    sums |= {"pos_total": pl.col("pw").sum(), "neg_total": pl.col("nw").sum()}
+    return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})

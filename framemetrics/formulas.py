@@ -135,6 +135,10 @@ def average_precision_score(ap_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Exp
     return pl.when((n_invalid > 0) | (sum_pos == 0)).then(_NULL).otherwise(ap_sum / sum_pos)
 
 
+def ks_statistic(ks_max: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    return pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)).then(_NULL).otherwise(ks_max)
+
+
 def pr_auc_score(pr_auc_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return pl.when((n_invalid > 0) | (sum_pos == 0)).then(_NULL).otherwise(pr_auc_sum / sum_pos)
 

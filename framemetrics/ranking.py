@@ -16,7 +16,7 @@ import polars as pl
 from framemetrics.compose import fill_doc, metric_expr
 from framemetrics.inputs import ColumnLike
 
-__all__ = ["average_precision_score", "gini_score", "pr_auc_score", "roc_auc_score"]
+__all__ = ["average_precision_score", "gini_score", "ks_statistic", "pr_auc_score", "roc_auc_score"]
 
 
 @fill_doc
@@ -198,6 +198,52 @@ def pr_auc_score(
     """
     return metric_expr(
         "pr_auc_score",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def ks_statistic(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Kolmogorov-Smirnov statistic: the largest gap between TPR and FPR over thresholds.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    sklearn.metrics.roc_curve : the reference is ``max(tpr - fpr)`` of its points.
+
+    Notes
+    -----
+    ``max_s (tp_s / P - fp_s / N)`` over distinct scores: the two-sample
+    Kolmogorov-Smirnov statistic between the (weighted) score distributions of
+    the two classes. Null when ``P`` or ``N`` is 0.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(fm.ks_statistic("y", "s")).item()
+    0.5
+    """
+    return metric_expr(
+        "ks_statistic",
         y_true=y_true,
         y_score=y_score,
         sample_weight=sample_weight,

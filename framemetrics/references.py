@@ -209,6 +209,14 @@ def _pr_auc(y_true, y_score, sample_weight=None):
     return float(_sk("auc")(recall, precision))
 
 
+def _ks(y_true, y_score, sample_weight=None):
+    """max(tpr - fpr) of sklearn.metrics.roc_curve(drop_intermediate=False); None with one class"""
+    if not _both_classes(y_true, sample_weight):
+        return None
+    fpr, tpr, _ = _sk("roc_curve")(y_true, y_score, sample_weight=sample_weight, drop_intermediate=False)
+    return float(np.max(tpr - fpr))
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -231,6 +239,7 @@ REFERENCES: dict[str, Reference] = {
     "gini_score": _gini,
     "average_precision_score": _average_precision,
     "pr_auc_score": _pr_auc,
+    "ks_statistic": _ks,
     "mean_squared_error": _weighted_mean_or_none("mean_squared_error"),
     "root_mean_squared_error": _weighted_mean_or_none("root_mean_squared_error"),
     "mean_absolute_error": _weighted_mean_or_none("mean_absolute_error"),

@@ -126,6 +126,7 @@ _METRICS = [
     _ranking("gini_score", "auc_sum sum_pos sum_neg"),
     _ranking("average_precision_score", "ap_sum sum_pos"),
     _ranking("pr_auc_score", "pr_auc_sum sum_pos"),
+    _ranking("ks_statistic", "ks_max sum_pos sum_neg"),
     _regression("mean_squared_error", "sum_sq_error sum_weight"),
     _regression("root_mean_squared_error", "sum_sq_error sum_weight"),
     _regression("mean_absolute_error", "sum_abs_error sum_weight"),

@@ -27,7 +27,7 @@ class Statistic:
     ``needs`` lists statistics that must be known per group first (the group
     means that centred sums of squares use): SQL computes them in a first pass.
     ``curve`` marks a ranking statistic: the engines compute it as this
-    aggregation over the curve stage (columns ``pw, nw, tp, fp``, see
+    aggregation over the curve stage (columns ``pw, nw, tp, fp, pos_total, neg_total``, see
     :mod:`framemetrics.curve`), while ``polars`` computes the same value from
     the rows of one group, for the expression builders.
     """
@@ -155,6 +155,11 @@ def _pr_auc_sum(x: MetricInputs) -> pl.Expr:
     return _pr_trapezoid(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"])
 
 
+def _ks_max(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return (c["tp"] / c["positive"].sum() - c["fp"] / c["negative"].sum()).max()
+
+
 _PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
 
 _ALL = [
@@ -197,6 +202,13 @@ _ALL = [
     Statistic("auc_sum", _auc_sum, curve=(_NW * (2 * _TP - _PW)).sum()),
     Statistic("ap_sum", _ap_sum, curve=pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
     Statistic("pr_auc_sum", _pr_auc_sum, curve=_pr_trapezoid(_PW, _NW, _TP, _FP, _PW)),
+    Statistic(
+        "ks_max",
+        _ks_max,
+        curve=pl.when((pl.col("pos_total") > 0) & (pl.col("neg_total") > 0))
+        .then(_TP / pl.col("pos_total") - _FP / pl.col("neg_total"))
+        .max(),
+    ),
     Statistic(
         "sum_pos",
         lambda x: (x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)).sum(),

@@ -166,7 +166,8 @@ CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
 -- of scikit-learn's _binary_clf_curve). Per group and distinct score:
 --   pw, nw  the positive and negative weight at that score (fm_score_*),
 --   tp, fp  their cumulative sums over scores >= that score (a window),
--- then per group the sums below over those rows (fm_stat_*(pw, nw, tp, fp)).
+--   pos_total, neg_total  the group's totals (a window over the partition),
+-- then per group the aggregates below over those rows (fm_stat_*).
 -- ---------------------------------------------------------------------------
 
 CREATE OR REPLACE MACRO fm_score_pw(y_true, sample_weight, pos_label) AS
@@ -190,6 +191,10 @@ CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, nw, tp, fp) AS
     sum(CASE WHEN pw > 0 THEN pw * (tp / (tp + fp)
         + CASE WHEN tp - pw + fp - nw > 0 THEN (tp - pw) / (tp - pw + fp - nw) ELSE 1 END) / 2 ELSE 0 END);
 
+-- Kolmogorov-Smirnov: the largest gap TPR - FPR over thresholds.
+CREATE OR REPLACE MACRO fm_stat_ks_max(tp, fp, pos_total, neg_total) AS
+    max(CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total END);
+
 CREATE OR REPLACE MACRO fm_stat_sum_pos(pw, nw, tp, fp) AS
     sum(pw);
 
@@ -210,12 +215,15 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows) AS (
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
         pr_auc_sum := fm_stat_pr_auc_sum(pw, nw, tp, fp),
+        ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
         sum_pos := fm_stat_sum_pos(pw, nw, tp, fp),
         sum_neg := fm_stat_sum_neg(pw, nw, tp, fp))
     FROM (
         SELECT pw, nw,
             sum(pw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS tp,
-            sum(nw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS fp
+            sum(nw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS fp,
+            sum(pw) OVER () AS pos_total,
+            sum(nw) OVER () AS neg_total
         FROM (SELECT fm_row.s AS s, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
               FROM (SELECT unnest(rows) AS fm_row) GROUP BY fm_row.s)));
 
@@ -333,6 +341,10 @@ CREATE OR REPLACE MACRO fm_formula_gini_score(auc_sum, sum_pos, sum_neg, n_inval
 -- definition; NULL without positive weight (scikit-learn: 0.0 with a warning).
 CREATE OR REPLACE MACRO fm_formula_average_precision_score(ap_sum, sum_pos, n_invalid) AS
     CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN NULL ELSE ap_sum / sum_pos END;
+
+-- KS statistic: max over thresholds of TPR - FPR (>= 0: the last point gives 0).
+CREATE OR REPLACE MACRO fm_formula_ks_statistic(ks_max, sum_pos, sum_neg, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL ELSE ks_max END;
 
 -- PR AUC: the trapezoid under the PR curve (Spark's areaUnderPR, scikit-learn's
 -- auc(recall, precision)); NULL without positive weight.
@@ -597,6 +609,15 @@ CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos
     fm_formula_pr_auc_score(
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).pr_auc_sum,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_ks_statistic(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).ks_max,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));

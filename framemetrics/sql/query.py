@@ -140,7 +140,7 @@ def _input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
 
 
 def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
-    """The curve stage: weights per distinct score, cumulative sums, ranking statistics."""
+    """The curve stage: weights per distinct score, cumulative sums and totals, ranking statistics."""
     literals = _literals(plan)
     per_score = [
         *keys,
@@ -150,7 +150,16 @@ def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
     ]
     partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
     window = f"OVER ({partition}ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING)"
-    cumulative = [*keys, "pw", "nw", f"sum(pw) {window} AS tp", f"sum(nw) {window} AS fp"]
+    totals = f"OVER ({partition.strip()})" if keys else "OVER ()"
+    cumulative = [
+        *keys,
+        "pw",
+        "nw",
+        f"sum(pw) {window} AS tp",
+        f"sum(nw) {window} AS fp",
+        f"sum(pw) {totals} AS pos_total",
+        f"sum(nw) {totals} AS neg_total",
+    ]
     ranking = [*keys, *(_statistic(s, plan) for s in plan.curve_statistics)]
     return [
         _cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]),

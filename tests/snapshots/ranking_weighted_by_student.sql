@@ -35,7 +35,9 @@ fm_curve AS (
         pw,
         nw,
         sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
-        sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp
+        sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
+        sum(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total
     FROM fm_scores
 ),
 fm_ranking AS (
