@@ -130,6 +130,7 @@ def metric_expr(
         pos_label=plan.pos_label,
         neg_label=plan.neg_label,
         alpha=plan.alpha,
+        max_fpr=plan.max_fpr,
     )
     call = plan.calls[0]
     statistics = {s: STATISTICS[s].polars(inputs) for s in call.metric.statistics}

@@ -122,13 +122,24 @@ def brier_score_loss(sum_brier: pl.Expr, sum_weight: pl.Expr, n_invalid: pl.Expr
     return _share(sum_brier, sum_weight, n_invalid)
 
 
-def roc_auc_score(auc_sum: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+def roc_auc_score(
+    auc_sum: pl.Expr,
+    partial_auc: pl.Expr,
+    sum_pos: pl.Expr,
+    sum_neg: pl.Expr,
+    n_invalid: pl.Expr,
+    max_fpr: float | None,
+) -> pl.Expr:
     undefined = (n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)
-    return pl.when(undefined).then(_NULL).otherwise(auc_sum / (2 * sum_pos * sum_neg))
+    if max_fpr is None or max_fpr == 1:
+        return pl.when(undefined).then(_NULL).otherwise(auc_sum / (2 * sum_pos * sum_neg))
+    m = float(max_fpr)
+    return pl.when(undefined).then(_NULL).otherwise((1 + (partial_auc - m * m / 2) / (m - m * m / 2)) / 2)
 
 
 def gini_score(auc_sum: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
-    return 2 * roc_auc_score(auc_sum, sum_pos, sum_neg, n_invalid) - 1
+    undefined = (n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)
+    return pl.when(undefined).then(_NULL).otherwise(2 * (auc_sum / (2 * sum_pos * sum_neg)) - 1)
 
 
 def average_precision_score(ap_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:

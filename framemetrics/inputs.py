@@ -73,6 +73,7 @@ class MetricInputs:
     pos_label: Any = 1
     neg_label: Any = 0
     alpha: float = 0.5
+    max_fpr: float = 1.0
     group_means: bool = False
 
     @classmethod
@@ -86,6 +87,7 @@ class MetricInputs:
         pos_label: Any = 1,
         neg_label: Any = None,
         alpha: float = 0.5,
+        max_fpr: float = 1.0,
     ) -> MetricInputs:
         """Build inputs from column names or expressions (see the class example)."""
         missing = pl.lit(None, dtype=pl.Float64)
@@ -98,4 +100,5 @@ class MetricInputs:
             pos_label=pos_label,
             neg_label=default_neg_label(pos_label, neg_label),
             alpha=alpha,
+            max_fpr=max_fpr,
         )

@@ -52,6 +52,7 @@ class Plan:
     pos_label: Any
     neg_label: Any
     alpha: float
+    max_fpr: float
     weighted: bool
 
     @property
@@ -136,7 +137,7 @@ def make_plan(
     requested = requested_metrics(metrics)
     if not requested:
         raise ValueError("no metrics requested")
-    calls, alphas = [], []
+    calls, inputs = [], {"alpha": set(), "max_fpr": set()}
     for name, given in requested.items():
         metric = get_metric(name)
         allowed = set(metric.params) | set(metric.input_params)
@@ -148,19 +149,17 @@ def make_plan(
         params = {**metric.params, **{k: v for k, v in given.items() if k in metric.params}}
         if "zero_division" in params and "zero_division" not in given:
             params["zero_division"] = zero_division
-        _validate(name, params)
-        if "alpha" in metric.input_params:
-            alpha = given.get("alpha", metric.input_params["alpha"])
-            if not _is_number(alpha) or not 0 <= alpha <= 1:
-                raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
-            alphas.append(float(alpha))
+        _validate(name, {**params, **given})
+        for key, default in metric.input_params.items():
+            inputs[key].add(_INPUT_DEFAULTS[key] if given.get(key, default) is None else float(given.get(key, default)))
         checks = metric.checks + ((check("weight", "sample_weight"),) if weighted else ())
         if thresholded and metric.family == "classification":
             # y_score >= threshold is a valid label wherever the score is a number.
             checks = tuple(c for c in checks if c != check("label", "y_pred")) + (check("score", "y_score"),)
         calls.append(MetricCall(metric, params, checks))
-    if len(set(alphas)) > 1:
-        raise ValueError("one evaluation takes one pinball alpha")
+    for key, values in inputs.items():
+        if len(values) > 1:
+            raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
     statistics = ["n_rows"]
     for call in calls:
         for stat in call.metric.statistics:
@@ -171,9 +170,13 @@ def make_plan(
         checks=tuple(dict.fromkeys(c for call in calls for c in call.checks)),
         pos_label=pos_label,
         neg_label=default_neg_label(pos_label, neg_label),
-        alpha=alphas[0] if alphas else 0.5,
+        alpha=next(iter(inputs["alpha"]), _INPUT_DEFAULTS["alpha"]),
+        max_fpr=next(iter(inputs["max_fpr"]), _INPUT_DEFAULTS["max_fpr"]),
         weighted=weighted,
     )
+
+
+_INPUT_DEFAULTS = {"alpha": 0.5, "max_fpr": 1.0}
 
 
 def _is_number(value: Any) -> bool:
@@ -187,6 +190,12 @@ def _validate(name: str, params: dict[str, Any]) -> None:
     beta = params.get("beta")
     if beta is not None and not (_is_number(beta) and 0 < beta < float("inf")):
         raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")
+    alpha = params.get("alpha")
+    if alpha is not None and not (_is_number(alpha) and 0 <= alpha <= 1):
+        raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
+    max_fpr = params.get("max_fpr")
+    if max_fpr is not None and not (_is_number(max_fpr) and 0 < max_fpr <= 1):
+        raise ValueError(f"{name}: max_fpr must be None or a number in (0, 1], got {max_fpr!r}")
     if "force_finite" in params and not isinstance(params["force_finite"], bool):
         raise ValueError(f"{name}: force_finite must be True or False, got {params['force_finite']!r}")
 

@@ -42,6 +42,7 @@ def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
         pos_label=plan.pos_label,
         neg_label=plan.neg_label,
         alpha=plan.alpha,
+        max_fpr=plan.max_fpr,
         group_means=group_means,
     )
 
@@ -110,7 +111,7 @@ def run_polars(
         data = data.drop_nulls(list(plan.roles))
     stats = _aggregate(_with_group_means(data, plan, keys), plan, keys)
     if plan.curve_statistics:
-        ranking = [STATISTICS[s].curve.alias(s) for s in plan.curve_statistics]
+        ranking = [STATISTICS[s].curve(plan_inputs(plan)).alias(s) for s in plan.curve_statistics]
         curve = curve_stage(data, keys, plan_inputs(plan))
         ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")

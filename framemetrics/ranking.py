@@ -27,12 +27,16 @@ def roc_auc_score(
     *,
     pos_label: Any = 1,
     neg_label: Any = None,
+    max_fpr: float | None = None,
 ) -> pl.Expr:
     """Area under the ROC curve, exact with tied scores and weights.
 
     Parameters
     ----------
     {ranking}
+    max_fpr : float, optional
+        In (0, 1]: the McClish-standardised partial AUC over FPR <= max_fpr,
+        as scikit-learn's ``max_fpr``.
 
     Returns
     -------
@@ -46,7 +50,9 @@ def roc_auc_score(
     -----
     The trapezoidal area, tied scores counting 1/2: ``sum(nw (2 tp - pw)) / (2 P N)``
     over distinct scores, with ``P`` and ``N`` the total positive and negative
-    weight. Null when ``P`` or ``N`` is 0 (scikit-learn raises).
+    weight. Null when ``P`` or ``N`` is 0 (scikit-learn raises). With
+    ``max_fpr = m < 1``: the area ``A`` left of FPR = m (the last segment cut by
+    linear interpolation), standardised as ``(1 + (A - m^2/2) / (m - m^2/2)) / 2``.
 
     Examples
     --------
@@ -54,6 +60,8 @@ def roc_auc_score(
     >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
     >>> df.select(fm.roc_auc_score("y", "s")).item()
     0.75
+    >>> round(df.select(fm.roc_auc_score("y", "s", max_fpr=0.5)).item(), 4)
+    0.6667
     """
     return metric_expr(
         "roc_auc_score",
@@ -62,6 +70,7 @@ def roc_auc_score(
         sample_weight=sample_weight,
         pos_label=pos_label,
         neg_label=neg_label,
+        max_fpr=max_fpr,
     )
 
 

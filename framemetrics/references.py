@@ -179,11 +179,11 @@ def _both_classes(y_true, sample_weight) -> bool:
     return bool(weight[y == 1].sum() > 0 and weight[y == 0].sum() > 0)
 
 
-def _roc_auc(y_true, y_score, sample_weight=None):
+def _roc_auc(y_true, y_score, sample_weight=None, max_fpr=None):
     """sklearn.metrics.roc_auc_score; None where it raises (one class present)"""
     if not _both_classes(y_true, sample_weight):
         return None
-    return float(_sk("roc_auc_score")(y_true, y_score, sample_weight=sample_weight))
+    return float(_sk("roc_auc_score")(y_true, y_score, sample_weight=sample_weight, max_fpr=max_fpr))
 
 
 def _gini(y_true, y_score, sample_weight=None):

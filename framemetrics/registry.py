@@ -40,7 +40,8 @@ class Metric:
     params : dict
         Formula parameters and their defaults (``zero_division``, ``beta``...).
     input_params : dict
-        Parameters of the statistics (``alpha`` of the pinball loss).
+        Parameters of the statistics (``alpha`` of the pinball loss,
+        ``max_fpr`` of the partial ROC AUC, which its formula reads too).
     weighted : bool
         Whether ``sample_weight`` is supported.
     """
@@ -89,8 +90,8 @@ def _probability(name: str, statistic: str) -> Metric:
     return Metric(name, "probability", (statistic, "sum_weight"), _LABELS + (check("probability", "y_score"),))
 
 
-def _ranking(name: str, statistics: str) -> Metric:
-    return Metric(name, "ranking", tuple(statistics.split()), _LABELS + (check("score", "y_score"),))
+def _ranking(name: str, statistics: str, **kwargs: Any) -> Metric:
+    return Metric(name, "ranking", tuple(statistics.split()), _LABELS + (check("score", "y_score"),), **kwargs)
 
 
 _FINITE = (check("finite", "y_true"), check("finite", "y_pred"))
@@ -122,7 +123,9 @@ _METRICS = [
     _classification("prevalence", _CELLS),
     _probability("log_loss", "sum_log_loss"),
     _probability("brier_score_loss", "sum_brier"),
-    _ranking("roc_auc_score", "auc_sum sum_pos sum_neg"),
+    _ranking(
+        "roc_auc_score", "auc_sum partial_auc sum_pos sum_neg", params={"max_fpr": None}, input_params={"max_fpr": None}
+    ),
     _ranking("gini_score", "auc_sum sum_pos sum_neg"),
     _ranking("average_precision_score", "ap_sum sum_pos"),
     _ranking("pr_auc_score", "pr_auc_sum sum_pos"),

@@ -26,8 +26,8 @@ class Statistic:
 
     ``needs`` lists statistics that must be known per group first (the group
     means that centred sums of squares use): SQL computes them in a first pass.
-    ``curve`` marks a ranking statistic: the engines compute it as this
-    aggregation over the curve stage (columns ``pw, nw, tp, fp, pos_total, neg_total``, see
+    ``curve`` marks a ranking statistic: the engines compute it as the
+    aggregation it returns over the curve stage (columns ``pw, nw, tp, fp, pos_total, neg_total``, see
     :mod:`framemetrics.curve`), while ``polars`` computes the same value from
     the rows of one group, for the expression builders.
     """
@@ -35,7 +35,7 @@ class Statistic:
     name: str
     polars: Callable[[MetricInputs], pl.Expr]
     needs: tuple[str, ...] = ()
-    curve: pl.Expr | None = None
+    curve: Callable[[MetricInputs], pl.Expr] | None = None
 
     @property
     def sql_macro(self) -> str:
@@ -127,6 +127,7 @@ def _curve_at_rows(x: MetricInputs) -> dict[str, pl.Expr]:
     return {
         "positive": positive,
         "negative": negative,
+        "rows_at_score": (right - left).cast(pl.Float64),
         "tp": positive.sum() - below_pos,
         "fp": negative.sum() - below_neg,
         "pw": below(positive, right) - below_pos,
@@ -155,12 +156,37 @@ def _pr_auc_sum(x: MetricInputs) -> pl.Expr:
     return _pr_trapezoid(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"])
 
 
+def _partial_roc_area(
+    pw: pl.Expr, nw: pl.Expr, tp: pl.Expr, fp: pl.Expr, pos_total: pl.Expr, neg_total: pl.Expr, max_fpr: float
+) -> pl.Expr:
+    """Area of one ROC segment, from the previous (higher-score) point to this one, left of FPR = max_fpr."""
+    fpr, tpr = fp / neg_total, tp / pos_total
+    fpr0, tpr0 = (fp - nw) / neg_total, (tp - pw) / pos_total
+    tpr_at_max = tpr0 + (tpr - tpr0) * (max_fpr - fpr0) / (fpr - fpr0)
+    return (
+        pl.when((pos_total == 0) | (neg_total == 0))
+        .then(None)
+        .when(fpr <= max_fpr)
+        .then((fpr - fpr0) * (tpr + tpr0) / 2)
+        .when(fpr0 < max_fpr)
+        .then((max_fpr - fpr0) * (tpr0 + tpr_at_max) / 2)
+        .otherwise(0.0)
+    )
+
+
+def _partial_auc(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    area = _partial_roc_area(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"].sum(), c["negative"].sum(), x.max_fpr)
+    return (area / c["rows_at_score"]).sum()
+
+
 def _ks_max(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
     return (c["tp"] / c["positive"].sum() - c["fp"] / c["negative"].sum()).max()
 
 
 _PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
+_POS, _NEG = pl.col("pos_total"), pl.col("neg_total")
 
 _ALL = [
     Statistic("n_rows", lambda x: pl.len().cast(pl.Int64)),
@@ -199,25 +225,28 @@ _ALL = [
         lambda x: (x.sample_weight * (_error(x) - _group_mean(x, "mean_error")).pow(2)).sum(),
         needs=("mean_error",),
     ),
-    Statistic("auc_sum", _auc_sum, curve=(_NW * (2 * _TP - _PW)).sum()),
-    Statistic("ap_sum", _ap_sum, curve=pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
-    Statistic("pr_auc_sum", _pr_auc_sum, curve=_pr_trapezoid(_PW, _NW, _TP, _FP, _PW)),
+    Statistic("auc_sum", _auc_sum, curve=lambda x: (_NW * (2 * _TP - _PW)).sum()),
+    Statistic(
+        "partial_auc",
+        _partial_auc,
+        curve=lambda x: _partial_roc_area(_PW, _NW, _TP, _FP, _POS, _NEG, x.max_fpr).sum(),
+    ),
+    Statistic("ap_sum", _ap_sum, curve=lambda x: pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
+    Statistic("pr_auc_sum", _pr_auc_sum, curve=lambda x: _pr_trapezoid(_PW, _NW, _TP, _FP, _PW)),
     Statistic(
         "ks_max",
         _ks_max,
-        curve=pl.when((pl.col("pos_total") > 0) & (pl.col("neg_total") > 0))
-        .then(_TP / pl.col("pos_total") - _FP / pl.col("neg_total"))
-        .max(),
+        curve=lambda x: pl.when((_POS > 0) & (_NEG > 0)).then(_TP / _POS - _FP / _NEG).max(),
     ),
     Statistic(
         "sum_pos",
         lambda x: (x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)).sum(),
-        curve=_PW.sum(),
+        curve=lambda x: _PW.sum(),
     ),
     Statistic(
         "sum_neg",
         lambda x: (x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)).sum(),
-        curve=_NW.sum(),
+        curve=lambda x: _NW.sum(),
     ),
 ]
 

@@ -191,6 +191,18 @@ CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, nw, tp, fp) AS
     sum(CASE WHEN pw > 0 THEN pw * (tp / (tp + fp)
         + CASE WHEN tp - pw + fp - nw > 0 THEN (tp - pw) / (tp - pw + fp - nw) ELSE 1 END) / 2 ELSE 0 END);
 
+-- Area of the ROC curve left of FPR = max_fpr: per score, the trapezoid from the
+-- previous (higher-score) point, cut at max_fpr with the linear interpolation.
+CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr) AS
+    sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL
+             WHEN fp / neg_total <= max_fpr
+                 THEN (fp / neg_total - (fp - nw) / neg_total) * (tp / pos_total + (tp - pw) / pos_total) / 2
+             WHEN (fp - nw) / neg_total < max_fpr
+                 THEN (max_fpr - (fp - nw) / neg_total)
+                    * ((tp - pw) / pos_total + ((tp - pw) / pos_total + (tp / pos_total - (tp - pw) / pos_total)
+                       * (max_fpr - (fp - nw) / neg_total) / (fp / neg_total - (fp - nw) / neg_total))) / 2
+             ELSE 0 END);
+
 -- Kolmogorov-Smirnov: the largest gap TPR - FPR over thresholds.
 CREATE OR REPLACE MACRO fm_stat_ks_max(tp, fp, pos_total, neg_total) AS
     max(CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total END);
@@ -210,9 +222,10 @@ CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_labe
 
 -- The curve stage over one group's list of (s, pw, nw) rows, for the aggregate
 -- macros below: the same per-score sums, window and statistics, as a struct.
-CREATE OR REPLACE MACRO fm_list_ranking(rows) AS (
+CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
     SELECT struct_pack(
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
+        partial_auc := fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
         pr_auc_sum := fm_stat_pr_auc_sum(pw, nw, tp, fp),
         ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
@@ -329,9 +342,12 @@ CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_inv
 -- no ROC curve: NULL (scikit-learn raises).
 -- ---------------------------------------------------------------------------
 
-CREATE OR REPLACE MACRO fm_formula_roc_auc_score(auc_sum, sum_pos, sum_neg, n_invalid) AS
+-- With max_fpr < 1: the partial area standardised as McClish (scikit-learn's max_fpr),
+-- 1/2 (1 + (A - m^2 / 2) / (m - m^2 / 2)).
+CREATE OR REPLACE MACRO fm_formula_roc_auc_score(auc_sum, partial_auc, sum_pos, sum_neg, n_invalid, max_fpr) AS
     CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
-         ELSE auc_sum / (2 * sum_pos * sum_neg) END;
+         WHEN max_fpr IS NULL OR max_fpr = 1 THEN auc_sum / (2 * sum_pos * sum_neg)
+         ELSE (1 + (partial_auc - max_fpr * max_fpr / 2) / (max_fpr - max_fpr * max_fpr / 2)) / 2 END;
 
 CREATE OR REPLACE MACRO fm_formula_gini_score(auc_sum, sum_pos, sum_neg, n_invalid) AS
     CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
@@ -579,45 +595,47 @@ CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1,
 
 -- ranking metrics
 
-CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0, max_fpr := NULL) AS
     fm_formula_roc_auc_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).partial_auc,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
-        + fm_invalid_weight(sample_weight));
+        + fm_invalid_weight(sample_weight),
+        max_fpr);
 
 CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_gini_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_average_precision_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).ap_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ap_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_pr_auc_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).pr_auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).pr_auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_statistic(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).ks_max,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))).sum_neg,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_max,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));

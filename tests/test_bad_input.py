@@ -114,6 +114,8 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "metrics": ["recall_score"], "zero_division": True}, "zero_division must"),
         ({"y_true": "y", "y_pred": "p", "metrics": {"r2_score": {"force_finite": "no"}}}, "force_finite must be"),
         ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": True}}}, "beta must be a positive"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"roc_auc_score": {"max_fpr": 0}}}, "max_fpr must be None or"),
+        ({"y_true": "y", "y_pred": "p", "metrics": {"mean_pinball_loss": {"alpha": 2}}}, "alpha must be a number"),
         (
             {"y_true": "g", "y_pred": "p", "pos_label": "a", "neg_label": "b", "metrics": ["f1_score", "max_error"]},
             "column 'g' (y_true) must be numeric, got string values",

@@ -76,11 +76,11 @@ def test_probability_metrics_match_sklearn(engine, df, weighted):
 
 
 @SETTINGS
-@given(df=classification_frames(), weighted=st.booleans())
-def test_ranking_metrics_match_sklearn(engine, df, weighted):
-    """Tied scores (drawn from a small set), weights with zeros, one-class groups."""
+@given(df=classification_frames(), weighted=st.booleans(), max_fpr=st.sampled_from([None, 0.1, 0.25, 0.5, 0.8, 1.0]))
+def test_ranking_metrics_match_sklearn(engine, df, weighted, max_fpr):
+    """Tied scores (drawn from a small set), weights with zeros, one-class groups, partial AUC."""
     cols = Columns(y_score="p", sample_weight="w" if weighted else None)
-    metrics = _metrics("ranking", weighted)
+    metrics = _metrics("ranking", weighted) | {"roc_auc_score": {"max_fpr": max_fpr}}
     assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
 
 

@@ -47,6 +47,7 @@ def _literals(plan: Plan) -> dict[str, str]:
         "pos_label": sql_literal(plan.pos_label),
         "neg_label": sql_literal(plan.neg_label),
         "alpha": sql_literal(plan.alpha),
+        "max_fpr": sql_literal(plan.max_fpr),
     }
 
 

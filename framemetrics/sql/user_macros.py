@@ -49,7 +49,8 @@ def _argument(param: str, metric: Metric) -> str:
     if param in _ONE_PASS:
         return _ONE_PASS[param]
     if param in STATISTICS and STATISTICS[param].curve is not None:
-        return f"(fm_list_ranking({_RANKING_ROWS})).{param}"
+        max_fpr = "max_fpr" if "max_fpr" in metric.input_params else "1"
+        return f"(fm_list_ranking({_RANKING_ROWS}, {max_fpr})).{param}"
     if param in STATISTICS:
         names = macros()[STATISTICS[param].sql_macro].params
         return f"{STATISTICS[param].sql_macro}({', '.join(names)})"
