@@ -2,8 +2,10 @@
 
 Per group and distinct score: ``pw`` and ``nw``, the positive and negative
 weight at that score; ``tp`` and ``fp``, their cumulative sums over the
-scores at or above it (scikit-learn's ``_binary_clf_curve``); ``pos_total``
-and ``neg_total``, the group's totals. Ranking
+scores at or above it (scikit-learn's ``_binary_clf_curve``); ``tp_prev`` and
+``fp_prev``, the same over strictly higher scores (the previous curve point,
+summed rather than subtracted so that no cancellation creeps in);
+``pos_total`` and ``neg_total``, the group's totals. Ranking
 statistics are aggregations over these rows. SQL: the ``fm_score_*`` macros
 and the window of :func:`framemetrics.sql.query.plan_query`.
 """
@@ -18,7 +20,7 @@ __all__ = ["curve_stage"]
 
 
 def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl.LazyFrame:
-    """One row per group and distinct score, with ``pw, nw, tp, fp, pos_total, neg_total``.
+    """One row per group and distinct score, with ``pw, nw, tp, fp, tp_prev, fp_prev, pos_total, neg_total``.
 
     Parameters
     ----------
@@ -38,7 +40,7 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
     >>> x = MetricInputs.of(y_true="y", y_score="s")
     >>> curve_stage(lf, [], x).collect().rows()
-    [(0.9, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0)]
+    [(0.9, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 1.0, 0.0, 2.0, 1.0)]
     """
     weight = inputs.sample_weight
     per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("score")]).agg(
@@ -47,5 +49,7 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
     )
     ordered = per_score.sort([*keys, "score"], descending=[False] * len(keys) + [True], nulls_last=True)
     sums = {"tp": pl.col("pw").cum_sum(), "fp": pl.col("nw").cum_sum()}
+    sums |= {"tp_prev": pl.col("pw").cum_sum().shift(1, fill_value=0.0)}
+    sums |= {"fp_prev": pl.col("nw").cum_sum().shift(1, fill_value=0.0)}
     sums |= {"pos_total": pl.col("pw").sum(), "neg_total": pl.col("nw").sum()}
     return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})

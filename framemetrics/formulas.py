@@ -131,6 +131,8 @@ def roc_auc_score(
     max_fpr: float | None,
 ) -> pl.Expr:
     undefined = (n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)
+    if max_fpr is not None and not 0 < max_fpr <= 1:
+        return _NULL
     if max_fpr is None or max_fpr == 1:
         return pl.when(undefined).then(_NULL).otherwise(auc_sum / (2 * sum_pos * sum_neg))
     m = float(max_fpr)

@@ -29,13 +29,15 @@ class Statistic:
     ``curve`` marks a ranking statistic: the engines compute it as the
     aggregation it returns over the curve stage (columns ``pw, nw, tp, fp, pos_total, neg_total``, see
     :mod:`framemetrics.curve`), while ``polars`` computes the same value from
-    the rows of one group, for the expression builders.
+    the rows of one group, for the expression builders. ``previous`` asks the
+    stage for ``tp_prev, fp_prev``, the sums over strictly higher scores.
     """
 
     name: str
     polars: Callable[[MetricInputs], pl.Expr]
     needs: tuple[str, ...] = ()
     curve: Callable[[MetricInputs], pl.Expr] | None = None
+    previous: bool = False
 
     @property
     def sql_macro(self) -> str:
@@ -109,35 +111,36 @@ def _group_mean(x: MetricInputs, name: str) -> pl.Expr:
 
 
 def _curve_at_rows(x: MetricInputs) -> dict[str, pl.Expr]:
-    """The curve stage seen from each row of a group: ``tp`` and ``fp`` at scores >= the
-    row's score, ``pw`` the positive weight at its score (sorted cumulative sums and
-    binary search, inside ``group_by().agg()``)."""
+    """The curve stage seen from each row of a group: ``tp`` and ``fp`` over scores >= the
+    row's score, ``tp_prev`` and ``fp_prev`` over scores > it. Sums over the sorted rows
+    from the top (a reverse cumulative sum read by binary search), never differences,
+    so that no cancellation creeps in; inside ``group_by().agg()``."""
     score = _f(x.y_score)
     positive = x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)
     negative = x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)
     ordered = score.sort()
     left = ordered.search_sorted(score, side="left").cast(pl.Int64)
     right = ordered.search_sorted(score, side="right").cast(pl.Int64)
+    rows = pl.len().cast(pl.Int64)
 
-    def below(weight: pl.Expr, index: pl.Expr) -> pl.Expr:
-        cumulative = weight.sort_by(score).cum_sum()
-        return pl.when(index > 0).then(cumulative.gather((index - 1).clip(0))).otherwise(0.0)
+    def from_top(weight: pl.Expr, index: pl.Expr) -> pl.Expr:
+        from_here = weight.sort_by(score).cum_sum(reverse=True)
+        return pl.when(index < rows).then(from_here.gather(index.clip(0, rows - 1))).otherwise(0.0)
 
-    below_pos, below_neg = below(positive, left), below(negative, left)
     return {
         "positive": positive,
         "negative": negative,
         "rows_at_score": (right - left).cast(pl.Float64),
-        "tp": positive.sum() - below_pos,
-        "fp": negative.sum() - below_neg,
-        "pw": below(positive, right) - below_pos,
-        "nw": below(negative, right) - below_neg,
+        "tp": from_top(positive, left),
+        "fp": from_top(negative, left),
+        "tp_prev": from_top(positive, right),
+        "fp_prev": from_top(negative, right),
     }
 
 
 def _auc_sum(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
-    return (c["negative"] * (2 * c["tp"] - c["pw"])).sum()
+    return (c["negative"] * (c["tp"] + c["tp_prev"])).sum()
 
 
 def _ap_sum(x: MetricInputs) -> pl.Expr:
@@ -145,23 +148,29 @@ def _ap_sum(x: MetricInputs) -> pl.Expr:
     return pl.when(c["positive"] > 0).then(c["positive"] * c["tp"] / (c["tp"] + c["fp"])).otherwise(0.0).sum()
 
 
-def _pr_trapezoid(pw: pl.Expr, nw: pl.Expr, tp: pl.Expr, fp: pl.Expr, weight: pl.Expr) -> pl.Expr:
+def _pr_trapezoid(tp: pl.Expr, fp: pl.Expr, tp_prev: pl.Expr, fp_prev: pl.Expr, weight: pl.Expr) -> pl.Expr:
     """``weight`` times the mean of the precision at a score and at the previous (higher) one."""
-    previous = pl.when(tp - pw + fp - nw > 0).then((tp - pw) / (tp - pw + fp - nw)).otherwise(1.0)
-    return pl.when(pw > 0).then(weight * (tp / (tp + fp) + previous) / 2).otherwise(0.0).sum()
+    previous = pl.when(tp_prev + fp_prev > 0).then(tp_prev / (tp_prev + fp_prev)).otherwise(1.0)
+    return pl.when(weight > 0).then(weight * (tp / (tp + fp) + previous) / 2).otherwise(0.0).sum()
 
 
 def _pr_auc_sum(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
-    return _pr_trapezoid(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"])
+    return _pr_trapezoid(c["tp"], c["fp"], c["tp_prev"], c["fp_prev"], c["positive"])
 
 
 def _partial_roc_area(
-    pw: pl.Expr, nw: pl.Expr, tp: pl.Expr, fp: pl.Expr, pos_total: pl.Expr, neg_total: pl.Expr, max_fpr: float
+    tp: pl.Expr,
+    fp: pl.Expr,
+    tp_prev: pl.Expr,
+    fp_prev: pl.Expr,
+    pos_total: pl.Expr,
+    neg_total: pl.Expr,
+    max_fpr: float,
 ) -> pl.Expr:
     """Area of one ROC segment, from the previous (higher-score) point to this one, left of FPR = max_fpr."""
     fpr, tpr = fp / neg_total, tp / pos_total
-    fpr0, tpr0 = (fp - nw) / neg_total, (tp - pw) / pos_total
+    fpr0, tpr0 = fp_prev / neg_total, tp_prev / pos_total
     tpr_at_max = tpr0 + (tpr - tpr0) * (max_fpr - fpr0) / (fpr - fpr0)
     return (
         pl.when((pos_total == 0) | (neg_total == 0))
@@ -176,7 +185,8 @@ def _partial_roc_area(
 
 def _partial_auc(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
-    area = _partial_roc_area(c["pw"], c["nw"], c["tp"], c["fp"], c["positive"].sum(), c["negative"].sum(), x.max_fpr)
+    totals = c["positive"].sum(), c["negative"].sum()
+    area = _partial_roc_area(c["tp"], c["fp"], c["tp_prev"], c["fp_prev"], *totals, x.max_fpr)
     return (area / c["rows_at_score"]).sum()
 
 
@@ -186,6 +196,7 @@ def _ks_max(x: MetricInputs) -> pl.Expr:
 
 
 _PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
+_TP_PREV, _FP_PREV = pl.col("tp_prev"), pl.col("fp_prev")
 _POS, _NEG = pl.col("pos_total"), pl.col("neg_total")
 
 _ALL = [
@@ -229,10 +240,13 @@ _ALL = [
     Statistic(
         "partial_auc",
         _partial_auc,
-        curve=lambda x: _partial_roc_area(_PW, _NW, _TP, _FP, _POS, _NEG, x.max_fpr).sum(),
+        curve=lambda x: _partial_roc_area(_TP, _FP, _TP_PREV, _FP_PREV, _POS, _NEG, x.max_fpr).sum(),
+        previous=True,
     ),
     Statistic("ap_sum", _ap_sum, curve=lambda x: pl.when(_PW > 0).then(_PW * _TP / (_TP + _FP)).otherwise(0.0).sum()),
-    Statistic("pr_auc_sum", _pr_auc_sum, curve=lambda x: _pr_trapezoid(_PW, _NW, _TP, _FP, _PW)),
+    Statistic(
+        "pr_auc_sum", _pr_auc_sum, curve=lambda x: _pr_trapezoid(_TP, _FP, _TP_PREV, _FP_PREV, _PW), previous=True
+    ),
     Statistic(
         "ks_max",
         _ks_max,

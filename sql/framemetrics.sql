@@ -186,21 +186,22 @@ CREATE OR REPLACE MACRO fm_stat_ap_sum(pw, nw, tp, fp) AS
 
 -- Trapezoidal area under the PR curve, times P: each score adds its recall step
 -- pw / P times the mean of its precision and the previous point's (1 at the top,
--- scikit-learn's (recall 0, precision 1) point).
-CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, nw, tp, fp) AS
+-- scikit-learn's (recall 0, precision 1) point). tp_prev and fp_prev are the sums
+-- over strictly higher scores, summed rather than subtracted (no cancellation).
+CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev) AS
     sum(CASE WHEN pw > 0 THEN pw * (tp / (tp + fp)
-        + CASE WHEN tp - pw + fp - nw > 0 THEN (tp - pw) / (tp - pw + fp - nw) ELSE 1 END) / 2 ELSE 0 END);
+        + CASE WHEN tp_prev + fp_prev > 0 THEN tp_prev / (tp_prev + fp_prev) ELSE 1 END) / 2 ELSE 0 END);
 
 -- Area of the ROC curve left of FPR = max_fpr: per score, the trapezoid from the
 -- previous (higher-score) point, cut at max_fpr with the linear interpolation.
-CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr) AS
+CREATE OR REPLACE MACRO fm_stat_partial_auc(tp, fp, tp_prev, fp_prev, pos_total, neg_total, max_fpr) AS
     sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL
              WHEN fp / neg_total <= max_fpr
-                 THEN (fp / neg_total - (fp - nw) / neg_total) * (tp / pos_total + (tp - pw) / pos_total) / 2
-             WHEN (fp - nw) / neg_total < max_fpr
-                 THEN (max_fpr - (fp - nw) / neg_total)
-                    * ((tp - pw) / pos_total + ((tp - pw) / pos_total + (tp / pos_total - (tp - pw) / pos_total)
-                       * (max_fpr - (fp - nw) / neg_total) / (fp / neg_total - (fp - nw) / neg_total))) / 2
+                 THEN (fp / neg_total - fp_prev / neg_total) * (tp / pos_total + tp_prev / pos_total) / 2
+             WHEN fp_prev / neg_total < max_fpr
+                 THEN (max_fpr - fp_prev / neg_total)
+                    * (tp_prev / pos_total + (tp_prev / pos_total + (tp / pos_total - tp_prev / pos_total)
+                       * (max_fpr - fp_prev / neg_total) / (fp / neg_total - fp_prev / neg_total))) / 2
              ELSE 0 END);
 
 -- Kolmogorov-Smirnov: the largest gap TPR - FPR over thresholds.
@@ -225,9 +226,9 @@ CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_labe
 CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
     SELECT struct_pack(
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
-        partial_auc := fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr),
+        partial_auc := fm_stat_partial_auc(tp, fp, tp_prev, fp_prev, pos_total, neg_total, max_fpr),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
-        pr_auc_sum := fm_stat_pr_auc_sum(pw, nw, tp, fp),
+        pr_auc_sum := fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev),
         ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
         sum_pos := fm_stat_sum_pos(pw, nw, tp, fp),
         sum_neg := fm_stat_sum_neg(pw, nw, tp, fp))
@@ -235,6 +236,8 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
         SELECT pw, nw,
             sum(pw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS tp,
             sum(nw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS fp,
+            coalesce(sum(pw) OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS tp_prev,
+            coalesce(sum(nw) OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS fp_prev,
             sum(pw) OVER () AS pos_total,
             sum(nw) OVER () AS neg_total
         FROM (SELECT fm_row.s AS s, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
@@ -345,7 +348,7 @@ CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_inv
 -- With max_fpr < 1: the partial area standardised as McClish (scikit-learn's max_fpr),
 -- 1/2 (1 + (A - m^2 / 2) / (m - m^2 / 2)).
 CREATE OR REPLACE MACRO fm_formula_roc_auc_score(auc_sum, partial_auc, sum_pos, sum_neg, n_invalid, max_fpr) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 OR max_fpr <= 0 OR max_fpr > 1 THEN NULL
          WHEN max_fpr IS NULL OR max_fpr = 1 THEN auc_sum / (2 * sum_pos * sum_neg)
          ELSE (1 + (partial_auc - max_fpr * max_fpr / 2) / (max_fpr - max_fpr * max_fpr / 2)) / 2 END;
 

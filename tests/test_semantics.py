@@ -124,3 +124,20 @@ def test_constant_y_true_has_no_rounding_residue(engine, n):
     exact_y, exact_f = [1] * n, [1] * (n - 1) + [2]
     assert out["r2_score"][0] == skm.r2_score(exact_y, exact_f)
     assert out["explained_variance_score"][0] == skm.explained_variance_score(exact_y, exact_f)
+
+
+@pytest.mark.parametrize(
+    ("y", "s", "w"),
+    [
+        ([0, 0, 0, 1], [0.0, 1.0, 0.0, 1.0], [0.2, 0.1, 0.3, 0.1]),
+        ([1, 0, 1], [3.0, 2.0, 1.0], [1.0, 1.0, 1e17]),
+        ([0, 1, 0], [3.0, 2.0, 1.0], [1.0, 1.0, 1e17]),
+    ],
+)
+def test_precision_curves_have_no_cancellation(engine, y, s, w):
+    """The previous PR point is summed over higher scores, never subtracted (found by review)."""
+    df = pl.DataFrame({"g": ["a"] * len(y), "y": y, "p": s, "w": w})
+    out = engine(df, {"pr_auc_score": {}, "average_precision_score": {}}, Columns(y_score="p", sample_weight="w"))
+    precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+    assert close(out["pr_auc_score"][0], skm.auc(recall, precision))
+    assert close(out["average_precision_score"][0], skm.average_precision_score(y, s, sample_weight=w))

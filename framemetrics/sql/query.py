@@ -161,6 +161,9 @@ def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
         f"sum(pw) {totals} AS pos_total",
         f"sum(nw) {totals} AS neg_total",
     ]
+    if any(STATISTICS[s].previous for s in plan.curve_statistics):
+        above = f"OVER ({partition}ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
+        cumulative += [f"coalesce(sum(pw) {above}, 0) AS tp_prev", f"coalesce(sum(nw) {above}, 0) AS fp_prev"]
     ranking = [*keys, *(_statistic(s, plan) for s in plan.curve_statistics)]
     return [
         _cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]),
