@@ -194,14 +194,16 @@ CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev) AS
 
 -- Area of the ROC curve left of FPR = max_fpr: per score, the trapezoid from the
 -- previous (higher-score) point, cut at max_fpr with the linear interpolation.
-CREATE OR REPLACE MACRO fm_stat_partial_auc(tp, fp, tp_prev, fp_prev, pos_total, neg_total, max_fpr) AS
+-- The previous point is (tp - pw, fp - nw): rates are normalised, so the
+-- subtraction costs ~1e-16 and AUC queries need no extra window.
+CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr) AS
     sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL
              WHEN fp / neg_total <= max_fpr
-                 THEN (fp / neg_total - fp_prev / neg_total) * (tp / pos_total + tp_prev / pos_total) / 2
-             WHEN fp_prev / neg_total < max_fpr
-                 THEN (max_fpr - fp_prev / neg_total)
-                    * (tp_prev / pos_total + (tp_prev / pos_total + (tp / pos_total - tp_prev / pos_total)
-                       * (max_fpr - fp_prev / neg_total) / (fp / neg_total - fp_prev / neg_total))) / 2
+                 THEN (fp / neg_total - (fp - nw) / neg_total) * (tp / pos_total + (tp - pw) / pos_total) / 2
+             WHEN (fp - nw) / neg_total < max_fpr
+                 THEN (max_fpr - (fp - nw) / neg_total)
+                    * ((tp - pw) / pos_total + ((tp - pw) / pos_total + (tp / pos_total - (tp - pw) / pos_total)
+                       * (max_fpr - (fp - nw) / neg_total) / (fp / neg_total - (fp - nw) / neg_total))) / 2
              ELSE 0 END);
 
 -- Kolmogorov-Smirnov: the largest gap TPR - FPR over thresholds.
@@ -226,7 +228,7 @@ CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_labe
 CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
     SELECT struct_pack(
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
-        partial_auc := fm_stat_partial_auc(tp, fp, tp_prev, fp_prev, pos_total, neg_total, max_fpr),
+        partial_auc := fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
         pr_auc_sum := fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev),
         ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),

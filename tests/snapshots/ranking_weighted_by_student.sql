@@ -37,16 +37,14 @@ fm_curve AS (
         sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
         sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
         sum(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-        coalesce(sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS tp_prev,
-        coalesce(sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS fp_prev
+        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total
     FROM fm_scores
 ),
 fm_ranking AS (
     SELECT
         fm_g0,
         sum(nw * (2 * tp - pw)) AS auc_sum,
-        sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL WHEN fp / neg_total <= CAST(1.0 AS DOUBLE) THEN (fp / neg_total - fp_prev / neg_total) * (tp / pos_total + tp_prev / pos_total) / 2 WHEN fp_prev / neg_total < CAST(1.0 AS DOUBLE) THEN (CAST(1.0 AS DOUBLE) - fp_prev / neg_total) * (tp_prev / pos_total + (tp_prev / pos_total + (tp / pos_total - tp_prev / pos_total) * (CAST(1.0 AS DOUBLE) - fp_prev / neg_total) / (fp / neg_total - fp_prev / neg_total))) / 2 ELSE 0 END) AS partial_auc,
+        sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL WHEN fp / neg_total <= CAST(1.0 AS DOUBLE) THEN (fp / neg_total - (fp - nw) / neg_total) * (tp / pos_total + (tp - pw) / pos_total) / 2 WHEN (fp - nw) / neg_total < CAST(1.0 AS DOUBLE) THEN (CAST(1.0 AS DOUBLE) - (fp - nw) / neg_total) * ((tp - pw) / pos_total + ((tp - pw) / pos_total + (tp / pos_total - (tp - pw) / pos_total) * (CAST(1.0 AS DOUBLE) - (fp - nw) / neg_total) / (fp / neg_total - (fp - nw) / neg_total))) / 2 ELSE 0 END) AS partial_auc,
         sum(pw) AS sum_pos,
         sum(nw) AS sum_neg,
         sum(CASE WHEN pw > 0 THEN pw * tp / (tp + fp) ELSE 0 END) AS ap_sum
