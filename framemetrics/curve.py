@@ -42,10 +42,9 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
     >>> curve_stage(lf, [], x).collect().rows()
     [(0.9, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 1.0, 0.0, 2.0, 1.0)]
     """
-    weight = inputs.sample_weight
     per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("score")]).agg(
-        pw=(weight * (inputs.y_true == inputs.pos_label).cast(pl.Float64)).sum(),
-        nw=(weight * (inputs.y_true == inputs.neg_label).cast(pl.Float64)).sum(),
+        pw=inputs.positive_weight.sum(),
+        nw=inputs.negative_weight.sum(),
     )
     ordered = per_score.sort([*keys, "score"], descending=[False] * len(keys) + [True], nulls_last=True)
     sums = {"tp": pl.col("pw").cum_sum(), "fp": pl.col("nw").cum_sum()}

@@ -116,8 +116,7 @@ def _curve_at_rows(x: MetricInputs) -> dict[str, pl.Expr]:
     from the top (a reverse cumulative sum read by binary search), never differences,
     so that no cancellation creeps in; inside ``group_by().agg()``."""
     score = _f(x.y_score)
-    positive = x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)
-    negative = x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)
+    positive, negative = x.positive_weight, x.negative_weight
     ordered = score.sort()
     left = ordered.search_sorted(score, side="left").cast(pl.Int64)
     right = ordered.search_sorted(score, side="right").cast(pl.Int64)
@@ -255,12 +254,12 @@ _ALL = [
     ),
     Statistic(
         "sum_pos",
-        lambda x: (x.sample_weight * (x.y_true == x.pos_label).cast(pl.Float64)).sum(),
+        lambda x: x.positive_weight.sum(),
         curve=lambda x: _PW.sum(),
     ),
     Statistic(
         "sum_neg",
-        lambda x: (x.sample_weight * (x.y_true == x.neg_label).cast(pl.Float64)).sum(),
+        lambda x: x.negative_weight.sum(),
         curve=lambda x: _NW.sum(),
     ),
 ]
