@@ -25,7 +25,15 @@ from framemetrics.classification import (
 )
 from framemetrics.evaluate import evaluate
 from framemetrics.probability import brier_score_loss, log_loss
-from framemetrics.ranking import average_precision_score, gini_score, ks_statistic, pr_auc_score, roc_auc_score
+from framemetrics.ranking import (
+    average_precision_score,
+    break_even_point,
+    gini_score,
+    ks_statistic,
+    ks_threshold,
+    pr_auc_score,
+    roc_auc_score,
+)
 from framemetrics.registry import REGISTRY, Metric, get_metric
 from framemetrics.regression import (
     explained_variance_score,
@@ -62,6 +70,8 @@ __all__ = [
     "gini_score",
     "jaccard_score",
     "ks_statistic",
+    "ks_threshold",
+    "break_even_point",
     "log_loss",
     "matthews_corrcoef",
     "max_error",

@@ -20,7 +20,7 @@ __all__ = ["curve_stage"]
 
 
 def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl.LazyFrame:
-    """One row per group and distinct score, with ``pw, nw, tp, fp, tp_prev, fp_prev, pos_total, neg_total``.
+    """One row per group and distinct ``y_score``, with ``pw, nw, tp, fp, tp_prev, fp_prev, pos_total, neg_total``.
 
     Parameters
     ----------
@@ -42,11 +42,11 @@ def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl
     >>> curve_stage(lf, [], x).collect().rows()
     [(0.9, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 1.0, 0.0, 2.0, 1.0)]
     """
-    per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("score")]).agg(
+    per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("y_score")]).agg(
         pw=inputs.positive_weight.sum(),
         nw=inputs.negative_weight.sum(),
     )
-    ordered = per_score.sort([*keys, "score"], descending=[False] * len(keys) + [True], nulls_last=True)
+    ordered = per_score.sort([*keys, "y_score"], descending=[False] * len(keys) + [True], nulls_last=True)
     sums = {"tp": pl.col("pw").cum_sum(), "fp": pl.col("nw").cum_sum()}
     sums |= {"tp_prev": pl.col("pw").cum_sum().shift(1, fill_value=0.0)}
     sums |= {"fp_prev": pl.col("nw").cum_sum().shift(1, fill_value=0.0)}

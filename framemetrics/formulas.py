@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from framemetrics.statistics import KS_TOLERANCE
+
 _NULL = pl.lit(None, dtype=pl.Float64)
 
 
@@ -150,6 +152,22 @@ def average_precision_score(ap_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Exp
 
 def ks_statistic(ks_max: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)).then(_NULL).otherwise(ks_max)
+
+
+def ks_threshold(
+    ks_max: pl.Expr, ks_score: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr
+) -> pl.Expr:
+    return (
+        pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0))
+        .then(_NULL)
+        .when(ks_max <= KS_TOLERANCE)
+        .then(_value(float("inf")))
+        .otherwise(ks_score)
+    )
+
+
+def break_even_point(bep_tp: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    return pl.when((n_invalid > 0) | (sum_pos == 0)).then(_NULL).otherwise(bep_tp / sum_pos)
 
 
 def pr_auc_score(pr_auc_sum: pl.Expr, sum_pos: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:

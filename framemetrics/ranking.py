@@ -16,7 +16,15 @@ import polars as pl
 from framemetrics.compose import fill_doc, metric_expr
 from framemetrics.inputs import ColumnLike
 
-__all__ = ["average_precision_score", "gini_score", "ks_statistic", "pr_auc_score", "roc_auc_score"]
+__all__ = [
+    "average_precision_score",
+    "break_even_point",
+    "gini_score",
+    "ks_statistic",
+    "ks_threshold",
+    "pr_auc_score",
+    "roc_auc_score",
+]
 
 
 @fill_doc
@@ -253,6 +261,113 @@ def ks_statistic(
     """
     return metric_expr(
         "ks_statistic",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def ks_threshold(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """The score at which the Kolmogorov-Smirnov statistic is reached.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    ks_statistic : the gap reached there.
+    sklearn.metrics.roc_curve : the reference is the threshold of the highest
+        point of ``tpr - fpr`` (``drop_intermediate=False``).
+
+    Notes
+    -----
+    The highest distinct score ``s`` whose gap ``tp_s / P - fp_s / N`` is within
+    1e-12 of the largest gap: predicting ``y_score >= s`` separates the classes
+    best. The tolerance makes gaps that are equal in exact arithmetic tie
+    although rounding sets them 1e-16 apart (``1/3 - 0`` and ``2/3 - 1/3``), so
+    the highest of them wins on every engine. ``+inf`` (predict no positive,
+    scikit-learn's first ROC threshold) when the largest gap is 0. Null when
+    ``P`` or ``N`` is 0.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(fm.ks_threshold("y", "s")).item()
+    0.8
+    """
+    return metric_expr(
+        "ks_threshold",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def break_even_point(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Precision-recall break-even point: where precision equals recall.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    sklearn.metrics.precision_recall_curve : the reference interpolates its points.
+
+    Notes
+    -----
+    Precision ``tp / k`` equals recall ``tp / P`` exactly when the predicted
+    positive weight ``k`` is ``P``. On the discrete curve this is reached by
+    ranking rows by decreasing score and taking the top ``P`` of the weight;
+    a tied score that straddles rank ``P`` contributes its positive weight pro
+    rata, the expected count when tied rows are ordered at random (the linear
+    interpolation between the two PR points around ``k = P``):
+
+    ``BEP = (1 / P) sum_s pw_s min(1, max(0, (P - above_s) / (pw_s + nw_s)))``
+
+    with ``above_s`` the weight of scores higher than ``s``. Without ties or
+    weights this is R-precision, the precision of the top ``P`` rows.
+    Null when ``P`` is 0.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(fm.break_even_point("y", "s")).item()
+    0.5
+    """
+    return metric_expr(
+        "break_even_point",
         y_true=y_true,
         y_score=y_score,
         sample_weight=sample_weight,

@@ -217,6 +217,31 @@ def _ks(y_true, y_score, sample_weight=None):
     return float(np.max(tpr - fpr))
 
 
+def _ks_threshold(y_true, y_score, sample_weight=None):
+    """The highest threshold of sklearn.metrics.roc_curve(drop_intermediate=False) whose
+    tpr - fpr is within 1e-12 of the maximum (its first threshold is +inf); None with one class"""
+    if not _both_classes(y_true, sample_weight):
+        return None
+    fpr, tpr, thresholds = _sk("roc_curve")(y_true, y_score, sample_weight=sample_weight, drop_intermediate=False)
+    gap = tpr - fpr
+    return float(np.max(thresholds[gap >= gap.max() - 1e-12]))
+
+
+def _break_even_point(y_true, y_score, sample_weight=None):
+    """Recall where the predicted positive weight k = tp + fp reaches P, linear between the two
+    points of sklearn.metrics.confusion_matrix_at_thresholds around it; None without positives"""
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
+    if not weight[np.asarray(y_true) == 1].sum() > 0:
+        return None
+    _, fps, _, tps, _ = _sk("confusion_matrix_at_thresholds")(y_true, y_score, sample_weight=sample_weight)
+    predicted = np.r_[0.0, tps + fps]
+    tps = np.r_[0.0, tps]
+    positives = tps[-1]
+    at = int(np.searchsorted(predicted, positives, side="left"))  # first point with k >= P
+    share = (positives - predicted[at - 1]) / (predicted[at] - predicted[at - 1])
+    return float((tps[at - 1] + share * (tps[at] - tps[at - 1])) / positives)
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -240,6 +265,8 @@ REFERENCES: dict[str, Reference] = {
     "average_precision_score": _average_precision,
     "pr_auc_score": _pr_auc,
     "ks_statistic": _ks,
+    "ks_threshold": _ks_threshold,
+    "break_even_point": _break_even_point,
     "mean_squared_error": _weighted_mean_or_none("mean_squared_error"),
     "root_mean_squared_error": _weighted_mean_or_none("root_mean_squared_error"),
     "mean_absolute_error": _weighted_mean_or_none("mean_absolute_error"),

@@ -130,6 +130,8 @@ _METRICS = [
     _ranking("average_precision_score", "ap_sum sum_pos"),
     _ranking("pr_auc_score", "pr_auc_sum sum_pos"),
     _ranking("ks_statistic", "ks_max sum_pos sum_neg"),
+    _ranking("ks_threshold", "ks_max ks_score sum_pos sum_neg"),
+    _ranking("break_even_point", "bep_tp sum_pos"),
     _regression("mean_squared_error", "sum_sq_error sum_weight"),
     _regression("root_mean_squared_error", "sum_sq_error sum_weight"),
     _regression("mean_absolute_error", "sum_abs_error sum_weight"),

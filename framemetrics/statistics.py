@@ -15,9 +15,10 @@ import polars as pl
 
 from framemetrics.inputs import MetricInputs
 
-__all__ = ["STATISTICS", "Statistic", "log1p"]
+__all__ = ["KS_TOLERANCE", "STATISTICS", "Statistic", "log1p"]
 
 EPS = 2.220446049250313e-16  # numpy.finfo(float64).eps, scikit-learn's clipping bound
+KS_TOLERANCE = 1e-12  # gaps TPR - FPR this close to the maximum tie (SQL fm_stat_ks_score)
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,9 @@ class Statistic:
     aggregation it returns over the curve stage (columns ``pw, nw, tp, fp, pos_total, neg_total``, see
     :mod:`framemetrics.curve`), while ``polars`` computes the same value from
     the rows of one group, for the expression builders. ``previous`` asks the
-    stage for ``tp_prev, fp_prev``, the sums over strictly higher scores.
+    stage for ``tp_prev, fp_prev``, the sums over strictly higher scores;
+    ``gap_max`` asks SQL for the group's largest ``TPR - FPR`` beside each
+    score (Polars reads it inside the aggregation).
     """
 
     name: str
@@ -38,6 +41,7 @@ class Statistic:
     needs: tuple[str, ...] = ()
     curve: Callable[[MetricInputs], pl.Expr] | None = None
     previous: bool = False
+    gap_max: bool = False
 
     @property
     def sql_macro(self) -> str:
@@ -189,9 +193,37 @@ def _partial_auc(x: MetricInputs) -> pl.Expr:
     return (area / c["rows_at_score"]).sum()
 
 
+def _gap(tp: pl.Expr, fp: pl.Expr, pos_total: pl.Expr, neg_total: pl.Expr) -> pl.Expr:
+    """TPR - FPR at a score (SQL ``fm_ks_gap``); null with one class."""
+    return pl.when((pos_total > 0) & (neg_total > 0)).then(tp / pos_total - fp / neg_total)
+
+
+def _highest_score_near_max(score: pl.Expr, gap: pl.Expr) -> pl.Expr:
+    return score.filter(gap >= gap.max() - KS_TOLERANCE).max()
+
+
 def _ks_max(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
-    return (c["tp"] / c["positive"].sum() - c["fp"] / c["negative"].sum()).max()
+    return _gap(c["tp"], c["fp"], c["positive"].sum(), c["negative"].sum()).max()
+
+
+def _ks_score(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return _highest_score_near_max(_f(x.y_score), _gap(c["tp"], c["fp"], c["positive"].sum(), c["negative"].sum()))
+
+
+def _break_even(pw: pl.Expr, block: pl.Expr, above: pl.Expr, pos_total: pl.Expr) -> pl.Expr:
+    """The positive weight ranked among the top ``P`` (SQL ``fm_stat_bep_tp``), ties shared pro rata:
+    a score of weight ``block`` that straddles rank ``P`` (``above`` is the weight ranked higher)
+    counts the fraction ``(P - above) / block`` of its positive weight ``pw``."""
+    share = ((pos_total - above) / block).clip(0.0, 1.0)
+    return pl.when(block > 0).then(pw * share).otherwise(0.0).sum()
+
+
+def _bep_tp(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    above = c["tp_prev"] + c["fp_prev"]
+    return _break_even(c["positive"], c["tp"] + c["fp"] - above, above, c["positive"].sum())
 
 
 _PW, _NW, _TP, _FP = pl.col("pw"), pl.col("nw"), pl.col("tp"), pl.col("fp")
@@ -250,8 +282,15 @@ _ALL = [
     Statistic(
         "ks_max",
         _ks_max,
-        curve=lambda x: pl.when((_POS > 0) & (_NEG > 0)).then(_TP / _POS - _FP / _NEG).max(),
+        curve=lambda x: _gap(_TP, _FP, _POS, _NEG).max(),
     ),
+    Statistic(
+        "ks_score",
+        _ks_score,
+        curve=lambda x: _highest_score_near_max(pl.col("y_score"), _gap(_TP, _FP, _POS, _NEG)),
+        gap_max=True,
+    ),
+    Statistic("bep_tp", _bep_tp, curve=lambda x: _break_even(_PW, _PW + _NW, _TP + _FP - _PW - _NW, _POS)),
     Statistic(
         "sum_pos",
         lambda x: x.positive_weight.sum(),

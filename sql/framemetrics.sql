@@ -207,8 +207,25 @@ CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total
              ELSE 0 END);
 
 -- Kolmogorov-Smirnov: the largest gap TPR - FPR over thresholds.
+CREATE OR REPLACE MACRO fm_ks_gap(tp, fp, pos_total, neg_total) AS
+    CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total END;
+
 CREATE OR REPLACE MACRO fm_stat_ks_max(tp, fp, pos_total, neg_total) AS
-    max(CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total END);
+    max(fm_ks_gap(tp, fp, pos_total, neg_total));
+
+-- The KS threshold: the highest score whose gap is within 1e-12 of the group's
+-- largest gap_max (a window beside the curve), so that gaps equal in exact
+-- arithmetic but rounded apart (1/3 - 0 and 2/3 - 1/3) tie.
+CREATE OR REPLACE MACRO fm_stat_ks_score(y_score, tp, fp, pos_total, neg_total, gap_max) AS
+    max(CASE WHEN fm_ks_gap(tp, fp, pos_total, neg_total) >= gap_max - 1e-12 THEN y_score END);
+
+-- Break-even point numerator: the positive weight ranked among the top P, a
+-- score of weight pw + nw straddling rank P sharing its pw pro rata (the
+-- expected count when tied rows are ordered at random). tp + fp - pw - nw is
+-- the weight ranked above the score.
+CREATE OR REPLACE MACRO fm_stat_bep_tp(pw, nw, tp, fp, pos_total) AS
+    sum(CASE WHEN pw + nw > 0
+             THEN pw * least(greatest((pos_total - (tp + fp - pw - nw)) / (pw + nw), 0), 1) ELSE 0 END);
 
 CREATE OR REPLACE MACRO fm_stat_sum_pos(pw, nw, tp, fp) AS
     sum(pw);
@@ -232,18 +249,20 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
         pr_auc_sum := fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev),
         ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
+        ks_score := fm_stat_ks_score(y_score, tp, fp, pos_total, neg_total, gap_max),
+        bep_tp := fm_stat_bep_tp(pw, nw, tp, fp, pos_total),
         sum_pos := fm_stat_sum_pos(pw, nw, tp, fp),
         sum_neg := fm_stat_sum_neg(pw, nw, tp, fp))
-    FROM (
-        SELECT pw, nw,
-            sum(pw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS tp,
-            sum(nw) OVER (ORDER BY s DESC ROWS UNBOUNDED PRECEDING) AS fp,
-            coalesce(sum(pw) OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS tp_prev,
-            coalesce(sum(nw) OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS fp_prev,
+    FROM (SELECT *, max(fm_ks_gap(tp, fp, pos_total, neg_total)) OVER () AS gap_max FROM (
+        SELECT y_score, pw, nw,
+            sum(pw) OVER (ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
+            sum(nw) OVER (ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
+            coalesce(sum(pw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS tp_prev,
+            coalesce(sum(nw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS fp_prev,
             sum(pw) OVER () AS pos_total,
             sum(nw) OVER () AS neg_total
-        FROM (SELECT fm_row.s AS s, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
-              FROM (SELECT unnest(rows) AS fm_row) GROUP BY fm_row.s)));
+        FROM (SELECT fm_row.s AS y_score, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
+              FROM (SELECT unnest(rows) AS fm_row) GROUP BY fm_row.s))));
 
 
 -- ---------------------------------------------------------------------------
@@ -366,6 +385,17 @@ CREATE OR REPLACE MACRO fm_formula_average_precision_score(ap_sum, sum_pos, n_in
 -- KS statistic: max over thresholds of TPR - FPR (>= 0: the last point gives 0).
 CREATE OR REPLACE MACRO fm_formula_ks_statistic(ks_max, sum_pos, sum_neg, n_invalid) AS
     CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL ELSE ks_max END;
+
+-- KS threshold: the score where ks_statistic is reached; +inf (predict no
+-- positive, scikit-learn's first ROC threshold) when the largest gap is 0.
+CREATE OR REPLACE MACRO fm_formula_ks_threshold(ks_max, ks_score, sum_pos, sum_neg, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
+         WHEN ks_max <= 1e-12 THEN CAST('inf' AS DOUBLE) ELSE ks_score END;
+
+-- Break-even point: precision = recall = tp / P once the top P of the weight
+-- (ties shared pro rata) is predicted positive; NULL without positive weight.
+CREATE OR REPLACE MACRO fm_formula_break_even_point(bep_tp, sum_pos, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN NULL ELSE bep_tp / sum_pos END;
 
 -- PR AUC: the trapezoid under the PR curve (Spark's areaUnderPR, scikit-learn's
 -- auc(recall, precision)); NULL without positive weight.
@@ -641,6 +671,24 @@ CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_max,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_ks_threshold(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_max,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_score,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_break_even_point(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).bep_tp,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_score(y_score)
         + fm_invalid_weight(sample_weight));

@@ -19,7 +19,7 @@ from framemetrics.statistics import STATISTICS
 METRICS = sorted(fm.REGISTRY)
 ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
 LITERALS = {"pos_label", "neg_label", "alpha", "max_fpr"}
-CURVE_COLUMNS = {"pw", "nw", "tp", "fp", "tp_prev", "fp_prev", "pos_total", "neg_total"}
+CURVE_COLUMNS = {"y_score", "pw", "nw", "tp", "fp", "tp_prev", "fp_prev", "pos_total", "neg_total", "gap_max"}
 
 
 @pytest.mark.parametrize("name", METRICS)

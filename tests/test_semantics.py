@@ -141,3 +141,31 @@ def test_precision_curves_have_no_cancellation(engine, y, s, w):
     precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
     assert close(out["pr_auc_score"][0], skm.auc(recall, precision))
     assert close(out["average_precision_score"][0], skm.average_precision_score(y, s, sample_weight=w))
+
+
+def test_ks_threshold_ties_gaps_equal_in_exact_arithmetic(engine):
+    """TPR - FPR is 1/3 at scores 7 and 3, but 2/6 - 0 and 6/6 - 2/3 round apart: scikit-learn's
+    argmax picks 3; framemetrics documents that such gaps tie and the highest score wins."""
+    y = [1, 1, 0, 1, 1, 1, 0, 1]
+    df = pl.DataFrame({"g": ["a"] * 8, "y": y, "p": [8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]})
+    out = engine(df, {"ks_threshold": {}, "ks_statistic": {}}, Columns(y_score="p"))
+    assert out["ks_threshold"][0] == 7.0
+    assert close(out["ks_statistic"][0], 1 / 3)
+    fpr, tpr, thresholds = skm.roc_curve(df["y"], df["p"], drop_intermediate=False)
+    assert thresholds[np.argmax(tpr - fpr)] == 3.0
+
+
+@pytest.mark.parametrize(
+    ("y", "s", "w", "want"),
+    [
+        ([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [1, 1, 1, 1], 0.5),  # R-precision: 1 positive in the top 2
+        ([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], [1, 1, 1, 1], 0.75),  # the tied pair straddles rank 2: half of it
+        ([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], [1, 2, 2, 1], 2 / 3),  # P = 3: 1 + 2 * (3 - 1) / 4 positive in the top 3
+        ([0, 0, 0, 1], [0.9, 0.8, 0.7, 0.1], [1, 1, 1, 1], 0.0),
+        ([1, 1], [0.3, 0.2], [1, 1], 1.0),
+    ],
+)
+def test_break_even_point_worked_examples(engine, y, s, w, want):
+    df = pl.DataFrame({"g": ["a"] * len(y), "y": y, "p": s, "w": w}, schema_overrides={"w": pl.Float64})
+    out = engine(df, {"break_even_point": {}}, Columns(y_score="p", sample_weight="w"))
+    assert close(out["break_even_point"][0], want)

@@ -154,6 +154,7 @@ def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
     totals = f"OVER ({partition.strip()})" if keys else "OVER ()"
     cumulative = [
         *keys,
+        "y_score",
         "pw",
         "nw",
         f"sum(pw) {window} AS tp",
@@ -165,8 +166,10 @@ def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
         above = f"OVER ({partition}ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
         cumulative += [f"coalesce(sum(pw) {above}, 0) AS tp_prev", f"coalesce(sum(nw) {above}, 0) AS fp_prev"]
     ranking = [*keys, *(_statistic(s, plan) for s in plan.curve_statistics)]
-    return [
-        _cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]),
-        _cte("fm_curve", cumulative, "fm_scores", []),
-        _cte("fm_ranking", ranking, "fm_curve", keys),
-    ]
+    ctes = [_cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]), _cte("fm_curve", cumulative, "fm_scores", [])]
+    curve = "fm_curve"
+    if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
+        gap = f"max({_inline('fm_ks_gap', {})}) {totals} AS gap_max"
+        ctes.append(_cte("fm_gaps", ["*", gap], "fm_curve", []))
+        curve = "fm_gaps"
+    return [*ctes, _cte("fm_ranking", ranking, curve, keys)]

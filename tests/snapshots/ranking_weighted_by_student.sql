@@ -32,6 +32,7 @@ fm_scores AS (
 fm_curve AS (
     SELECT
         fm_g0,
+        y_score,
         pw,
         nw,
         sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
