@@ -23,6 +23,7 @@ from framemetrics.classification import (
     recall_score,
     specificity_score,
 )
+from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
 from framemetrics.evaluate import evaluate
 from framemetrics.probability import brier_score_loss, log_loss
 from framemetrics.ranking import (
@@ -53,12 +54,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "REGISTRY",
-    "Metric",
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "break_even_point",
     "brier_score_loss",
     "cohen_kappa_score",
+    "curve_table",
+    "det_curve",
     "error_rate",
     "evaluate",
     "explained_variance_score",
@@ -71,7 +74,6 @@ __all__ = [
     "jaccard_score",
     "ks_statistic",
     "ks_threshold",
-    "break_even_point",
     "log_loss",
     "matthews_corrcoef",
     "max_error",
@@ -81,15 +83,18 @@ __all__ = [
     "mean_squared_error",
     "mean_squared_log_error",
     "median_absolute_error",
+    "Metric",
     "negative_predictive_value",
     "pr_auc_score",
+    "precision_recall_curve",
     "precision_score",
     "prevalence",
     "r2_score",
     "recall_score",
     "roc_auc_score",
+    "roc_curve",
     "root_mean_squared_error",
     "root_mean_squared_log_error",
-    "sql",
     "specificity_score",
+    "sql",
 ]

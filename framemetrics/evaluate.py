@@ -15,7 +15,7 @@ from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.query import QueryInputs, plan_query
 
-__all__ = ["evaluate"]
+__all__ = ["check_schema", "evaluate", "raise_for_invalid"]
 
 DEFAULT_SCORE_METRICS = (
     "accuracy_score",
@@ -27,9 +27,10 @@ DEFAULT_SCORE_METRICS = (
 )
 
 
-def _check_schema(
+def check_schema(
     plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
 ) -> None:
+    """Raise if a column is missing, of the wrong kind, or named like an output column."""
     labels = {c.role for c in plan.checks if c.domain == "label"}  # compared to pos_label, not numbers
     named = {("y_score" if r == "y_pred" and thresholded else r): c for r, c in roles.items()}
     for column, role in [*((b, "by") for b in by), *((c, r) for r, c in named.items())]:
@@ -52,7 +53,8 @@ def _check_schema(
             raise ValueError(f"group column {name!r} clashes with an output column of the same name")
 
 
-def _raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
+def raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
+    """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left."""
     problems = []
     for check in plan.checks:
         count = int(result[check.name].sum())
@@ -175,16 +177,16 @@ def evaluate(
     drop = nulls == "drop"
     if engine == "polars":
         frame = open_polars(source, con)
-        _check_schema(plan, roles, by, schema(frame), thresholded)
+        check_schema(plan, roles, by, schema(frame), thresholded)
         result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
     else:
         duck = open_duckdb(source, con)
         try:
-            _check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
+            check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
             inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, thresholded, threshold), by, drop)
             result = duck.run(plan_query(plan, inputs, checks=True)).pl()
         finally:
             duck.close()
-    _raise_for_invalid(result, plan, roles, nulls)
+    raise_for_invalid(result, plan, roles, nulls)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result

@@ -154,9 +154,7 @@ def ks_statistic(ks_max: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid:
     return pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)).then(_NULL).otherwise(ks_max)
 
 
-def ks_threshold(
-    ks_max: pl.Expr, ks_score: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr
-) -> pl.Expr:
+def ks_threshold(ks_max: pl.Expr, ks_score: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return (
         pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0))
         .then(_NULL)

@@ -12,7 +12,7 @@ from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.statistics import STATISTICS
 
-__all__ = ["formula_expr", "run_polars"]
+__all__ = ["canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
 
 
 def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Mapping[str, pl.Expr]) -> pl.Expr:
@@ -64,6 +64,28 @@ def _aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     return rows.group_by(keys).agg(aggregations) if keys else rows.select(aggregations)
 
 
+def canonical_frame(
+    frame: pl.LazyFrame, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], *, drop_nulls: bool
+) -> pl.LazyFrame:
+    """As SQL's ``fm_input``: group keys ``fm_g0...`` and the canonical input columns.
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> lf = pl.LazyFrame({"seg": ["a"], "y": [1], "p": [1]})
+    >>> plan = make_plan("accuracy_score", weighted=False)
+    >>> canonical_frame(lf, plan, {"y_true": pl.col("y"), "y_pred": pl.col("p")}, ("seg",), drop_nulls=False).columns
+    ['fm_g0', 'y_true', 'y_pred', 'sample_weight']
+    """
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    data = frame.select(
+        *(pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)),
+        *(columns[role].alias(role) for role in plan.roles),
+        *(() if plan.weighted else (pl.lit(1.0).alias("sample_weight"),)),
+    )
+    return data.drop_nulls(list(plan.roles)) if drop_nulls else data
+
+
 def run_polars(
     frame: pl.LazyFrame,
     plan: Plan,
@@ -102,13 +124,7 @@ def run_polars(
     0.6667
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
-    data = frame.select(
-        *(pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)),
-        *(columns[role].alias(role) for role in plan.roles),
-        *(() if plan.weighted else (pl.lit(1.0).alias("sample_weight"),)),
-    )
-    if drop_nulls:
-        data = data.drop_nulls(list(plan.roles))
+    data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
     stats = _aggregate(_with_group_means(data, plan, keys), plan, keys)
     if plan.curve_statistics:
         ranking = [STATISTICS[s].curve(plan_inputs(plan)).alias(s) for s in plan.curve_statistics]

@@ -266,6 +266,37 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
 
 
 -- ---------------------------------------------------------------------------
+-- Curves (roc_curve, precision_recall_curve, det_curve): the curve stage
+-- keeps the scores of positive weight (scikit-learn drops zero weights) and
+-- adds, per score, fn and tn (the weights strictly below it, summed rather than
+-- subtracted), next_pw and next_nw (the next lower score's, NULL at the last)
+-- and is_first (the highest score). Each curve is these points, filtered by
+-- drop_intermediate as scikit-learn, plus the point at threshold +inf where
+-- nothing is predicted positive (tp = fp = 0); then rates per point.
+-- ---------------------------------------------------------------------------
+
+-- ROC: drop a point collinear with its neighbours (equal steps before and after).
+CREATE OR REPLACE MACRO fm_curve_keep_roc(pw, nw, next_pw, next_nw, is_first, drop_intermediate) AS
+    NOT drop_intermediate OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw;
+
+-- PR: drop a point whose tp equals the previous and the next point's.
+CREATE OR REPLACE MACRO fm_curve_keep_pr(pw, next_pw, is_first, drop_intermediate) AS
+    NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0;
+
+-- DET: the same rule, the +inf point being the first.
+CREATE OR REPLACE MACRO fm_curve_keep_det(pw, next_pw, drop_intermediate) AS
+    NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0;
+
+-- A rate count / total (fpr, tpr, fnr, recall); NULL without a total or with invalid input.
+CREATE OR REPLACE MACRO fm_curve_rate(count, total, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR total = 0 THEN NULL ELSE count / total END;
+
+-- Precision, 1 at the +inf point (scikit-learn's final (recall 0, precision 1) point).
+CREATE OR REPLACE MACRO fm_curve_precision(tp, fp, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL WHEN tp + fp = 0 THEN 1 ELSE tp / (tp + fp) END;
+
+
+-- ---------------------------------------------------------------------------
 -- Stage 2, confusion-matrix formulas.
 -- ---------------------------------------------------------------------------
 
@@ -794,3 +825,203 @@ CREATE OR REPLACE MACRO fm_median_absolute_error(y_true, y_pred) AS
         fm_stat_median_abs_error(y_true, y_pred),
         fm_invalid_finite(y_true)
         + fm_invalid_finite(y_pred));
+
+-- curves: table macros, one row per point, e.g.
+--   FROM fm_roc_curve('preds', y, p, segment := country, weight := w);
+-- Parameters get names unlike the query's own columns (truth, score, weight),
+-- as DuckDB substitutes a macro parameter wherever its name appears. Several
+-- group columns: segment := (country, month), a STRUCT.
+
+CREATE OR REPLACE MACRO fm_roc_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := TRUE) AS TABLE
+WITH fm_input AS (
+    SELECT
+        "segment" AS fm_g0,
+        truth AS y_true,
+        CAST(score AS DOUBLE) AS y_score,
+        CAST(weight AS DOUBLE) AS sample_weight
+    FROM query_table(tbl)
+),
+fm_statistics AS (
+    SELECT
+        fm_input.fm_g0 AS fm_g0,
+        count(*) AS n_rows,
+        count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
+        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
+    FROM fm_input
+    GROUP BY fm_input.fm_g0
+),
+fm_scores AS (
+    SELECT
+        fm_g0,
+        y_score,
+        sum(sample_weight * CAST(y_true = pos_label AS DOUBLE)) AS pw,
+        sum(sample_weight * CAST(y_true = neg_label AS DOUBLE)) AS nw
+    FROM fm_input
+    GROUP BY fm_g0, y_score
+),
+fm_curve AS (
+    SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw,
+        sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
+        sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
+        coalesce(sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS fn,
+        coalesce(sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS tn,
+        sum(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+        lead(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+        lead(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+        row_number() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM fm_scores WHERE pw + nw > 0
+),
+fm_points AS (
+    SELECT fm_g0, y_score AS threshold, tp, fp, tn, fn, pos_total, neg_total FROM fm_curve WHERE NOT drop_intermediate OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
+    UNION ALL
+    SELECT fm_g0, CAST('inf' AS DOUBLE) AS threshold, 0, 0, neg_total, pos_total, pos_total, neg_total FROM fm_curve WHERE is_first
+)
+SELECT
+    fm_statistics.fm_g0 AS "segment",
+    threshold,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS tpr,
+    fm_points.tp AS tp,
+    fm_points.fp AS fp,
+    fm_points.tn AS tn,
+    fm_points.fn AS fn
+FROM fm_points JOIN fm_statistics ON fm_points.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+ORDER BY fm_statistics.fm_g0 NULLS LAST, threshold DESC;
+
+CREATE OR REPLACE MACRO fm_precision_recall_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
+WITH fm_input AS (
+    SELECT
+        "segment" AS fm_g0,
+        truth AS y_true,
+        CAST(score AS DOUBLE) AS y_score,
+        CAST(weight AS DOUBLE) AS sample_weight
+    FROM query_table(tbl)
+),
+fm_statistics AS (
+    SELECT
+        fm_input.fm_g0 AS fm_g0,
+        count(*) AS n_rows,
+        count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
+        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
+    FROM fm_input
+    GROUP BY fm_input.fm_g0
+),
+fm_scores AS (
+    SELECT
+        fm_g0,
+        y_score,
+        sum(sample_weight * CAST(y_true = pos_label AS DOUBLE)) AS pw,
+        sum(sample_weight * CAST(y_true = neg_label AS DOUBLE)) AS nw
+    FROM fm_input
+    GROUP BY fm_g0, y_score
+),
+fm_curve AS (
+    SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw,
+        sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
+        sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
+        coalesce(sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS fn,
+        coalesce(sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS tn,
+        sum(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+        lead(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+        lead(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+        row_number() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM fm_scores WHERE pw + nw > 0
+),
+fm_points AS (
+    SELECT fm_g0, y_score AS threshold, tp, fp, tn, fn, pos_total, neg_total FROM fm_curve WHERE NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0
+    UNION ALL
+    SELECT fm_g0, CAST('inf' AS DOUBLE) AS threshold, 0, 0, neg_total, pos_total, pos_total, neg_total FROM fm_curve WHERE is_first
+)
+SELECT
+    fm_statistics.fm_g0 AS "segment",
+    threshold,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 THEN NULL WHEN tp + fp = 0 THEN 1 ELSE tp / (tp + fp) END AS precision,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS recall,
+    fm_points.tp AS tp,
+    fm_points.fp AS fp,
+    fm_points.tn AS tn,
+    fm_points.fn AS fn
+FROM fm_points JOIN fm_statistics ON fm_points.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+ORDER BY fm_statistics.fm_g0 NULLS LAST, threshold ASC;
+
+CREATE OR REPLACE MACRO fm_det_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
+WITH fm_input AS (
+    SELECT
+        "segment" AS fm_g0,
+        truth AS y_true,
+        CAST(score AS DOUBLE) AS y_score,
+        CAST(weight AS DOUBLE) AS sample_weight
+    FROM query_table(tbl)
+),
+fm_statistics AS (
+    SELECT
+        fm_input.fm_g0 AS fm_g0,
+        count(*) AS n_rows,
+        count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
+        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
+    FROM fm_input
+    GROUP BY fm_input.fm_g0
+),
+fm_scores AS (
+    SELECT
+        fm_g0,
+        y_score,
+        sum(sample_weight * CAST(y_true = pos_label AS DOUBLE)) AS pw,
+        sum(sample_weight * CAST(y_true = neg_label AS DOUBLE)) AS nw
+    FROM fm_input
+    GROUP BY fm_g0, y_score
+),
+fm_curve AS (
+    SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw,
+        sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
+        sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
+        coalesce(sum(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS fn,
+        coalesce(sum(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS tn,
+        sum(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+        sum(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+        lead(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+        lead(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+        row_number() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM fm_scores WHERE pw + nw > 0
+),
+fm_points AS (
+    SELECT fm_g0, y_score AS threshold, tp, fp, tn, fn, pos_total, neg_total FROM fm_curve WHERE NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0
+    UNION ALL
+    SELECT fm_g0, CAST('inf' AS DOUBLE) AS threshold, 0, 0, neg_total, pos_total, pos_total, neg_total FROM fm_curve WHERE is_first
+),
+fm_ends AS (
+    SELECT
+        *,
+        min(threshold) FILTER (WHERE fp = 0) OVER (PARTITION BY fm_g0) AS fm_first,
+        max(threshold) FILTER (WHERE fn = 0) OVER (PARTITION BY fm_g0) AS fm_last
+    FROM fm_points
+)
+SELECT
+    fm_statistics.fm_g0 AS "segment",
+    threshold,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE fn / pos_total END AS fnr,
+    fm_ends.tp AS tp,
+    fm_ends.fp AS fp,
+    fm_ends.tn AS tn,
+    fm_ends.fn AS fn
+FROM fm_ends JOIN fm_statistics ON fm_ends.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+WHERE threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0
+ORDER BY fm_statistics.fm_g0 NULLS LAST, threshold ASC;

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 import framemetrics as fm
-from framemetrics import formulas
+from framemetrics import curve_points, formulas
 from framemetrics.checks import _DOMAINS
 from framemetrics.sql.macros import macros
 from framemetrics.sql.user_macros import MARKER, render_user_macros
@@ -92,3 +92,10 @@ def test_user_macros_are_generated_from_the_registry():
     text = fm.sql.macro_file().read_text()
     start = text.index(MARKER)
     assert text[text.rindex("-- ----", 0, start) :] == render_user_macros()
+
+
+@pytest.mark.parametrize("name", ["keep_roc", "keep_pr", "keep_det", "rate", "precision"])
+def test_curve_formulas_mirror_their_macros(name):
+    """Each Polars curve formula takes the parameters of its SQL macro, in order."""
+    python = list(inspect.signature(getattr(curve_points, name)).parameters)
+    assert tuple(python) == tuple(macros()[f"fm_curve_{name}"].params)

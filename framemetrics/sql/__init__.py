@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from framemetrics.columns import as_tuple, check_nulls, resolve, sql_columns
+from framemetrics.curve_points import CURVES
 from framemetrics.plan import MetricsArg
+from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
 
-__all__ = ["macro_file", "query", "quote_identifier"]
+__all__ = ["curve", "macro_file", "query", "quote_identifier"]
 
 
 def query(
@@ -93,3 +95,66 @@ def query(
         quote_identifier(table), sql_columns(plan, roles, thresholded, threshold), as_tuple(by), nulls == "drop"
     )
     return plan_query(plan, inputs, checks=checks)
+
+
+def curve(
+    name: str,
+    *,
+    table: str,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    drop_intermediate: bool | None = None,
+    nulls: str = "error",
+) -> str:
+    """Plain DuckDB SQL of a curve's points per group of ``table``.
+
+    Parameters
+    ----------
+    name : {"roc_curve", "precision_recall_curve", "det_curve"}
+        Which curve (:func:`framemetrics.roc_curve` and its siblings).
+    table : str
+        Table or view name (quoted as one identifier).
+    y_true, y_score, sample_weight, by, pos_label, neg_label
+        As in :func:`framemetrics.roc_curve`.
+    drop_intermediate : bool, optional
+        Default scikit-learn's: True for ROC, False for PR and DET.
+    nulls : {"error", "drop"}, default "error"
+        "drop" adds a ``WHERE`` dropping rows with a null in a used column.
+        With "error", a group with invalid rows gets NULL rates.
+
+    Returns
+    -------
+    str
+        One statement returning the group columns, ``threshold``, the two
+        rates and ``tp, fp, tn, fn``, ordered by group and threshold.
+
+    Examples
+    --------
+    >>> import duckdb, framemetrics as fm
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES "
+    ...                 "(0, 0.1), (0, 0.4), (1, 0.35), (1, 0.8)) t(y, p)")
+    >>> sql = fm.sql.curve("roc_curve", table="preds", y_true="y", y_score="p")
+    >>> con.sql(sql).fetchall()[:2]
+    [(inf, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0), (0.8, 0.0, 0.5, 1.0, 0.0, 2.0, 1.0)]
+    """
+    check_nulls(nulls)
+    if name not in CURVES:
+        raise ValueError(f"unknown curve {name!r}; one of {', '.join(CURVES)}")
+    resolved = resolve(
+        ["roc_auc_score"],
+        y_true=y_true,
+        y_pred=None,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=None,
+    )
+    columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
+    inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
+    return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate)

@@ -14,7 +14,17 @@ from framemetrics.sql.macros import expand, macros
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 from framemetrics.statistics import STATISTICS
 
-__all__ = ["QueryInputs", "plan_query"]
+__all__ = [
+    "QueryInputs",
+    "cte",
+    "group_keys",
+    "inline",
+    "input_cte",
+    "plan_query",
+    "same_group",
+    "score_weights",
+    "statistics_cte",
+]
 
 _INDENT = ",\n        "
 
@@ -34,15 +44,21 @@ class QueryInputs:
         Group column names (quoted in the query).
     drop_nulls : bool
         Drop rows with a null in any used column before aggregating.
+    literals : dict of str to str, optional
+        SQL of the parameters (``pos_label``...) in place of the plan's
+        values as literals: the parameter names of a table macro.
     """
 
     source: str
     columns: dict[str, str]
     by: tuple[str, ...] = ()
     drop_nulls: bool = False
+    literals: dict[str, str] | None = None
 
 
-def _literals(plan: Plan) -> dict[str, str]:
+def _literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, str]:
+    if inputs is not None and inputs.literals is not None:
+        return inputs.literals
     return {
         "pos_label": sql_literal(plan.pos_label),
         "neg_label": sql_literal(plan.neg_label),
@@ -51,17 +67,18 @@ def _literals(plan: Plan) -> dict[str, str]:
     }
 
 
-def _inline(macro: str, arguments: dict[str, str]) -> str:
+def inline(macro: str, arguments: dict[str, str]) -> str:
+    """Macro `macro` inlined with the given arguments (those it takes)."""
     params = macros()[macro].params
     return expand(macro, {k: v for k, v in arguments.items() if k in params})
 
 
-def _statistic(name: str, plan: Plan) -> str:
-    return f"{_inline(STATISTICS[name].sql_macro, _literals(plan))} AS {name}"
+def _statistic(name: str, literals: dict[str, str]) -> str:
+    return f"{inline(STATISTICS[name].sql_macro, literals)} AS {name}"
 
 
-def _check(check: Check, plan: Plan) -> str:
-    return f"{_inline(check.sql_macro, {'x': check.role, **_literals(plan)})} AS {check.name}"
+def _check(check: Check, literals: dict[str, str]) -> str:
+    return f"{inline(check.sql_macro, {'x': check.role, **literals})} AS {check.name}"
 
 
 def _formula(call: MetricCall) -> str:
@@ -95,21 +112,19 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     >>> q.splitlines()[0]
     'WITH fm_input AS ('
     """
-    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
-    ctes = [_input_cte(plan, inputs, keys)]
+    keys = group_keys(inputs)
+    literals = _literals(plan, inputs)
+    ctes = [input_cte(plan, inputs, keys)]
     source = "fm_input"
     if plan.first_pass:
-        means = [*keys, *(_statistic(s, plan) for s in plan.first_pass)]
-        ctes.append(_cte("fm_means", means, "fm_input", keys))
-        source = f"fm_input JOIN fm_means ON {_same_group('fm_input', 'fm_means', keys)}"
-    stats = [f"fm_input.{k} AS {k}" for k in keys]
-    stats += [_statistic(s, plan) for s in plan.row_statistics]
-    stats += [_check(c, plan) for c in plan.checks]
-    ctes.append(_cte("fm_statistics", stats, source, [f"fm_input.{k}" for k in keys]))
+        means = [*keys, *(_statistic(s, literals) for s in plan.first_pass)]
+        ctes.append(cte("fm_means", means, "fm_input", keys))
+        source = f"fm_input JOIN fm_means ON {same_group('fm_input', 'fm_means', keys)}"
+    ctes.append(statistics_cte(plan, literals, keys, plan.row_statistics, source))
     final = "fm_statistics"
     if plan.curve_statistics:
-        ctes += _curve_ctes(plan, keys)
-        final = f"fm_statistics JOIN fm_ranking ON {_same_group('fm_statistics', 'fm_ranking', keys)}"
+        ctes += _curve_ctes(plan, literals, keys)
+        final = f"fm_statistics JOIN fm_ranking ON {same_group('fm_statistics', 'fm_ranking', keys)}"
     outputs = [f"fm_statistics.{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
     outputs += ["n_rows", *(_formula(call) for call in plan.calls)]
     if checks:
@@ -119,16 +134,33 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {final}{order}"
 
 
-def _cte(name: str, columns: list[str], source: str, group_by: list[str]) -> str:
+def group_keys(inputs: QueryInputs) -> list[str]:
+    """Internal names of the group columns: ``fm_g0, fm_g1...``."""
+    return [f"fm_g{i}" for i in range(len(inputs.by))]
+
+
+def statistics_cte(
+    plan: Plan, literals: dict[str, str], keys: list[str], statistics: tuple[str, ...], source: str = "fm_input"
+) -> str:
+    """The CTE ``fm_statistics``: one ``GROUP BY`` of ``statistics`` and the plan's checks."""
+    columns = [f"fm_input.{k} AS {k}" for k in keys]
+    columns += [_statistic(s, literals) for s in statistics]
+    columns += [_check(c, literals) for c in plan.checks]
+    return cte("fm_statistics", columns, source, [f"fm_input.{k}" for k in keys])
+
+
+def cte(name: str, columns: list[str], source: str, group_by: list[str]) -> str:
+    """``name AS (SELECT columns FROM source GROUP BY group_by)``, indented."""
     grouped = f"\n    GROUP BY {', '.join(group_by)}" if group_by else ""
     return f"{name} AS (\n    SELECT\n        {_INDENT.join(columns)}\n    FROM {source}{grouped}\n)"
 
 
-def _same_group(left: str, right: str, keys: list[str]) -> str:
+def same_group(left: str, right: str, keys: list[str]) -> str:
+    """Join condition of two CTEs on the group keys (NULL keys match)."""
     return " AND ".join(f"{left}.{k} IS NOT DISTINCT FROM {right}.{k}" for k in keys) or "TRUE"
 
 
-def _input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
+def input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
     columns = [f"{quote_identifier(c)} AS {k}" for c, k in zip(inputs.by, keys, strict=True)]
     columns += [f"{inputs.columns[role]} AS {role}" for role in plan.roles]
     if not plan.weighted:
@@ -137,18 +169,22 @@ def _input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
     if inputs.drop_nulls:
         used = [inputs.columns[role] for role in plan.roles]
         source += "\n    WHERE " + " AND ".join(f"({c}) IS NOT NULL" for c in used)
-    return _cte("fm_input", columns, source, [])
+    return cte("fm_input", columns, source, [])
 
 
-def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
-    """The curve stage: weights per distinct score, cumulative sums and totals, ranking statistics."""
-    literals = _literals(plan)
-    per_score = [
+def score_weights(literals: dict[str, str], keys: list[str]) -> list[str]:
+    """Columns of the curve stage's ``GROUP BY keys, y_score``: the weights ``pw, nw``."""
+    return [
         *keys,
         "y_score",
-        f"{_inline('fm_score_pw', literals)} AS pw",
-        f"{_inline('fm_score_nw', literals)} AS nw",
+        f"{inline('fm_score_pw', literals)} AS pw",
+        f"{inline('fm_score_nw', literals)} AS nw",
     ]
+
+
+def _curve_ctes(plan: Plan, literals: dict[str, str], keys: list[str]) -> list[str]:
+    """The curve stage: weights per distinct score, cumulative sums and totals, ranking statistics."""
+    per_score = score_weights(literals, keys)
     partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
     window = f"OVER ({partition}ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING)"
     totals = f"OVER ({partition.strip()})" if keys else "OVER ()"
@@ -165,11 +201,11 @@ def _curve_ctes(plan: Plan, keys: list[str]) -> list[str]:
     if any(STATISTICS[s].previous for s in plan.curve_statistics):
         above = f"OVER ({partition}ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
         cumulative += [f"coalesce(sum(pw) {above}, 0) AS tp_prev", f"coalesce(sum(nw) {above}, 0) AS fp_prev"]
-    ranking = [*keys, *(_statistic(s, plan) for s in plan.curve_statistics)]
-    ctes = [_cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]), _cte("fm_curve", cumulative, "fm_scores", [])]
+    ranking = [*keys, *(_statistic(s, literals) for s in plan.curve_statistics)]
+    ctes = [cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]), cte("fm_curve", cumulative, "fm_scores", [])]
     curve = "fm_curve"
     if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
-        gap = f"max({_inline('fm_ks_gap', {})}) {totals} AS gap_max"
-        ctes.append(_cte("fm_gaps", ["*", gap], "fm_curve", []))
+        gap = f"max({inline('fm_ks_gap', {})}) {totals} AS gap_max"
+        ctes.append(cte("fm_gaps", ["*", gap], "fm_curve", []))
         curve = "fm_gaps"
-    return [*ctes, _cte("fm_ranking", ranking, curve, keys)]
+    return [*ctes, cte("fm_ranking", ranking, curve, keys)]

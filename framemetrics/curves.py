@@ -1,0 +1,333 @@
+"""ROC, precision-recall and DET curves per group, on Polars or DuckDB, from any source."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import duckdb
+import polars as pl
+
+from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve, sql_columns
+from framemetrics.curve_points import CURVES, curve_points
+from framemetrics.evaluate import check_schema, raise_for_invalid
+from framemetrics.plan import Plan
+from framemetrics.polars_engine import canonical_frame, plan_inputs
+from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sql.curve_query import curve_query
+from framemetrics.sql.query import QueryInputs, group_keys, input_cte, statistics_cte
+from framemetrics.sql.quoting import sql_literal
+
+__all__ = ["curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
+
+
+def _checks_polars(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.DataFrame:
+    aggregations = [pl.len().alias("n_rows"), *(c.polars(plan_inputs(plan)).alias(c.name) for c in plan.checks)]
+    return (data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)).collect()
+
+
+def curve_table(
+    curve: str,
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    drop_intermediate: bool | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """The points of ``curve`` per group (see :func:`roc_curve`).
+
+    Parameters
+    ----------
+    curve : {"roc_curve", "precision_recall_curve", "det_curve"}
+        Which curve.
+    source, y_true, y_score, sample_weight, by, pos_label, neg_label, nulls, engine, con
+        As in :func:`framemetrics.evaluate`.
+    drop_intermediate : bool, optional
+        Drop the points scikit-learn drops; default scikit-learn's default
+        for the curve (True for ROC, False for PR and DET).
+
+    Returns
+    -------
+    polars.DataFrame
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
+    [0.0, 0.5, 0.5]
+    """
+    check_nulls(nulls)
+    if curve not in CURVES:
+        raise ValueError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
+    if engine not in ("polars", "duckdb"):
+        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
+        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
+    spec = CURVES[curve]
+    drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
+    by = as_tuple(by)
+    resolved = resolve(
+        ["roc_auc_score"],
+        y_true=y_true,
+        y_pred=None,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=None,
+    )
+    plan, roles = resolved.plan, resolved.roles
+    for name in ("threshold", *spec.rates, "tp", "fp", "tn", "fn"):
+        if name in by:
+            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    if engine == "polars":
+        frame = open_polars(source, con)
+        check_schema(plan, roles, by, schema(frame), False)
+        keys = [f"fm_g{i}" for i in range(len(by))]
+        data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=nulls == "drop")
+        raise_for_invalid(_checks_polars(data, plan, keys), plan, roles, nulls)
+        points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop)
+        return points.rename(dict(zip(keys, by, strict=True))).collect()
+    duck = open_duckdb(source, con)
+    try:
+        check_schema(plan, roles, by, duckdb_schema(duck), False)
+        inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
+        keys = group_keys(inputs)
+        literals = {"pos_label": sql_literal(plan.pos_label), "neg_label": sql_literal(plan.neg_label)}
+        checks = f"WITH {input_cte(plan, inputs, keys)},\n{statistics_cte(plan, literals, keys, ('n_rows',))}"
+        raise_for_invalid(duck.run(checks + "\nSELECT * FROM fm_statistics").pl(), plan, roles, nulls)
+        return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop)).pl()
+    finally:
+        duck.close()
+
+
+_ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
+        The data, as in :func:`framemetrics.evaluate`.
+    y_true : str
+        Column of true labels.
+    y_score : str
+        Column of scores, higher meaning more likely ``pos_label``.
+    sample_weight : str, optional
+        Column of non-negative weights; rows of weight 0 are ignored (as scikit-learn).
+    by : str or list of str, optional
+        Group columns; each group gets its own curve.
+    pos_label, neg_label : Any, default 1 and the other of {0, 1}
+        The two class labels; any other value is invalid input.
+    nulls : {"error", "drop"}, default "error"
+        As in :func:`framemetrics.evaluate`.
+    engine : {"polars", "duckdb"}, default "polars"
+        Where to compute; both return the same frame.
+    con : duckdb.DuckDBPyConnection, optional
+        Connection for table names or to run on."""
+
+_RAISES = """ValueError
+        Unknown column, wrongly typed column, or invalid rows (null label,
+        label outside ``{pos_label, neg_label}``, null or NaN score, invalid
+        weight): the message names the column and the row count."""
+
+
+def _documented(function: Any) -> Any:
+    function.__doc__ = function.__doc__.replace("{arguments}", _ARGUMENTS).replace("{raises}", _RAISES)
+    return function
+
+
+@_documented
+def roc_curve(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    drop_intermediate: bool = True,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """ROC curve per group: scikit-learn's points with the confusion counts at each.
+
+    Parameters
+    ----------
+    {arguments}
+    drop_intermediate : bool, default True
+        Drop points collinear with their neighbours, as scikit-learn: a point
+        is kept when the steps of ``tp`` or ``fp`` before and after it differ.
+
+    Returns
+    -------
+    polars.DataFrame
+        Per group (sorted, nulls last), by decreasing threshold: the group
+        columns, ``threshold`` (first ``+inf``, where nothing is predicted
+        positive), ``fpr = fp / N``, ``tpr = tp / P`` (null when ``N`` or ``P``
+        is 0; scikit-learn: NaN with a warning), and the weighted counts
+        ``tp, fp, tn, fn`` of predicting ``y_score >= threshold``.
+
+    Raises
+    ------
+    {raises}
+
+    See Also
+    --------
+    sklearn.metrics.roc_curve : the reference it matches per group.
+    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_roc_curve``.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> fm.roc_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "tpr").rows()
+    [(inf, 0.0, 0.0), (0.8, 0.0, 0.5), (0.4, 0.5, 0.5), (0.35, 0.5, 1.0), (0.1, 1.0, 1.0)]
+    """
+    return curve_table(
+        "roc_curve",
+        source,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        by=by,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        drop_intermediate=drop_intermediate,
+        nulls=nulls,
+        engine=engine,
+        con=con,
+    )
+
+
+@_documented
+def precision_recall_curve(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    drop_intermediate: bool = False,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """Precision-recall curve per group: scikit-learn's points with the confusion counts at each.
+
+    Parameters
+    ----------
+    {arguments}
+    drop_intermediate : bool, default False
+        Drop points whose ``tp`` equals both neighbours', as scikit-learn.
+
+    Returns
+    -------
+    polars.DataFrame
+        Per group, by increasing threshold: the group columns, ``threshold``,
+        ``precision = tp / (tp + fp)``, ``recall = tp / P``, and ``tp, fp, tn, fn``.
+        The last row is scikit-learn's final point (recall 0, precision 1),
+        which has no threshold there: here ``+inf`` (nothing predicted
+        positive). Recall is null when ``P`` is 0 (scikit-learn: 1 with a warning).
+
+    Raises
+    ------
+    {raises}
+
+    See Also
+    --------
+    sklearn.metrics.precision_recall_curve : the reference it matches per group.
+    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_precision_recall_curve``.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> out = fm.precision_recall_curve(df, y_true="y", y_score="s")
+    >>> out["recall"].to_list(), out["threshold"].to_list()
+    ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8, inf])
+    """
+    return curve_table(
+        "precision_recall_curve",
+        source,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        by=by,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        drop_intermediate=drop_intermediate,
+        nulls=nulls,
+        engine=engine,
+        con=con,
+    )
+
+
+@_documented
+def det_curve(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    drop_intermediate: bool = False,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """Detection error tradeoff curve per group: scikit-learn's points with the confusion counts.
+
+    Parameters
+    ----------
+    {arguments}
+    drop_intermediate : bool, default False
+        Drop points whose ``tp`` equals both neighbours', as scikit-learn.
+
+    Returns
+    -------
+    polars.DataFrame
+        Per group, by increasing threshold: the group columns, ``threshold``,
+        ``fpr = fp / N``, ``fnr = fn / P`` and ``tp, fp, tn, fn``, from the
+        first point with ``fn = 0`` to the last with ``fp = 0`` (which may be
+        ``+inf``), as scikit-learn. A group with one class has no rows
+        (scikit-learn raises).
+
+    Raises
+    ------
+    {raises}
+
+    See Also
+    --------
+    sklearn.metrics.det_curve : the reference it matches per group.
+    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_det_curve``.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> fm.det_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "fnr").rows()
+    [(0.35, 0.5, 0.0), (0.4, 0.5, 0.5), (0.8, 0.0, 0.5)]
+    """
+    return curve_table(
+        "det_curve",
+        source,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        by=by,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        drop_intermediate=drop_intermediate,
+        nulls=nulls,
+        engine=engine,
+        con=con,
+    )

@@ -1,0 +1,129 @@
+"""Generate plain SQL for a curve (ROC, precision-recall, DET) per group.
+
+The same stages as :mod:`framemetrics.curve_points`: the input checks and
+row counts per group (``fm_statistics``), the weights per distinct score
+(``fm_scores``), the cumulative sums and neighbours (``fm_curve``, one
+window), the kept points plus the +inf point (``fm_points``), then the
+rates of the macros ``fm_curve_*``. A group with an invalid row gets NULL
+rates; ``framemetrics.roc_curve`` and its siblings raise instead.
+"""
+
+from __future__ import annotations
+
+from framemetrics.curve_points import COUNTS, Curve
+from framemetrics.plan import Plan
+from framemetrics.sql.macros import expand, macros
+from framemetrics.sql.query import (
+    QueryInputs,
+    cte,
+    group_keys,
+    input_cte,
+    same_group,
+    score_weights,
+    statistics_cte,
+)
+from framemetrics.sql.quoting import quote_identifier, sql_literal
+
+__all__ = ["curve_query"]
+
+
+def _macro_call(call: str, values: dict[str, str]) -> str:
+    """Inline a macro call written as ``name(arg, ...)``: each argument is a column name of
+    the surrounding query, or the SQL text ``values`` gives for it."""
+    name, arguments = call.rstrip(")").split("(", 1)
+    given = [a.strip() for a in arguments.split(",")]
+    return expand(name, dict(zip(macros()[name].params, (values.get(a, a) for a in given), strict=True)))
+
+
+def curve_query(curve: Curve, plan: Plan, inputs: QueryInputs, *, drop_intermediate: bool | None = None) -> str:
+    """SQL text of ``curve``'s points per group of ``inputs``.
+
+    Parameters
+    ----------
+    curve : Curve
+        Which curve (:data:`framemetrics.curve_points.CURVES`).
+    plan : Plan
+        The plan of a ranking metric: its checks and labels.
+    inputs : QueryInputs
+        The source and the SQL of ``y_true``, ``y_score``, ``sample_weight``.
+        With ``inputs.literals``, ``pos_label``, ``neg_label`` and
+        ``drop_intermediate`` are SQL text (a table macro's parameters).
+    drop_intermediate : bool, optional
+        Default: the curve's (scikit-learn's) default.
+
+    Returns
+    -------
+    str
+        One statement: the group columns, ``threshold``, the rates and
+        ``tp, fp, tn, fn``, ordered by group and threshold.
+
+    Examples
+    --------
+    >>> from framemetrics.curve_points import CURVES
+    >>> from framemetrics.plan import make_plan
+    >>> q = curve_query(CURVES["roc_curve"], make_plan("roc_auc_score", weighted=False),
+    ...                 QueryInputs('"t"', {"y_true": '"y"', "y_score": '"s"'}))
+    >>> q.splitlines()[-1]
+    'ORDER BY threshold DESC'
+    """
+    keys = group_keys(inputs)
+    drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
+    literals = inputs.literals or {
+        "pos_label": sql_literal(plan.pos_label),
+        "neg_label": sql_literal(plan.neg_label),
+        "drop_intermediate": sql_literal(bool(drop)),
+    }
+    partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
+    order = "ORDER BY y_score DESC"
+    window = f"OVER ({partition}{order} ROWS UNBOUNDED PRECEDING)"
+    below = f"OVER ({partition}{order} ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)"
+    totals = f"OVER ({partition.strip()})"
+    curve_columns = [
+        *keys,
+        "y_score",
+        "pw",
+        "nw",
+        f"sum(pw) {window} AS tp",
+        f"sum(nw) {window} AS fp",
+        f"coalesce(sum(pw) {below}, 0) AS fn",
+        f"coalesce(sum(nw) {below}, 0) AS tn",
+        f"sum(pw) {totals} AS pos_total",
+        f"sum(nw) {totals} AS neg_total",
+        f"lead(pw) OVER ({partition}{order}) AS next_pw",
+        f"lead(nw) OVER ({partition}{order}) AS next_nw",
+        f"row_number() OVER ({partition}{order}) = 1 AS is_first",
+    ]
+    kept = [*keys, "y_score AS threshold", *COUNTS, "pos_total", "neg_total"]
+    at_inf = [*keys, "CAST('inf' AS DOUBLE) AS threshold", "0", "0", "neg_total", "pos_total", "pos_total", "neg_total"]
+    keep = _macro_call(curve.keep_sql, {"drop_intermediate": literals["drop_intermediate"]})
+    points = (
+        f"fm_points AS (\n    SELECT {', '.join(kept)} FROM fm_curve WHERE {keep}\n"
+        f"    UNION ALL\n    SELECT {', '.join(at_inf)} FROM fm_curve WHERE is_first\n)"
+    )
+    ctes = [
+        input_cte(plan, inputs, keys),
+        statistics_cte(plan, literals, keys, ("n_rows",)),
+        cte("fm_scores", score_weights(literals, keys), "fm_input", [*keys, "y_score"]),
+        cte("fm_curve", curve_columns, "fm_scores WHERE pw + nw > 0", []),
+        points,
+    ]
+    source, where = "fm_points", ""
+    if curve.sliced:
+        ends = [
+            "*",
+            f"min(threshold) FILTER (WHERE fp = 0) {totals} AS fm_first",
+            f"max(threshold) FILTER (WHERE fn = 0) {totals} AS fm_last",
+        ]
+        ctes.append(cte("fm_ends", ends, "fm_points", []))
+        source = "fm_ends"
+        where = "\nWHERE threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0"
+    n_invalid = " + ".join(c.name for c in plan.checks)
+    outputs = [f"fm_statistics.{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
+    outputs.append("threshold")
+    outputs += [f"{_macro_call(sql, {'n_invalid': n_invalid})} AS {name}" for name, (sql, _) in curve.rates.items()]
+    outputs += [f"{source}.{c} AS {c}" for c in COUNTS]
+    direction = "DESC" if curve.descending else "ASC"
+    ordering = ", ".join([*(f"fm_statistics.{k} NULLS LAST" for k in keys), f"threshold {direction}"])
+    join = f"{source} JOIN fm_statistics ON {same_group(source, 'fm_statistics', keys)}"
+    select = ",\n    ".join(outputs)
+    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {join}{where}\nORDER BY {ordering}"
