@@ -33,6 +33,7 @@ from framemetrics.ranking import (
     ks_statistic,
     ks_threshold,
     pr_auc_score,
+    roc_auc_error_bound,
     roc_auc_score,
 )
 from framemetrics.registry import REGISTRY, Metric, get_metric
@@ -91,6 +92,7 @@ __all__ = [
     "prevalence",
     "r2_score",
     "recall_score",
+    "roc_auc_error_bound",
     "roc_auc_score",
     "roc_curve",
     "root_mean_squared_error",

@@ -66,8 +66,12 @@ def resolve(
     pos_label: Any,
     neg_label: Any,
     zero_division: float | None,
+    bins: int | None = None,
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
+
+    With ``bins``, a requested ROC AUC or Gini gets ``roc_auc_error_bound``
+    beside it (the bound on the binning's error).
 
     Examples
     --------
@@ -76,7 +80,11 @@ def resolve(
     >>> r.thresholded, r.roles
     (True, {'y_true': 'y', 'y_pred': 'p', 'y_score': 'p'})
     """
-    families = {get_metric(name).family for name in requested_metrics(metrics)}
+    requested = requested_metrics(metrics)
+    if bins is not None and {"roc_auc_score", "gini_score"} & set(requested):
+        requested.setdefault("roc_auc_error_bound", {})
+    metrics = requested
+    families = {get_metric(name).family for name in requested}
     thresholded = y_pred is None and y_score is not None and "regression" not in families
     plan = make_plan(
         metrics,
@@ -85,6 +93,7 @@ def resolve(
         neg_label=neg_label,
         zero_division=zero_division,
         thresholded=thresholded,
+        bins=bins,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)

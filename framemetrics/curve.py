@@ -16,7 +16,18 @@ import polars as pl
 
 from framemetrics.inputs import MetricInputs
 
-__all__ = ["curve_stage"]
+__all__ = ["bin_score", "curve_stage"]
+
+
+def bin_score(y_score: pl.Expr, bins: int) -> pl.Expr:
+    """The lower edge of the score's bin of width ``1 / bins`` (SQL ``fm_bin_score``).
+
+    Examples
+    --------
+    >>> pl.select(bin_score(pl.lit(0.4567), 100)).item()
+    0.45
+    """
+    return (y_score * bins).floor() / bins
 
 
 def curve_stage(data: pl.LazyFrame, keys: list[str], inputs: MetricInputs) -> pl.LazyFrame:

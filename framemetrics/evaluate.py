@@ -81,6 +81,7 @@ def evaluate(
     pos_label: Any = 1,
     neg_label: Any = None,
     zero_division: float | None = None,
+    bins: int | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Literal["polars", "duckdb"] = "polars",
     con: duckdb.DuckDBPyConnection | None = None,
@@ -113,6 +114,13 @@ def evaluate(
     zero_division : {None, 0, 1}, default None
         Value of ratios whose denominator is 0 (e.g. precision with no
         predicted positive). None gives null.
+    bins : int, optional
+        Approximate mode for the ranking metrics: scores are binned to
+        ``floor(y_score * bins) / bins`` (bins of width ``1 / bins``), so the
+        curve stage has at most ``bins`` rows per group and unit of score and
+        costs about one ``GROUP BY``. Each metric is then exact for the binned
+        score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
+        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)``.
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first (reflected
         in ``n_rows``); NaN is never dropped.
@@ -172,6 +180,7 @@ def evaluate(
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
+        bins=bins,
     )
     plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     drop = nulls == "drop"

@@ -154,6 +154,11 @@ def ks_statistic(ks_max: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid:
     return pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)).then(_NULL).otherwise(ks_max)
 
 
+def roc_auc_error_bound(auc_tie_sum: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
+    undefined = (n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0)
+    return pl.when(undefined).then(_NULL).otherwise(auc_tie_sum / (2 * sum_pos * sum_neg))
+
+
 def ks_threshold(ks_max: pl.Expr, ks_score: pl.Expr, sum_pos: pl.Expr, sum_neg: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return (
         pl.when((n_invalid > 0) | (sum_pos == 0) | (sum_neg == 0))

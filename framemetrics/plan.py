@@ -54,6 +54,7 @@ class Plan:
     alpha: float
     max_fpr: float
     weighted: bool
+    bins: int | None = None
 
     @property
     def first_pass(self) -> tuple[str, ...]:
@@ -106,6 +107,7 @@ def make_plan(
     neg_label: Any = None,
     zero_division: float | None = None,
     thresholded: bool = False,
+    bins: int | None = None,
 ) -> Plan:
     """Resolve metric names and parameters into a :class:`Plan`.
 
@@ -123,6 +125,8 @@ def make_plan(
     thresholded : bool
         Classification labels come from thresholding ``y_score``, which is
         then checked instead of the labels (no null or NaN score).
+    bins : int, optional
+        Ranking metrics read the score binned to ``floor(y_score * bins) / bins``.
 
     Returns
     -------
@@ -134,6 +138,9 @@ def make_plan(
     {'beta': 2, 'zero_division': None}
     """
     pos_label, neg_label = as_python_scalar(pos_label), as_python_scalar(neg_label)
+    bins = as_python_scalar(bins)
+    if bins is not None and not (isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1):
+        raise ValueError(f"bins must be None or a positive integer, got {bins!r}")
     requested = requested_metrics(metrics)
     if not requested:
         raise ValueError("no metrics requested")
@@ -173,6 +180,7 @@ def make_plan(
         alpha=next(iter(inputs["alpha"]), _INPUT_DEFAULTS["alpha"]),
         max_fpr=next(iter(inputs["max_fpr"]), _INPUT_DEFAULTS["max_fpr"]),
         weighted=weighted,
+        bins=bins,
     )
 
 

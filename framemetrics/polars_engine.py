@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import reduce
 
 import polars as pl
 
-from framemetrics.curve import curve_stage
+from framemetrics.curve import bin_score, curve_stage
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.statistics import STATISTICS
@@ -128,7 +129,10 @@ def run_polars(
     stats = _aggregate(_with_group_means(data, plan, keys), plan, keys)
     if plan.curve_statistics:
         ranking = [STATISTICS[s].curve(plan_inputs(plan)).alias(s) for s in plan.curve_statistics]
-        curve = curve_stage(data, keys, plan_inputs(plan))
+        inputs = plan_inputs(plan)
+        if plan.bins is not None:
+            inputs = replace(inputs, y_score=bin_score(inputs.y_score.cast(pl.Float64), plan.bins))
+        curve = curve_stage(data, keys, inputs)
         ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}

@@ -23,6 +23,7 @@ __all__ = [
     "ks_statistic",
     "ks_threshold",
     "pr_auc_score",
+    "roc_auc_error_bound",
     "roc_auc_score",
 ]
 
@@ -368,6 +369,56 @@ def break_even_point(
     """
     return metric_expr(
         "break_even_point",
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+    )
+
+
+@fill_doc
+def roc_auc_error_bound(
+    y_true: ColumnLike,
+    y_score: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:
+    """Bound on how far the AUC over tied (or binned) scores can be from an AUC without the ties.
+
+    Parameters
+    ----------
+    {ranking}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    roc_auc_score : the AUC it bounds; ``evaluate(..., bins=)`` reports it next to each binned AUC.
+
+    Notes
+    -----
+    ``sum_s pw_s nw_s / (2 P N)`` over distinct scores: a (positive, negative)
+    pair tied at a score counts 1/2 in the AUC, where any ordering of the two
+    counts 0 or 1. With scores binned (``bins=`` of :func:`framemetrics.evaluate`,
+    or ``(pl.col("p") * 1024).floor()`` here), pairs that only the binning
+    ties move by at most 1/2 each, so ``|AUC(binned) - AUC(exact)| <= bound``.
+    Null when ``P`` or ``N`` is 0. The reference is the same sum in NumPy; the
+    tests also check the bound against scikit-learn's exact AUC.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 1, 0, 1], "s": [0.1, 0.5, 0.5, 0.9]})
+    >>> df.select(fm.roc_auc_error_bound("y", "s")).item()
+    0.125
+    """
+    return metric_expr(
+        "roc_auc_error_bound",
         y_true=y_true,
         y_score=y_score,
         sample_weight=sample_weight,

@@ -192,6 +192,18 @@ def _gini(y_true, y_score, sample_weight=None):
     return None if auc is None else 2 * auc - 1
 
 
+def _roc_auc_error_bound(y_true, y_score, sample_weight=None):
+    """sum over distinct scores of pw * nw / (2 P N), in NumPy; None with one class"""
+    if not _both_classes(y_true, sample_weight):
+        return None
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    y = np.asarray(y_true)
+    scores, index = np.unique(np.asarray(y_score, dtype=float), return_inverse=True)
+    pw = np.bincount(index, weights=weight * (y == 1), minlength=len(scores))
+    nw = np.bincount(index, weights=weight * (y == 0), minlength=len(scores))
+    return float((pw * nw).sum() / (2 * pw.sum() * nw.sum()))
+
+
 def _average_precision(y_true, y_score, sample_weight=None):
     """sklearn.metrics.average_precision_score; None without positive weight (it returns 0.0)"""
     weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
@@ -262,6 +274,7 @@ REFERENCES: dict[str, Reference] = {
     "brier_score_loss": _weighted_mean_or_none("brier_score_loss", pos_label=1),
     "roc_auc_score": _roc_auc,
     "gini_score": _gini,
+    "roc_auc_error_bound": _roc_auc_error_bound,
     "average_precision_score": _average_precision,
     "pr_auc_score": _pr_auc,
     "ks_statistic": _ks,

@@ -127,6 +127,7 @@ _METRICS = [
         "roc_auc_score", "auc_sum partial_auc sum_pos sum_neg", params={"max_fpr": None}, input_params={"max_fpr": None}
     ),
     _ranking("gini_score", "auc_sum sum_pos sum_neg"),
+    _ranking("roc_auc_error_bound", "auc_tie_sum sum_pos sum_neg"),
     _ranking("average_precision_score", "ap_sum sum_pos"),
     _ranking("pr_auc_score", "pr_auc_sum sum_pos"),
     _ranking("ks_statistic", "ks_max sum_pos sum_neg"),

@@ -202,6 +202,11 @@ def _highest_score_near_max(score: pl.Expr, gap: pl.Expr) -> pl.Expr:
     return score.filter(gap >= gap.max() - KS_TOLERANCE).max()
 
 
+def _auc_tie_sum(x: MetricInputs) -> pl.Expr:
+    c = _curve_at_rows(x)
+    return (c["positive"] * (c["fp"] - c["fp_prev"])).sum()
+
+
 def _ks_max(x: MetricInputs) -> pl.Expr:
     c = _curve_at_rows(x)
     return _gap(c["tp"], c["fp"], c["positive"].sum(), c["negative"].sum()).max()
@@ -268,6 +273,7 @@ _ALL = [
         needs=("mean_error",),
     ),
     Statistic("auc_sum", _auc_sum, curve=lambda x: (_NW * (2 * _TP - _PW)).sum()),
+    Statistic("auc_tie_sum", _auc_tie_sum, curve=lambda x: (_PW * _NW).sum()),
     Statistic(
         "partial_auc",
         _partial_auc,

@@ -170,6 +170,12 @@ CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
 -- then per group the aggregates below over those rows (fm_stat_*).
 -- ---------------------------------------------------------------------------
 
+-- The approximate mode (bins=): scores binned to the lower edge of their bin of
+-- width 1 / bins, an order-preserving map; every ranking metric is then exact
+-- for the binned score, and roc_auc_error_bound bounds the AUC's change.
+CREATE OR REPLACE MACRO fm_bin_score(y_score, bins) AS
+    floor(y_score * bins) / bins;
+
 CREATE OR REPLACE MACRO fm_score_pw(y_true, sample_weight, pos_label) AS
     sum(sample_weight * CAST(y_true = pos_label AS DOUBLE));
 
@@ -179,6 +185,12 @@ CREATE OR REPLACE MACRO fm_score_nw(y_true, sample_weight, neg_label) AS
 -- Trapezoidal ROC AUC numerator: ties count 1/2, so AUC = sum nw (2 tp - pw) / (2 P N).
 CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, fp) AS
     sum(nw * (2 * tp - pw));
+
+-- Weight of the (positive, negative) pairs tied at a score: each counts 1/2 in
+-- the AUC, where breaking the tie would count 0 or 1. With binned scores
+-- (bins=) it bounds the binning error: |AUC - exact AUC| <= sum pw nw / (2 P N).
+CREATE OR REPLACE MACRO fm_stat_auc_tie_sum(pw, nw, tp, fp) AS
+    sum(pw * nw);
 
 -- Average precision numerator: sum over scores of pw * precision at that score.
 CREATE OR REPLACE MACRO fm_stat_ap_sum(pw, nw, tp, fp) AS
@@ -246,6 +258,7 @@ CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
     SELECT struct_pack(
         auc_sum := fm_stat_auc_sum(pw, nw, tp, fp),
         partial_auc := fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr),
+        auc_tie_sum := fm_stat_auc_tie_sum(pw, nw, tp, fp),
         ap_sum := fm_stat_ap_sum(pw, nw, tp, fp),
         pr_auc_sum := fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev),
         ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
@@ -396,6 +409,11 @@ CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_inv
 -- Stage 2, ranking formulas. A group without positive or negative weight has
 -- no ROC curve: NULL (scikit-learn raises).
 -- ---------------------------------------------------------------------------
+
+-- Bound on the error of an AUC over tied (or binned) scores: half the tied pairs' weight.
+CREATE OR REPLACE MACRO fm_formula_roc_auc_error_bound(auc_tie_sum, sum_pos, sum_neg, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN NULL
+         ELSE auc_tie_sum / (2 * sum_pos * sum_neg) END;
 
 -- With max_fpr < 1: the partial area standardised as McClish (scikit-learn's max_fpr),
 -- 1/2 (1 + (A - m^2 / 2) / (m - m^2 / 2)).
@@ -675,6 +693,15 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
 CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_gini_score(
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).auc_sum,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        fm_invalid_label(y_true, pos_label, neg_label)
+        + fm_invalid_score(y_score)
+        + fm_invalid_weight(sample_weight));
+
+CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
+    fm_formula_roc_auc_error_bound(
+        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).auc_tie_sum,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)

@@ -33,6 +33,7 @@ def query(
     pos_label: Any = 1,
     neg_label: Any = None,
     zero_division: float | None = None,
+    bins: int | None = None,
     nulls: str = "error",
     checks: bool = False,
 ) -> str:
@@ -56,6 +57,13 @@ def query(
         Group columns.
     pos_label, neg_label, zero_division
         As in :func:`framemetrics.evaluate`.
+    bins : int, optional
+        Approximate mode for the ranking metrics: scores are binned to
+        ``floor(y_score * bins) / bins`` (bins of width ``1 / bins``), so the
+        curve stage has at most ``bins`` rows per group and unit of score and
+        costs about one ``GROUP BY``. Each metric is then exact for the binned
+        score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
+        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)``.
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
         With "error", a group with invalid rows gets NULL metrics.
@@ -89,6 +97,7 @@ def query(
         pos_label=pos_label,
         neg_label=neg_label,
         zero_division=zero_division,
+        bins=bins,
     )
     plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     inputs = QueryInputs(

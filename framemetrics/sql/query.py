@@ -172,11 +172,11 @@ def input_cte(plan: Plan, inputs: QueryInputs, keys: list[str]) -> str:
     return cte("fm_input", columns, source, [])
 
 
-def score_weights(literals: dict[str, str], keys: list[str]) -> list[str]:
-    """Columns of the curve stage's ``GROUP BY keys, y_score``: the weights ``pw, nw``."""
+def score_weights(literals: dict[str, str], keys: list[str], score: str = "y_score") -> list[str]:
+    """Columns of the curve stage's ``GROUP BY keys, score``: the score as ``y_score``, the weights ``pw, nw``."""
     return [
         *keys,
-        "y_score",
+        f"{score} AS y_score" if score != "y_score" else score,
         f"{inline('fm_score_pw', literals)} AS pw",
         f"{inline('fm_score_nw', literals)} AS nw",
     ]
@@ -184,7 +184,8 @@ def score_weights(literals: dict[str, str], keys: list[str]) -> list[str]:
 
 def _curve_ctes(plan: Plan, literals: dict[str, str], keys: list[str]) -> list[str]:
     """The curve stage: weights per distinct score, cumulative sums and totals, ranking statistics."""
-    per_score = score_weights(literals, keys)
+    score = "y_score" if plan.bins is None else inline("fm_bin_score", {"bins": sql_literal(float(plan.bins))})
+    per_score = score_weights(literals, keys, score)
     partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
     window = f"OVER ({partition}ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING)"
     totals = f"OVER ({partition.strip()})" if keys else "OVER ()"
@@ -202,7 +203,7 @@ def _curve_ctes(plan: Plan, literals: dict[str, str], keys: list[str]) -> list[s
         above = f"OVER ({partition}ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
         cumulative += [f"coalesce(sum(pw) {above}, 0) AS tp_prev", f"coalesce(sum(nw) {above}, 0) AS fp_prev"]
     ranking = [*keys, *(_statistic(s, literals) for s in plan.curve_statistics)]
-    ctes = [cte("fm_scores", per_score, "fm_input", [*keys, "y_score"]), cte("fm_curve", cumulative, "fm_scores", [])]
+    ctes = [cte("fm_scores", per_score, "fm_input", [*keys, score]), cte("fm_curve", cumulative, "fm_scores", [])]
     curve = "fm_curve"
     if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
         gap = f"max({inline('fm_ks_gap', {})}) {totals} AS gap_max"
