@@ -11,6 +11,7 @@ ratio is what matters; absolute times depend on the machine.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing
 import resource
 import time
@@ -119,9 +120,38 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
     return min(times)
 
 
+_DUCKDB_SCORES = """
+SELECT count(*), sum(pw), sum(nw) FROM (
+    SELECT g, p, sum(w * CAST(y = 1 AS DOUBLE)) AS pw, sum(w * CAST(y = 0 AS DOUBLE)) AS nw
+    FROM bench GROUP BY g, p
+)
+"""
+
+
+def _polars_scores(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    y, w = pl.col("y"), pl.col("w")
+    per_score = (
+        df.lazy()
+        .group_by("g", "p")
+        .agg((w * (y == 1).cast(pl.Float64)).sum().alias("pw"), (w * (y == 0).cast(pl.Float64)).sum().alias("nw"))
+    )
+    return per_score.select(pl.len(), pl.col("pw").sum(), pl.col("nw").sum()).collect()
+
+
+_SCORE = {"y_true": "y", "y_score": "p"}
+BINS = 1024
 CASES = {
     "confusion (15 metrics)": (CONFUSION, {"y_true": "y", "y_score": "p"}),
     "regression (6 metrics)": (REGRESSION, {"y_true": "target", "y_pred": "forecast"}),
+    "exact AUC": (["roc_auc_score"], _SCORE),
+    f"AUC bins={BINS}": (["roc_auc_score"], _SCORE | {"bins": BINS}),
+}
+# The baseline of each case: the engine's own aggregation of the same rows.
+_BASELINES = {
+    "confusion (15 metrics)": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
+    "regression (6 metrics)": (_DUCKDB_REGRESSION, _polars_regression, "GROUP BY g"),
+    "exact AUC": (_DUCKDB_SCORES, _polars_scores, "GROUP BY g, score"),
+    f"AUC bins={BINS}": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
 }
 
 
@@ -131,14 +161,13 @@ def _tasks(case: str, engine: str, con: duckdb.DuckDBPyConnection, source: objec
     ``source`` is a DuckDB FROM clause (DuckDB) or a Polars frame (Polars).
     """
     metrics, columns = CASES[case]
-    confusion = case.startswith("confusion")
+    duckdb_sql, polars_baseline, _ = _BASELINES[case]
     if engine == "duckdb":
         data = con.sql(f"SELECT * FROM {source}")
-        baseline_sql = (_DUCKDB_CONFUSION if confusion else _DUCKDB_REGRESSION).replace("FROM bench", f"FROM {source}")
-        baseline = partial(con.sql(baseline_sql).fetchall)
+        baseline = partial(con.sql(duckdb_sql.replace("FROM bench", f"FROM {source}")).fetchall)
     else:
         data = source
-        baseline = partial(_polars_confusion if confusion else _polars_regression, source)
+        baseline = partial(polars_baseline, source)
     ours = partial(fm.evaluate, data, sample_weight="w", by="g", metrics=metrics, engine=engine, **columns)
     return {"framemetrics": ours, "baseline": baseline}
 
@@ -179,8 +208,64 @@ def _in_child(case: str, engine: str, kind: str, path: str, repeat: int, memory_
     return result
 
 
+def _sklearn_loop(frame: pl.DataFrame) -> list[float]:
+    """What framemetrics replaces: scikit-learn's weighted AUC looped over the groups."""
+    from sklearn.metrics import roc_auc_score
+
+    return [
+        roc_auc_score(part["y"].to_numpy(), part["p"].to_numpy(), sample_weight=part["w"].to_numpy())
+        for part in frame.partition_by("g")
+    ]
+
+
+def _polars_ds(frame: pl.DataFrame) -> pl.DataFrame:
+    """polars-ds' grouped AUC (unweighted: it takes no weights)."""
+    import polars_ds
+
+    return frame.lazy().group_by("g").agg(polars_ds.query_roc_auc("y", "p")).collect()
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def _reference_lines(
+    engines: list[str], con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, repeat: int, ours: dict[str, float]
+) -> list[dict[str, object]]:
+    """Exact AUC against the libraries users loop or call today, where installed (in memory)."""
+    lines = []
+    if _installed("sklearn"):
+        loop = best_of(1, partial(_sklearn_loop, frame))
+        for engine in engines:
+            lines.append(_line(engine, "exact AUC", "scikit-learn loop", ours[engine], loop))
+    if _installed("polars_ds"):
+        other = best_of(repeat, partial(_polars_ds, frame))
+        for engine in engines:
+            data = con.table("bench") if engine == "duckdb" else frame
+            run = partial(fm.evaluate, data, y_true="y", y_score="p", by="g", metrics="roc_auc_score", engine=engine)
+            lines.append(_line(engine, "exact AUC, unweighted", "polars-ds query_roc_auc", best_of(repeat, run), other))
+    return lines
+
+
+def _line(engine: str, case: str, baseline: str, ours: float, base: float) -> dict[str, object]:
+    return {
+        "engine": engine,
+        "metrics": case,
+        "baseline": baseline,
+        "framemetrics_s": ours,
+        "baseline_s": base,
+        "ratio": ours / base,
+    }
+
+
 def run_benchmark(
-    rows: int, groups: int, repeat: int, engines: list[str], parquet: str | None = None, memory_limit: str = "1GB"
+    rows: int,
+    groups: int,
+    repeat: int,
+    engines: list[str],
+    parquet: str | None = None,
+    memory_limit: str = "1GB",
+    cases: list[str] | None = None,
 ) -> list[dict[str, object]]:
     """Time framemetrics against the baselines; one dict per line of the report.
 
@@ -190,9 +275,15 @@ def run_benchmark(
 
     Examples
     --------
-    >>> lines = run_benchmark(10_000, 10, 1, ["duckdb"])
+    ``cases`` picks among :data:`CASES` (default all). In memory, the exact
+    AUC is also timed against a scikit-learn loop over the groups and
+    polars-ds' ``query_roc_auc``, where installed.
+
+    Examples
+    --------
+    >>> lines = run_benchmark(10_000, 10, 1, ["duckdb"], cases=["exact AUC"])
     >>> sorted(lines[0])
-    ['baseline_s', 'engine', 'framemetrics_s', 'metrics', 'ratio']
+    ['baseline', 'baseline_s', 'engine', 'framemetrics_s', 'metrics', 'ratio']
     """
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
@@ -201,8 +292,8 @@ def run_benchmark(
         con.execute(f"COPY bench TO '{parquet}' (FORMAT parquet)")
         con.execute("DROP TABLE bench")
     frame = con.table("bench").pl() if "polars" in engines and not parquet else None
-    lines = []
-    for case in CASES:
+    lines, exact = [], {}
+    for case in cases or list(CASES):
         for engine in engines:
             peaks: dict[str, object] = {}
             if parquet:
@@ -212,8 +303,11 @@ def run_benchmark(
             else:
                 tasks = _tasks(case, engine, con, "bench" if engine == "duckdb" else frame)
                 ours, base = best_of(repeat, tasks["framemetrics"]), best_of(repeat, tasks["baseline"])
-            line = {"engine": engine, "metrics": case, "framemetrics_s": ours, "baseline_s": base, "ratio": ours / base}
-            lines.append(line | peaks)
+            lines.append(_line(engine, case, _BASELINES[case][2], ours, base) | peaks)
+            exact |= {engine: ours} if case == "exact AUC" else {}
+    if exact and not parquet:
+        frame = frame if frame is not None else con.table("bench").pl()
+        lines += _reference_lines(engines, con, frame, repeat, exact)
     return lines
 
 
@@ -226,11 +320,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engines", nargs="+", default=["duckdb", "polars"], choices=["duckdb", "polars"])
     parser.add_argument("--parquet", help="write the data to this Parquet file and read it from there")
     parser.add_argument("--memory-limit", default="1GB", help="DuckDB memory_limit with --parquet")
+    parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
     args = parser.parse_args(argv)
     where = f"from {args.parquet}" if args.parquet else "in memory"
     print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, {where}, best of {args.repeat}")
-    lines = run_benchmark(args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit)
-    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1):
+    lines = run_benchmark(
+        args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit, args.cases
+    )
+    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1):
         print(pl.DataFrame(lines))
 
 
