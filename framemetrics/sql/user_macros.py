@@ -116,11 +116,11 @@ pos_label := 1, neg_label := 0, drop_intermediate := TRUE) AS TABLE'
 
 
 def render_user_macros() -> str:
-    """The generated section: every registered metric, grouped by family.
+    """The generated section: every registered metric, grouped by family, then the curves.
 
     Examples
     --------
-    >>> render_user_macros().count("CREATE OR REPLACE MACRO") == len(REGISTRY)
+    >>> render_user_macros().count("CREATE OR REPLACE MACRO") == len(REGISTRY) + len(CURVES)
     True
     """
     parts = [_HEADER]
