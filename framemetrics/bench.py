@@ -327,7 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     lines = run_benchmark(
         args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit, args.cases
     )
-    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1):
+    with pl.Config(
+        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1
+    ):
         print(pl.DataFrame(lines))
 
 

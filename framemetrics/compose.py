@@ -133,6 +133,6 @@ def metric_expr(
         max_fpr=plan.max_fpr,
     )
     call = plan.calls[0]
-    statistics = {s: STATISTICS[s].polars(inputs) for s in call.metric.statistics}
+    statistics = {s: STATISTICS[s].polars(inputs) for s in call.statistics}
     checks = {c.name: c.polars(inputs) for c in call.checks}
     return formula_expr(call, statistics, checks)

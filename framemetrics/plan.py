@@ -28,11 +28,17 @@ class MetricCall:
     metric: Metric
     params: dict[str, Any]
     checks: tuple[Check, ...]
+    skipped: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         """Output column name (the metric's name)."""
         return self.metric.name
+
+    @property
+    def statistics(self) -> tuple[str, ...]:
+        """The statistics computed for this call (its formula gets NULL for the ``skipped``)."""
+        return tuple(s for s in self.metric.statistics if s not in self.skipped)
 
 
 @dataclass(frozen=True)
@@ -163,13 +169,14 @@ def make_plan(
         if thresholded and metric.family == "classification":
             # y_score >= threshold is a valid label wherever the score is a number.
             checks = tuple(c for c in checks if c != check("label", "y_pred")) + (check("score", "y_score"),)
-        calls.append(MetricCall(metric, params, checks))
+        skipped = tuple(s for s, needed in metric.conditional.items() if not needed({**params, **given}))
+        calls.append(MetricCall(metric, params, checks, skipped))
     for key, values in inputs.items():
         if len(values) > 1:
             raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
     statistics = ["n_rows"]
     for call in calls:
-        for stat in call.metric.statistics:
+        for stat in call.statistics:
             statistics += [*STATISTICS[stat].needs, stat]
     return Plan(
         calls=tuple(calls),

@@ -29,7 +29,8 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
     0.75
     """
     n_invalid = reduce(lambda a, b: a + b, (checks[c.name] for c in call.checks))
-    arguments = {s: statistics[s] for s in call.metric.statistics}
+    arguments = {s: statistics[s] for s in call.statistics}
+    arguments |= {s: pl.lit(None, dtype=pl.Float64) for s in call.skipped}
     return call.metric.formula(**arguments, n_invalid=n_invalid, **call.params).alias(call.name)
 
 

@@ -44,6 +44,10 @@ class Metric:
         ``max_fpr`` of the partial ROC AUC, which its formula reads too).
     weighted : bool
         Whether ``sample_weight`` is supported.
+    conditional : dict
+        Statistics computed only when the predicate of the metric's
+        parameters holds (the partial AUC only with ``max_fpr < 1``);
+        otherwise the formula receives NULL for them.
     """
 
     name: str
@@ -53,6 +57,7 @@ class Metric:
     params: dict[str, Any] = field(default_factory=dict)
     input_params: dict[str, Any] = field(default_factory=dict)
     weighted: bool = True
+    conditional: dict[str, Callable[[dict[str, Any]], bool]] = field(default_factory=dict)
 
     @property
     def prediction(self) -> str:
@@ -124,7 +129,11 @@ _METRICS = [
     _probability("log_loss", "sum_log_loss"),
     _probability("brier_score_loss", "sum_brier"),
     _ranking(
-        "roc_auc_score", "auc_sum partial_auc sum_pos sum_neg", params={"max_fpr": None}, input_params={"max_fpr": None}
+        "roc_auc_score",
+        "auc_sum partial_auc sum_pos sum_neg",
+        params={"max_fpr": None},
+        input_params={"max_fpr": None},
+        conditional={"partial_auc": lambda params: params["max_fpr"] not in (None, 1)},
     ),
     _ranking("gini_score", "auc_sum sum_pos sum_neg"),
     _ranking("roc_auc_error_bound", "auc_tie_sum sum_pos sum_neg"),

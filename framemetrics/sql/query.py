@@ -84,6 +84,7 @@ def _check(check: Check, literals: dict[str, str]) -> str:
 def _formula(call: MetricCall) -> str:
     n_invalid = " + ".join(c.name for c in call.checks)
     arguments = {"n_invalid": n_invalid, **{k: sql_literal(v) for k, v in call.params.items()}}
+    arguments |= {s: "CAST(NULL AS DOUBLE)" for s in call.skipped}
     return f"{expand(call.metric.sql_formula, arguments)} AS {quote_identifier(call.name)}"
 
 

@@ -45,7 +45,6 @@ fm_ranking AS (
     SELECT
         fm_g0,
         sum(nw * (2 * tp - pw)) AS auc_sum,
-        sum(CASE WHEN pos_total = 0 OR neg_total = 0 THEN NULL WHEN fp / neg_total <= CAST(1.0 AS DOUBLE) THEN (fp / neg_total - (fp - nw) / neg_total) * (tp / pos_total + (tp - pw) / pos_total) / 2 WHEN (fp - nw) / neg_total < CAST(1.0 AS DOUBLE) THEN (CAST(1.0 AS DOUBLE) - (fp - nw) / neg_total) * ((tp - pw) / pos_total + ((tp - pw) / pos_total + (tp / pos_total - (tp - pw) / pos_total) * (CAST(1.0 AS DOUBLE) - (fp - nw) / neg_total) / (fp / neg_total - (fp - nw) / neg_total))) / 2 ELSE 0 END) AS partial_auc,
         sum(pw) AS sum_pos,
         sum(nw) AS sum_neg,
         sum(CASE WHEN pw > 0 THEN pw * tp / (tp + fp) ELSE 0 END) AS ap_sum
@@ -55,7 +54,7 @@ fm_ranking AS (
 SELECT
     fm_statistics.fm_g0 AS "student",
     n_rows,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR sum_pos = 0 OR sum_neg = 0 OR CAST(NULL AS DOUBLE) <= 0 OR CAST(NULL AS DOUBLE) > 1 THEN NULL WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1 THEN auc_sum / (2 * sum_pos * sum_neg) ELSE (1 + (partial_auc - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2) / (CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2)) / 2 END AS "roc_auc_score",
+    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR sum_pos = 0 OR sum_neg = 0 OR CAST(NULL AS DOUBLE) <= 0 OR CAST(NULL AS DOUBLE) > 1 THEN NULL WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1 THEN auc_sum / (2 * sum_pos * sum_neg) ELSE (1 + (CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2) / (CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2)) / 2 END AS "roc_auc_score",
     CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR sum_pos = 0 THEN NULL ELSE ap_sum / sum_pos END AS "average_precision_score",
     CASE WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0 THEN NULL WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score"
 FROM fm_statistics JOIN fm_ranking ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ranking.fm_g0
