@@ -12,7 +12,7 @@ from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve,
 from framemetrics.curve_points import CURVES, curve_points
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.plan import Plan
-from framemetrics.polars_engine import canonical_frame, plan_inputs
+from framemetrics.polars_engine import NO_SHARED_SCANS, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.query import QueryInputs, group_keys, input_cte, statistics_cte
@@ -95,7 +95,7 @@ def curve_table(
         data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=nulls == "drop")
         raise_for_invalid(_checks_polars(data, plan, keys), plan, roles, nulls)
         points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop)
-        return points.rename(dict(zip(keys, by, strict=True))).collect()
+        return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
     duck = open_duckdb(source, con)
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)

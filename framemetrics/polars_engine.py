@@ -13,7 +13,12 @@ from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.statistics import STATISTICS
 
-__all__ = ["canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
+__all__ = ["NO_SHARED_SCANS", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
+
+# The row statistics and the curve stage both read the input; with the default
+# common-subplan elimination Polars caches the whole scan in memory to share it
+# (5.3 GB for a binned AUC over 2e7 Parquet rows, 1.3 GB without, and faster).
+NO_SHARED_SCANS = pl.QueryOptFlags(comm_subplan_elim=False)
 
 
 def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Mapping[str, pl.Expr]) -> pl.Expr:
@@ -143,4 +148,4 @@ def run_polars(
     result = stats.select(outputs)
     if by:
         result = result.sort(list(by), nulls_last=True)
-    return result.collect()
+    return result.collect(optimizations=NO_SHARED_SCANS)
