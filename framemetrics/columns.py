@@ -70,8 +70,9 @@ def resolve(
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
 
-    With ``bins``, a requested ROC AUC or Gini gets ``roc_auc_error_bound``
-    beside it (the bound on the binning's error).
+    With ``bins``, a requested ROC AUC (without ``max_fpr``) or Gini gets
+    ``roc_auc_error_bound`` beside it: the bound on the AUC's binning error
+    (twice it for the Gini). ``bins`` without a ranking metric is an error.
 
     Examples
     --------
@@ -81,8 +82,12 @@ def resolve(
     (True, {'y_true': 'y', 'y_pred': 'p', 'y_score': 'p'})
     """
     requested = requested_metrics(metrics)
-    if bins is not None and {"roc_auc_score", "gini_score"} & set(requested):
-        requested.setdefault("roc_auc_error_bound", {})
+    if bins is not None:
+        if not any(get_metric(name).family == "ranking" for name in requested):
+            raise ValueError("bins= bins the score of ranking metrics, and none is requested")
+        full_auc = (requested.get("roc_auc_score") or {}).get("max_fpr") in (None, 1)
+        if ("roc_auc_score" in requested and full_auc) or "gini_score" in requested:
+            requested.setdefault("roc_auc_error_bound", {})
     metrics = requested
     families = {get_metric(name).family for name in requested}
     thresholded = y_pred is None and y_score is not None and "regression" not in families

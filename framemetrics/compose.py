@@ -47,8 +47,8 @@ _PARAMETERS = {
     "ranking": """y_true : str or polars.Expr
         True class labels.
     y_score : str or polars.Expr
-        Scores, higher meaning more likely ``pos_label`` (any numbers;
-        ties allowed; null or NaN make the group's value null).
+        Scores, higher meaning more likely ``pos_label`` (finite numbers;
+        ties allowed; null, NaN or +-inf make the group's value null).
     sample_weight : str or polars.Expr, optional
         Non-negative weights.
     pos_label : Any, default 1

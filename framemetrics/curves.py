@@ -297,9 +297,9 @@ def det_curve(
     polars.DataFrame
         Per group, by increasing threshold: the group columns, ``threshold``,
         ``fpr = fp / N``, ``fnr = fn / P`` and ``tp, fp, tn, fn``, from the
-        first point with ``fn = 0`` to the last with ``fp = 0`` (which may be
-        ``+inf``), as scikit-learn. A group with one class has no rows
-        (scikit-learn raises).
+        highest threshold with ``fn = 0`` up to the lowest with ``fp = 0``
+        (which may be ``+inf``), as scikit-learn. A group with one class has
+        no rows (scikit-learn raises).
 
     Raises
     ------

@@ -120,7 +120,8 @@ def evaluate(
         curve stage has at most ``bins`` rows per group and unit of score and
         costs about one ``GROUP BY``. Each metric is then exact for the binned
         score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
-        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)``.
+        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)`` (twice that for the
+        Gini; no bound is given for a partial AUC, ``max_fpr < 1``).
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first (reflected
         in ``n_rows``); NaN is never dropped.

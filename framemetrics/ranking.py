@@ -279,7 +279,7 @@ def ks_threshold(
     pos_label: Any = 1,
     neg_label: Any = None,
 ) -> pl.Expr:
-    """The score at which the Kolmogorov-Smirnov statistic is reached.
+    """The highest score at which TPR - FPR is within 1e-12 of the Kolmogorov-Smirnov statistic.
 
     Parameters
     ----------
@@ -301,7 +301,9 @@ def ks_threshold(
     1e-12 of the largest gap: predicting ``y_score >= s`` separates the classes
     best. The tolerance makes gaps that are equal in exact arithmetic tie
     although rounding sets them 1e-16 apart (``1/3 - 0`` and ``2/3 - 1/3``), so
-    the highest of them wins on every engine. ``+inf`` (predict no positive,
+    the highest of them wins on every engine; the price is that a gap short
+    of the maximum by less than 1e-12 (a score of weight 1e-13 of the group's)
+    ties too. ``+inf`` (predict no positive,
     scikit-learn's first ROC threshold) when the largest gap is 0. Null when
     ``P`` or ``N`` is 0.
 

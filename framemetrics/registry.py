@@ -96,7 +96,8 @@ def _probability(name: str, statistic: str) -> Metric:
 
 
 def _ranking(name: str, statistics: str, **kwargs: Any) -> Metric:
-    return Metric(name, "ranking", tuple(statistics.split()), _LABELS + (check("score", "y_score"),), **kwargs)
+    # Finite scores, as scikit-learn: an infinite score would tie with the curves' +inf point.
+    return Metric(name, "ranking", tuple(statistics.split()), _LABELS + (check("finite", "y_score"),), **kwargs)
 
 
 _FINITE = (check("finite", "y_true"), check("finite", "y_pred"))

@@ -686,7 +686,7 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight),
         max_fpr);
 
@@ -696,7 +696,7 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -705,7 +705,7 @@ CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight :=
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -713,7 +713,7 @@ CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weigh
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ap_sum,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -721,7 +721,7 @@ CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).pr_auc_sum,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -730,7 +730,7 @@ CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -740,7 +740,7 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
@@ -748,7 +748,7 @@ CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).bep_tp,
         (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
         fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_score(y_score)
+        + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 -- regression metrics
@@ -873,7 +873,7 @@ fm_statistics AS (
         fm_input.fm_g0 AS fm_g0,
         count(*) AS n_rows,
         count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
-        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE y_score IS NULL OR NOT isfinite(y_score)) AS invalid_finite_y_score,
         count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
     FROM fm_input
     GROUP BY fm_input.fm_g0
@@ -912,8 +912,8 @@ fm_points AS (
 SELECT
     fm_statistics.fm_g0 AS "segment",
     threshold,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS tpr,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS tpr,
     fm_points.tp AS tp,
     fm_points.fp AS fp,
     fm_points.tn AS tn,
@@ -935,7 +935,7 @@ fm_statistics AS (
         fm_input.fm_g0 AS fm_g0,
         count(*) AS n_rows,
         count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
-        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE y_score IS NULL OR NOT isfinite(y_score)) AS invalid_finite_y_score,
         count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
     FROM fm_input
     GROUP BY fm_input.fm_g0
@@ -974,8 +974,8 @@ fm_points AS (
 SELECT
     fm_statistics.fm_g0 AS "segment",
     threshold,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 THEN NULL WHEN tp + fp = 0 THEN 1 ELSE tp / (tp + fp) END AS precision,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS recall,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 THEN NULL WHEN tp + fp = 0 THEN 1 ELSE tp / (tp + fp) END AS precision,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE tp / pos_total END AS recall,
     fm_points.tp AS tp,
     fm_points.fp AS fp,
     fm_points.tn AS tn,
@@ -997,7 +997,7 @@ fm_statistics AS (
         fm_input.fm_g0 AS fm_g0,
         count(*) AS n_rows,
         count(*) FILTER (WHERE y_true IS NULL OR (y_true <> pos_label AND y_true <> neg_label)) AS invalid_label_y_true,
-        count(*) FILTER (WHERE y_score IS NULL OR isnan(y_score)) AS invalid_score_y_score,
+        count(*) FILTER (WHERE y_score IS NULL OR NOT isfinite(y_score)) AS invalid_finite_y_score,
         count(*) FILTER (WHERE sample_weight IS NULL OR NOT isfinite(sample_weight) OR sample_weight < 0) AS invalid_weight_sample_weight
     FROM fm_input
     GROUP BY fm_input.fm_g0
@@ -1043,8 +1043,8 @@ fm_ends AS (
 SELECT
     fm_statistics.fm_g0 AS "segment",
     threshold,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE fn / pos_total END AS fnr,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 OR neg_total = 0 THEN NULL ELSE fp / neg_total END AS fpr,
+    CASE WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0 OR pos_total = 0 THEN NULL ELSE fn / pos_total END AS fnr,
     fm_ends.tp AS tp,
     fm_ends.fp AS fp,
     fm_ends.tn AS tn,

@@ -70,3 +70,14 @@ def test_bins_must_be_a_positive_integer(bins):
     df = pl.DataFrame({"y": [0, 1], "p": [0.2, 0.7]})
     with pytest.raises(ValueError, match="bins must be None or a positive integer"):
         fm.evaluate(df, y_true="y", y_score="p", metrics="roc_auc_score", bins=bins)
+
+
+def test_no_bound_for_partial_auc_and_bins_needs_a_ranking_metric():
+    df = pl.DataFrame({"y": [1, 0, 1, 0], "p": [0.55, 0.51, 0.3, 0.2]})
+    out = fm.evaluate(df, y_true="y", y_score="p", metrics={"roc_auc_score": {"max_fpr": 0.5}}, bins=10)
+    assert "roc_auc_error_bound" not in out.columns
+    gini = fm.evaluate(df, y_true="y", y_score="p", metrics="gini_score", bins=10)
+    exact = 2 * skm.roc_auc_score(df["y"], df["p"]) - 1
+    assert abs(gini["gini_score"][0] - exact) <= 2 * gini["roc_auc_error_bound"][0]
+    with pytest.raises(ValueError, match="bins= bins the score of ranking metrics"):
+        fm.evaluate(df, y_true="y", y_score="p", metrics="f1_score", bins=10)

@@ -203,3 +203,18 @@ def test_sql_text_gives_null_rates_for_groups_with_invalid_rows():
     out = con.sql(fm.sql.curve("roc_curve", table="t", y_true="y", y_score="p", by="g")).pl()
     assert out.filter(pl.col("g") == "a")["tpr"].null_count() == 0
     assert out.filter(pl.col("g") == "b")["tpr"].is_null().all()
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_infinite_scores_are_invalid_as_in_sklearn(engine):
+    """An infinite score would tie with the +inf point; scikit-learn raises on it."""
+    df = pl.DataFrame({"y": [1, 0, 1], "s": [float("inf"), 0.5, 0.2]})
+    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 rows are null, NaN or infinite"):
+        fm.roc_curve(df, y_true="y", y_score="s", engine=engine)
+    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 rows are null, NaN or infinite"):
+        fm.evaluate(df, y_true="y", y_score="s", metrics="ks_threshold", engine=engine)
+
+
+def test_sql_curve_validates_drop_intermediate():
+    with pytest.raises(ValueError, match="drop_intermediate must be True or False"):
+        fm.sql.curve("roc_curve", table="t", y_true="y", y_score="p", drop_intermediate="no")

@@ -63,7 +63,8 @@ def query(
         curve stage has at most ``bins`` rows per group and unit of score and
         costs about one ``GROUP BY``. Each metric is then exact for the binned
         score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
-        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)``.
+        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)`` (twice that for the
+        Gini; no bound is given for a partial AUC, ``max_fpr < 1``).
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
         With "error", a group with invalid rows gets NULL metrics.
@@ -152,6 +153,8 @@ def curve(
     [(inf, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0), (0.8, 0.0, 0.5, 1.0, 0.0, 2.0, 1.0)]
     """
     check_nulls(nulls)
+    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
+        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
     if name not in CURVES:
         raise ValueError(f"unknown curve {name!r}; one of {', '.join(CURVES)}")
     resolved = resolve(
