@@ -12,7 +12,16 @@ from framemetrics.plan import MetricsArg, Plan, make_plan, requested_metrics
 from framemetrics.registry import get_metric
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
-__all__ = ["Resolved", "as_tuple", "check_nulls", "polars_columns", "resolve", "resolve_roles", "sql_columns"]
+__all__ = [
+    "Resolved",
+    "as_tuple",
+    "check_nulls",
+    "polars_columns",
+    "resolve",
+    "resolve_curve",
+    "resolve_roles",
+    "sql_columns",
+]
 
 
 def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -102,6 +111,26 @@ def resolve(
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
+
+
+def resolve_curve(*, y_true: str, y_score: str, sample_weight: str | None, pos_label: Any, neg_label: Any) -> Resolved:
+    """Resolve the arguments of a curve: the checks and labels of the ranking metrics.
+
+    Examples
+    --------
+    >>> resolve_curve(y_true="y", y_score="s", sample_weight=None, pos_label=1, neg_label=None).roles
+    {'y_true': 'y', 'y_score': 's'}
+    """
+    return resolve(
+        ["roc_auc_score"],
+        y_true=y_true,
+        y_pred=None,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=None,
+    )
 
 
 def _numeric_roles(plan: Plan) -> set[str]:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve, sql_columns
+from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve_curve, sql_columns
 from framemetrics.curve_points import CURVES, curve_points
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.plan import Plan
@@ -74,15 +74,8 @@ def curve_table(
     spec = CURVES[curve]
     drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
     by = as_tuple(by)
-    resolved = resolve(
-        ["roc_auc_score"],
-        y_true=y_true,
-        y_pred=None,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=None,
+    resolved = resolve_curve(
+        y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     plan, roles = resolved.plan, resolved.roles
     for name in ("threshold", *spec.rates, "tp", "fp", "tn", "fn"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from framemetrics.columns import as_tuple, check_nulls, resolve, sql_columns
+from framemetrics.columns import as_tuple, check_nulls, resolve, resolve_curve, sql_columns
 from framemetrics.curve_points import CURVES
 from framemetrics.plan import MetricsArg
 from framemetrics.sql.curve_query import curve_query
@@ -157,15 +157,8 @@ def curve(
         raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
     if name not in CURVES:
         raise ValueError(f"unknown curve {name!r}; one of {', '.join(CURVES)}")
-    resolved = resolve(
-        ["roc_auc_score"],
-        y_true=y_true,
-        y_pred=None,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=None,
+    resolved = resolve_curve(
+        y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
