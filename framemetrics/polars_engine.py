@@ -81,7 +81,8 @@ def canonical_frame(
     >>> from framemetrics.plan import make_plan
     >>> lf = pl.LazyFrame({"seg": ["a"], "y": [1], "p": [1]})
     >>> plan = make_plan("accuracy_score", weighted=False)
-    >>> canonical_frame(lf, plan, {"y_true": pl.col("y"), "y_pred": pl.col("p")}, ("seg",), drop_nulls=False).columns
+    >>> frame = canonical_frame(lf, plan, {"y_true": pl.col("y"), "y_pred": pl.col("p")}, ("seg",), drop_nulls=False)
+    >>> frame.collect_schema().names()
     ['fm_g0', 'y_true', 'y_pred', 'sample_weight']
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
