@@ -13,6 +13,7 @@ parameter names (a test checks this); the SQL of a whole curve is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
@@ -61,7 +62,8 @@ class Curve:
     """One curve: its rate columns, which points it keeps and its order.
 
     ``rates`` maps each rate column to its SQL (macro and arguments) and its
-    Polars expression over the points. ``descending`` orders thresholds
+    Polars expression over the points; ``keep_sql`` and ``keep`` (given
+    ``drop_intermediate``) are the same for the points kept. ``descending`` orders thresholds
     from +inf down (ROC), else up (PR, DET). ``sliced``: DET's points run
     from the last with ``fp = 0`` to the first with ``fn = 0``, and a group
     with one class has none.
@@ -70,18 +72,13 @@ class Curve:
     name: str
     rates: dict[str, tuple[str, pl.Expr]]
     keep_sql: str
+    keep: Callable[[bool], pl.Expr]
     descending: bool
     drop_intermediate: bool
     sliced: bool = False
 
-    def keep(self, drop_intermediate: bool) -> pl.Expr:
-        """Which points of the curve stage the curve keeps, in Polars."""
-        pw, nw, next_pw, next_nw = pl.col("pw"), pl.col("nw"), pl.col("next_pw"), pl.col("next_nw")
-        if self.name == "roc_curve":
-            return keep_roc(pw, nw, next_pw, next_nw, pl.col("is_first"), drop_intermediate)
-        if self.name == "precision_recall_curve":
-            return keep_pr(pw, next_pw, pl.col("is_first"), drop_intermediate)
-        return keep_det(pw, next_pw, drop_intermediate)
+
+_PW, _NW, _NEXT_PW, _NEXT_NW, _IS_FIRST = (pl.col(c) for c in ("pw", "nw", "next_pw", "next_nw", "is_first"))
 
 
 CURVES: dict[str, Curve] = {
@@ -94,6 +91,7 @@ CURVES: dict[str, Curve] = {
                 "tpr": ("fm_curve_rate(tp, pos_total, n_invalid)", rate(_TP, _POS, _N)),
             },
             "fm_curve_keep_roc(pw, nw, next_pw, next_nw, is_first, drop_intermediate)",
+            lambda drop: keep_roc(_PW, _NW, _NEXT_PW, _NEXT_NW, _IS_FIRST, drop),
             descending=True,
             drop_intermediate=True,
         ),
@@ -104,6 +102,7 @@ CURVES: dict[str, Curve] = {
                 "recall": ("fm_curve_rate(tp, pos_total, n_invalid)", rate(_TP, _POS, _N)),
             },
             "fm_curve_keep_pr(pw, next_pw, is_first, drop_intermediate)",
+            lambda drop: keep_pr(_PW, _NEXT_PW, _IS_FIRST, drop),
             descending=False,
             drop_intermediate=False,
         ),
@@ -114,6 +113,7 @@ CURVES: dict[str, Curve] = {
                 "fnr": ("fm_curve_rate(fn, pos_total, n_invalid)", rate(_FN, _POS, _N)),
             },
             "fm_curve_keep_det(pw, next_pw, drop_intermediate)",
+            lambda drop: keep_det(_PW, _NEXT_PW, drop),
             descending=False,
             drop_intermediate=False,
             sliced=True,

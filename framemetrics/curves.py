@@ -11,19 +11,12 @@ import polars as pl
 from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve_curve, sql_columns
 from framemetrics.curve_points import CURVES, curve_points
 from framemetrics.evaluate import check_schema, raise_for_invalid
-from framemetrics.plan import Plan
-from framemetrics.polars_engine import NO_SHARED_SCANS, canonical_frame, plan_inputs
+from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.curve_query import curve_query
-from framemetrics.sql.query import QueryInputs, group_keys, input_cte, statistics_cte
-from framemetrics.sql.quoting import sql_literal
+from framemetrics.sql.query import QueryInputs, checks_query
 
 __all__ = ["curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
-
-
-def _checks_polars(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.DataFrame:
-    aggregations = [pl.len().alias("n_rows"), *(c.polars(plan_inputs(plan)).alias(c.name) for c in plan.checks)]
-    return (data.group_by(keys).agg(aggregations) if keys else data.select(aggregations)).collect()
 
 
 def curve_table(
@@ -86,17 +79,14 @@ def curve_table(
         check_schema(plan, roles, by, schema(frame), False)
         keys = [f"fm_g{i}" for i in range(len(by))]
         data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=nulls == "drop")
-        raise_for_invalid(_checks_polars(data, plan, keys), plan, roles, nulls)
+        raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
         points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
     duck = open_duckdb(source, con)
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)
         inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
-        keys = group_keys(inputs)
-        literals = {"pos_label": sql_literal(plan.pos_label), "neg_label": sql_literal(plan.neg_label)}
-        checks = f"WITH {input_cte(plan, inputs, keys)},\n{statistics_cte(plan, literals, keys, ('n_rows',))}"
-        raise_for_invalid(duck.run(checks + "\nSELECT * FROM fm_statistics").pl(), plan, roles, nulls)
+        raise_for_invalid(duck.run(checks_query(plan, inputs)).pl(), plan, roles, nulls)
         return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop)).pl()
     finally:
         duck.close()

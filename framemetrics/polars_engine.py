@@ -13,7 +13,7 @@ from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.statistics import STATISTICS
 
-__all__ = ["NO_SHARED_SCANS", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
+__all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
 
 # The row statistics and the curve stage both read the input; with the default
 # common-subplan elimination Polars caches the whole scan in memory to share it
@@ -63,10 +63,10 @@ def _with_group_means(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Laz
     return data.join(first, on=keys, nulls_equal=True) if keys else data.join(first, how="cross")
 
 
-def _aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
-    """The one ``GROUP BY`` of row statistics and checks."""
+def aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str], statistics: tuple[str, ...]) -> pl.LazyFrame:
+    """The one ``GROUP BY`` of ``statistics`` and the plan's checks (SQL: ``statistics_cte``)."""
     inputs = plan_inputs(plan, group_means=bool(plan.first_pass))
-    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in plan.row_statistics]
+    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in statistics]
     aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
     return rows.group_by(keys).agg(aggregations) if keys else rows.select(aggregations)
 
@@ -133,7 +133,7 @@ def run_polars(
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
-    stats = _aggregate(_with_group_means(data, plan, keys), plan, keys)
+    stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
     if plan.curve_statistics:
         ranking = [STATISTICS[s].curve(plan_inputs(plan)).alias(s) for s in plan.curve_statistics]
         inputs = plan_inputs(plan)

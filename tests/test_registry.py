@@ -14,7 +14,7 @@ from framemetrics import curve_points, formulas
 from framemetrics.checks import _DOMAINS
 from framemetrics.sql.macros import macros
 from framemetrics.sql.user_macros import MARKER, render_user_macros
-from framemetrics.statistics import STATISTICS
+from framemetrics.statistics import KS_TOLERANCE, STATISTICS
 
 METRICS = sorted(fm.REGISTRY)
 ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
@@ -99,3 +99,9 @@ def test_curve_formulas_mirror_their_macros(name):
     """Each Polars curve formula takes the parameters of its SQL macro, in order."""
     python = list(inspect.signature(getattr(curve_points, name)).parameters)
     assert tuple(python) == tuple(macros()[f"fm_curve_{name}"].params)
+
+
+def test_ks_tolerance_is_the_same_in_sql():
+    """The KS tie tolerance is written in two SQL macros and one Python constant."""
+    for name in ("fm_stat_ks_score", "fm_formula_ks_threshold"):
+        assert repr(KS_TOLERANCE) in macros()[name].body

@@ -16,6 +16,7 @@ from framemetrics.statistics import STATISTICS
 
 __all__ = [
     "QueryInputs",
+    "checks_query",
     "cte",
     "group_keys",
     "inline",
@@ -133,6 +134,22 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:
     order = f"\nORDER BY {', '.join(f'fm_statistics.{k} NULLS LAST' for k in keys)}" if keys else ""
     select = ",\n    ".join(outputs)
     return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {final}{order}"
+
+
+def checks_query(plan: Plan, inputs: QueryInputs) -> str:
+    """SQL of the row counts and check counts per group alone (``fm_statistics``).
+
+    Examples
+    --------
+    >>> from framemetrics.plan import make_plan
+    >>> inputs = QueryInputs('"t"', {"y_true": '"y"', "y_score": '"s"'})
+    >>> q = checks_query(make_plan("roc_auc_score", weighted=False), inputs)
+    >>> q.splitlines()[-1]
+    'SELECT * FROM fm_statistics'
+    """
+    keys = group_keys(inputs)
+    statistics = statistics_cte(plan, _literals(plan, inputs), keys, ("n_rows",))
+    return f"WITH {input_cte(plan, inputs, keys)},\n{statistics}\nSELECT * FROM fm_statistics"
 
 
 def group_keys(inputs: QueryInputs) -> list[str]:
