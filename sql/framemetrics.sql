@@ -507,6 +507,119 @@ CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, 
          ELSE 1.0 END;
 
 -- ---------------------------------------------------------------------------
+-- Multiclass (framemetrics.multiclass). Stage 1 gathers per group the
+-- confusion cells (true class, predicted class, weight) and the row sums of
+-- the class scores s_0 .. s_{K-1}; per class, tp, fp, fn and support come from
+-- the cells and the binary formulas above give precision, recall, F, Jaccard;
+-- per class j, the ranking statistics come from the binary curve macros over
+-- the score s_j with class j positive. These macros average per-class values
+-- over the classes of a group (stage 2b) and give the per-group formulas (2c).
+-- ---------------------------------------------------------------------------
+
+-- A class label when labels are given: NULL or not in the list is invalid.
+CREATE OR REPLACE MACRO fm_invalid_class(x, labels) AS
+    count(*) FILTER (WHERE x IS NULL OR NOT list_contains(labels, x));
+
+-- A class label when the classes are inferred: NULL is invalid (NaN too, through fm_invalid_score).
+CREATE OR REPLACE MACRO fm_invalid_present(x) AS
+    count(*) FILTER (WHERE x IS NULL);
+
+-- Class probabilities of a row must sum to 1: |sum - 1| <= 1e-5 (numpy.allclose, as
+-- scikit-learn's multiclass ROC AUC); a NaN sum is invalid, a NULL one is counted elsewhere.
+CREATE OR REPLACE MACRO fm_invalid_simplex(row_sum) AS
+    count(*) FILTER (WHERE NOT abs(row_sum - 1) <= 1e-5);
+
+-- Log loss of one row: p_true, the probability of its true class, clipped as fm_stat_sum_log_loss.
+CREATE OR REPLACE MACRO fm_mc_log_loss_row(p_true) AS
+    -ln(greatest(least(CAST(p_true AS DOUBLE), CAST(0.9999999999999998 AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)));
+
+-- One class's term of a row's Brier score: (s_c - [c is the true class])^2.
+CREATE OR REPLACE MACRO fm_mc_brier_term(s, c, true_index) AS
+    pow(CAST(s AS DOUBLE) - CAST(c = true_index AS DOUBLE), 2);
+
+-- 1 if class c ranks above the true class: a higher score, or a tied score and a
+-- higher position (scikit-learn's top_k_accuracy_score: a stable sort, reversed).
+CREATE OR REPLACE MACRO fm_mc_ranks_above(s, c, p_true, true_index) AS
+    CASE WHEN s > p_true OR (s = p_true AND c > true_index) THEN 1 ELSE 0 END;
+
+-- Cohen's kappa disagreement weight of the classes at positions i and j.
+CREATE OR REPLACE MACRO fm_mc_kappa_weight(i, j, weights) AS
+    CASE WHEN weights = 'linear' THEN CAST(abs(i - j) AS DOUBLE)
+         WHEN weights = 'quadratic' THEN CAST((i - j) * (i - j) AS DOUBLE)
+         ELSE CAST(i <> j AS DOUBLE) END;
+
+-- Macro average of per-class values: an undefined class (NULL) counts as zero_division,
+-- or is left out when zero_division is NULL (scikit-learn's zero_division=np.nan).
+CREATE OR REPLACE MACRO fm_mc_macro(value, zero_division) AS
+    avg(coalesce(value, zero_division));
+
+-- Weighted average by support over the classes with a value; their plain mean if
+-- that support is 0 (scikit-learn's _nanaverage).
+CREATE OR REPLACE MACRO fm_mc_weighted(value, support, zero_division) AS
+    CASE WHEN sum(support) FILTER (WHERE coalesce(value, zero_division) IS NOT NULL) > 0
+         THEN sum(support * coalesce(value, zero_division))
+              / sum(support) FILTER (WHERE coalesce(value, zero_division) IS NOT NULL)
+         ELSE avg(coalesce(value, zero_division)) END;
+
+-- Jaccard's averages (scikit-learn's plain numpy.average): an undefined class makes them NULL.
+CREATE OR REPLACE MACRO fm_mc_macro_strict(value, zero_division) AS
+    CASE WHEN count(*) > count(coalesce(value, zero_division)) THEN NULL
+         ELSE avg(coalesce(value, zero_division)) END;
+
+CREATE OR REPLACE MACRO fm_mc_weighted_strict(value, support, zero_division) AS
+    CASE WHEN count(*) > count(coalesce(value, zero_division)) THEN NULL
+         WHEN sum(support) > 0 THEN sum(support * coalesce(value, zero_division)) / sum(support)
+         ELSE avg(coalesce(value, zero_division)) END;
+
+-- Hand & Till's pair score of classes a, b: (A(a|b) + A(b|a)) / 2, each A an AUC
+-- auc_sum / (2 P_a P_b) over the rows of the two classes.
+CREATE OR REPLACE MACRO fm_mc_ovo_pair(auc_sum_ab, auc_sum_ba, pos_a, pos_b) AS
+    (auc_sum_ab + auc_sum_ba) / (4 * pos_a * pos_b);
+
+CREATE OR REPLACE MACRO fm_formula_mc_share(part, whole, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR whole = 0 THEN NULL ELSE part / whole END;
+
+-- A per-group average (or any value of stage 2b), NULL with invalid input.
+CREATE OR REPLACE MACRO fm_formula_mc_value(value, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL ELSE value END;
+
+-- Balanced accuracy: the mean recall over the m classes with support;
+-- adjusted: (score - 1/m) / (1 - 1/m), NULL when m = 1.
+CREATE OR REPLACE MACRO fm_formula_mc_balanced_accuracy(mean_recall, n_true_classes, adjusted, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR n_true_classes = 0 THEN NULL
+         WHEN NOT adjusted THEN mean_recall
+         WHEN n_true_classes = 1 THEN NULL
+         ELSE (mean_recall - 1 / n_true_classes) / (1 - 1 / n_true_classes) END;
+
+-- Multiclass MCC (Gorodkin's R_K, scikit-learn's): (c s - t.p) / sqrt((s^2 - t.t)(s^2 - p.p)),
+-- c correct, s total, t and p the true and predicted weights per class; 0 when only one
+-- class is true or only one is predicted (a zero denominator).
+CREATE OR REPLACE MACRO fm_formula_mc_matthews(correct, total, true_dot_pred, true_dot_true, pred_dot_pred, n_true_classes, n_pred_classes, n_invalid) AS
+    CASE WHEN n_invalid > 0 THEN NULL
+         WHEN n_true_classes < 2 OR n_pred_classes < 2 THEN 0.0
+         ELSE (correct * total - true_dot_pred)
+              / sqrt((total * total - true_dot_true) * (total * total - pred_dot_pred)) END;
+
+-- Cohen's kappa: 1 - observed / expected disagreement, each weighted by fm_mc_kappa_weight;
+-- expected = sum_ij w_ij t_i p_j / total. NULL when expected is 0 (scikit-learn: NaN).
+CREATE OR REPLACE MACRO fm_formula_mc_kappa(observed, expected, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR expected IS NULL OR expected = 0 THEN NULL ELSE 1 - observed / expected END;
+
+-- Textbook macro-F1 (Zhou, Machine Learning, 2.3): the harmonic mean of macro-precision
+-- and macro-recall, not the mean of per-class F1.
+CREATE OR REPLACE MACRO fm_formula_mc_harmonic_f1(macro_precision, macro_recall, n_invalid, zero_division) AS
+    CASE WHEN n_invalid > 0 OR macro_precision IS NULL OR macro_recall IS NULL THEN NULL
+         WHEN macro_precision + macro_recall = 0 THEN zero_division
+         ELSE 2 * macro_precision * macro_recall / (macro_precision + macro_recall) END;
+
+-- Multiclass Brier score: mean over rows of sum_c (s_c - [c true])^2, halved with fewer
+-- than 3 classes (scikit-learn's scale_by_half='auto').
+CREATE OR REPLACE MACRO fm_formula_mc_brier(sum_brier, total, n_classes, n_invalid) AS
+    CASE WHEN n_invalid > 0 OR total = 0 THEN NULL
+         WHEN n_classes < 3 THEN sum_brier / total / 2
+         ELSE sum_brier / total END;
+
+-- ---------------------------------------------------------------------------
 -- User-facing metrics (generated by framemetrics.sql.user_macros: do not edit)
 -- Each composes its statistics and its formula. Call with named optional
 -- arguments, e.g. fm_fbeta_score(y, p >= 0.5, sample_weight := w, beta := 2)

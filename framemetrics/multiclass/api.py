@@ -1,0 +1,292 @@
+"""Multiclass evaluation per group on Polars or DuckDB: metrics, class report, confusion matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import duckdb
+import polars as pl
+
+from framemetrics.columns import as_tuple, check_nulls
+from framemetrics.multiclass.plan import McPlan, make_mc_plan
+from framemetrics.multiclass.polars_query import input_frame, mc_frames, run_mc_polars
+from framemetrics.multiclass.sql_query import McQueryInputs, mc_ctes, mc_query
+from framemetrics.plan import MetricsArg
+from framemetrics.polars_engine import NO_SHARED_SCANS
+from framemetrics.sources import Source, open_duckdb, open_polars
+from framemetrics.sql.query import same_group
+from framemetrics.sql.quoting import quote_identifier
+
+__all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
+
+Engine = Literal["polars", "duckdb"]
+
+
+@dataclass(frozen=True)
+class _Request:
+    """The resolved inputs of one call: plan, columns and where to run."""
+
+    plan: McPlan
+    y_true: str
+    y_pred: str | None
+    scores: tuple[str, ...]
+    score_list: str | None
+    sample_weight: str | None
+    by: tuple[str, ...]
+    dtypes: dict[str, pl.DataType]
+    drop_nulls: bool
+
+    def polars_input(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        columns = {"y_true": _label(pl.col(self.y_true), self.dtypes[self.y_true])}
+        if self.y_pred is not None:
+            columns["y_pred"] = _label(pl.col(self.y_pred), self.dtypes[self.y_pred])
+        if self.sample_weight is not None:
+            columns["sample_weight"] = pl.col(self.sample_weight)
+        if self.score_list is not None:
+            listed = pl.col(self.score_list)
+            get = listed.arr.get if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.get
+            scores = [get(j, null_on_oob=True) for j in range(self.plan.n_scores)]
+        else:
+            scores = [pl.col(s) for s in self.scores]
+        return input_frame(frame, self.plan, columns, scores, self.by, self.drop_nulls)
+
+    def sql_inputs(self, source: str) -> McQueryInputs:
+        def label(column: str) -> str:
+            quoted = quote_identifier(column)
+            return f"CAST({quoted} AS VARCHAR)" if _is_text(self.dtypes[column]) else quoted
+
+        if self.score_list is not None:
+            scores = tuple(f"{quote_identifier(self.score_list)}[{j + 1}]" for j in range(self.plan.n_scores))
+        else:
+            scores = tuple(quote_identifier(s) for s in self.scores)
+        return McQueryInputs(
+            source=source,
+            y_true=label(self.y_true),
+            y_pred=None if self.y_pred is None else label(self.y_pred),
+            scores=scores,
+            sample_weight=None if self.sample_weight is None else quote_identifier(self.sample_weight),
+            by=self.by,
+            drop_nulls=self.drop_nulls,
+        )
+
+
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+
+
+def _label(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    return expr.cast(pl.String) if _is_text(dtype) else expr
+
+
+def _dtypes(source: Source, engine: str, con: duckdb.DuckDBPyConnection | None) -> tuple[Any, dict[str, pl.DataType]]:
+    if engine == "polars":
+        frame = open_polars(source, con)
+        return frame, dict(frame.collect_schema())
+    duck = open_duckdb(source, con)
+    try:
+        return duck, dict(duck.run(f"SELECT * FROM {duck.from_sql} LIMIT 0").pl().schema)
+    except Exception:
+        duck.close()
+        raise
+
+
+def _kind(dtype: pl.DataType) -> str:
+    if _is_text(dtype):
+        return "string"
+    if dtype == pl.Boolean:
+        return "bool"
+    return "numeric" if dtype.is_numeric() else "other"
+
+
+def _resolve(
+    dtypes: dict[str, pl.DataType],
+    metrics: MetricsArg,
+    *,
+    y_true: str,
+    y_pred: str | None,
+    y_score: str | Sequence[str] | None,
+    labels: Sequence[Any] | None,
+    sample_weight: str | None,
+    by: tuple[str, ...],
+    zero_division: float | None,
+    nulls: str,
+    outputs: Sequence[str],
+) -> _Request:
+    check_nulls(nulls)
+    score_list = y_score if isinstance(y_score, str) else None
+    scores = () if y_score is None or score_list else tuple(y_score)
+    roles = [(y_true, "y_true"), (y_pred, "y_pred"), (score_list, "y_score"), (sample_weight, "sample_weight")]
+    roles += [(s, "y_score") for s in scores] + [(b, "by") for b in by]
+    for column, role in roles:
+        if column is not None and column not in dtypes:
+            shown = ", ".join(repr(k) for k in list(dtypes)[:20])
+            raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
+    kinds = {_kind(dtypes[c]) for c in (y_true, y_pred) if c is not None}
+    if len(kinds) > 1 or "other" in kinds:
+        raise ValueError(f"y_true and y_pred must hold labels of one type (numbers, strings or booleans), got {kinds}")
+    if labels is not None:
+        text = "string" in kinds
+        if any(isinstance(label, str) != text for label in labels):
+            raise ValueError(f"labels {list(labels)!r} do not match the type of column {y_true!r}")
+    for column, role in [(sample_weight, "sample_weight"), *((s, "y_score") for s in scores)]:
+        if column is not None and not dtypes[column].is_numeric():
+            raise ValueError(f"column {column!r} ({role}) must be numeric, got {dtypes[column]}")
+    n_scores = len(scores)
+    if score_list is not None:
+        dtype = dtypes[score_list]
+        if not isinstance(dtype, (pl.List, pl.Array)) or not dtype.inner.is_numeric():
+            raise ValueError(f"column {score_list!r} (y_score) must be a list or array of numbers, got {dtype}")
+        if labels is None:
+            raise ValueError("a list column of scores needs labels=: the class of each position")
+        n_scores = len(labels)
+    plan = make_mc_plan(
+        metrics,
+        labels=labels,
+        n_scores=n_scores,
+        has_pred=y_pred is not None,
+        weighted=sample_weight is not None,
+        float_labels=dtypes[y_true].is_float() or (y_pred is not None and dtypes[y_pred].is_float()),
+        zero_division=zero_division,
+    )
+    for name in ("n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)):
+        if name in by:
+            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, nulls == "drop")
+
+
+def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str) -> None:
+    problems = []
+    for check in request.plan.checks:
+        count = int(result[check.name].sum())
+        if not count:
+            continue
+        if check.domain == "simplex":
+            shown = ", ".join(repr(s) for s in request.scores) or repr(request.score_list)
+            problems.append(f"columns {shown} (y_score): {count} {check.describe()}")
+            continue
+        column = {"y_true": request.y_true, "y_pred": request.y_pred, "sample_weight": request.sample_weight}.get(
+            check.role
+        )
+        if check.role == "y_score":
+            column = request.scores[check.index] if request.scores else f"{request.score_list}[{check.index}]"
+        problems.append(f"column {column!r} ({check.role}): {count} rows are {check.describe()}")
+    if problems:
+        hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
+        raise ValueError("invalid input: " + "; ".join(problems) + hint)
+    if result.height == 0 or int(result["n_rows"].sum()) == 0:
+        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+
+
+def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> pl.DataFrame:
+    """The metric table, after raising for invalid rows (their counts dropped)."""
+    plan = request.plan
+    if engine == "polars":
+        data = request.polars_input(opened)
+        keys = [f"fm_g{i}" for i in range(len(request.by))]
+        result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=NO_SHARED_SCANS)
+    else:
+        result = opened.run(mc_query(plan, request.sql_inputs(opened.from_sql), checks=True)).pl()
+    _raise_for_invalid(result, request, nulls)
+    return result.drop([c.name for c in plan.checks])
+
+
+def evaluate_multiclass(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    labels: Sequence[Any] | None = None,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    metrics: MetricsArg = ("accuracy_score", "f1_macro", "f1_weighted"),
+    zero_division: float | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Engine = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """Multiclass metrics per group, inside Polars or DuckDB.
+
+    Parameters
+    ----------
+    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
+        The data, as in :func:`framemetrics.evaluate`.
+    y_true : str
+        Column of true classes (numbers, strings, categoricals or booleans).
+    y_pred : str, optional
+        Column of predicted classes, of the same type; needed by the
+        metrics of hard predictions.
+    y_score : list of str, or str, optional
+        One score column per class, in the order of ``labels``, or one
+        list/array column holding them; needed by ``log_loss``,
+        ``brier_score_loss``, ``top_k_accuracy_score`` and the ranking metrics.
+    labels : list, optional
+        The classes, in order: the class of each score column, the class
+        positions of weighted kappa, and the classes of every group (a class
+        absent from a group still counts, e.g. in macro averages). A label
+        outside the list is invalid input. Default: per group, the classes
+        present in ``y_true`` or ``y_pred``, sorted (as scikit-learn on that
+        group's rows). Required with ``y_score``.
+    sample_weight : str, optional
+        Column of non-negative weights.
+    by : str or list of str, optional
+        Group columns.
+    metrics : list of str or dict, default accuracy, macro and weighted F1
+        Names of :data:`framemetrics.multiclass.MULTICLASS` (scikit-learn's
+        scorer names: ``f1_macro``, ``precision_weighted``, ``roc_auc_ovo``...),
+        or names mapped to parameters: ``{"fbeta_weighted": {"beta": 2},
+        "cohen_kappa_score": {"weights": "quadratic"}}``. The scikit-learn
+        spelling ``{"f1_score": {"average": "macro"}}`` means ``f1_macro``.
+    zero_division : {None, 0, 1}, default None
+        Value of a per-class ratio whose denominator is 0, for the metrics
+        that take it; None leaves the class out of macro and weighted
+        averages (scikit-learn's ``zero_division=np.nan``).
+    nulls : {"error", "drop"}, default "error"
+        "drop" removes rows with a null in any used column first.
+    engine : {"polars", "duckdb"}, default "polars"
+        Where to compute; both return the same frame.
+    con : duckdb.DuckDBPyConnection, optional
+        Connection for table names or to run on.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per group (sorted, nulls last): the group columns,
+        ``n_rows`` and one Float64 column per metric, null where undefined.
+
+    Raises
+    ------
+    ValueError
+        Unknown metric or column, labels of the wrong type, invalid rows
+        (null label, label not in ``labels``, score outside [0, 1] or rows
+        not summing to 1 where a metric needs probabilities, invalid
+        weight): the message names the column and the row count.
+
+    See Also
+    --------
+    classification_report : per-class values and their averages.
+    framemetrics.sql.multiclass_query : the same as SQL text.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": ["cat", "dog", "dog", "pig"], "yhat": ["cat", "dog", "cat", "dog"]})
+    >>> fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", metrics=["accuracy_score", "recall_macro"],
+    ...                        engine="duckdb").rows()
+    [(4, 0.5, 0.5)]
+    """
+    if engine not in ("polars", "duckdb"):
+        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    opened, dtypes = _dtypes(source, engine, con)
+    try:
+        request = _resolve(
+            dtypes, metrics, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels,
+            sample_weight=sample_weight, by=as_tuple(by), zero_division=zero_division, nulls=nulls, outputs=(),
+        )  # fmt: skip
+        result = _metrics_table(opened, request, engine, nulls)
+    finally:
+        if engine == "duckdb":
+            opened.close()
+    return result.sort(list(request.by), nulls_last=True) if request.by else result

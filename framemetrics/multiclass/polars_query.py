@@ -1,0 +1,374 @@
+"""A multiclass evaluation in Polars: the stages of :mod:`framemetrics.multiclass.sql_query`.
+
+Each function builds the LazyFrame of the CTE of the same name (``fm_cells``
+is :func:`cells`, ``fm_classes`` is :func:`classes`...), with the same
+columns, from the same formulas: :mod:`framemetrics.multiclass.formulas`
+and the binary :mod:`framemetrics.formulas` and curve statistics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+
+import polars as pl
+
+from framemetrics import formulas as binary
+from framemetrics.multiclass import formulas
+from framemetrics.multiclass.plan import McCheck, McPlan
+from framemetrics.multiclass.registry import Call
+from framemetrics.statistics import STATISTICS
+
+__all__ = ["McFrames", "mc_frames", "run_mc_polars"]
+
+_NULL = pl.lit(None, dtype=pl.Float64)
+_PER_CLASS = {
+    "precision_score": ("tp", "fp", 0, None),
+    "recall_score": ("tp", "fn", 0, None),
+    "f1_score": ("tp", "fp", "fn", 0, None),
+    "fbeta_score": ("tp", "fp", "fn", 0, "beta", None),
+    "jaccard_score": ("tp", "fp", "fn", 0, None),
+}
+
+
+def function(name: str):  # noqa: ANN201 - a formula function of either module
+    """The Polars mirror of macro ``fm_<name>``."""
+    if hasattr(formulas, name):
+        return getattr(formulas, name)
+    return getattr(binary, name.removeprefix("formula_"))
+
+
+def _argument(argument: str, params: dict, plan: McPlan) -> pl.Expr | object:
+    if argument == "NULL":
+        return None
+    if argument == "n_classes":
+        return plan.n_scores
+    if argument in params:
+        return params[argument]
+    return pl.col(argument.format(weights=params.get("weights") or "none"))
+
+
+def _call(call: Call, params: dict, plan: McPlan) -> pl.Expr:
+    return function(call.function)(*(_argument(a, params, plan) for a in call.arguments))
+
+
+def _check(check: McCheck, plan: McPlan) -> pl.Expr:
+    if check.domain == "class":
+        return formulas.invalid_class(pl.col(check.role), list(plan.labels))
+    if check.domain == "simplex":
+        return formulas.invalid_simplex(reduce(lambda a, b: a + b, (pl.col(f"s_{j}") for j in range(plan.n_scores))))
+    x = pl.col(f"s_{check.index}" if check.index is not None else check.role)
+    if check.domain == "present":
+        return formulas.invalid_present(x)
+    from framemetrics.checks import check as binary_check
+    from framemetrics.inputs import MetricInputs
+
+    inputs = MetricInputs(y_true=x, y_pred=x, y_score=x, sample_weight=x, pos_label=None, neg_label=None)
+    return binary_check(check.domain, "y_score").polars(inputs)
+
+
+def input_frame(
+    frame: pl.LazyFrame,
+    plan: McPlan,
+    columns: dict[str, pl.Expr],
+    scores: list[pl.Expr],
+    by: tuple[str, ...],
+    drop_nulls: bool,
+) -> pl.LazyFrame:
+    """``fm_input``: group keys, ``y_true``, ``y_pred``, ``sample_weight``, ``s_j``, ``true_index``, ``p_true``."""
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    selected = [pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)]
+    selected += [expr.alias(role) for role, expr in columns.items() if role != "sample_weight"]
+    selected.append(columns.get("sample_weight", pl.lit(1.0)).cast(pl.Float64).alias("sample_weight"))
+    selected += [s.cast(pl.Float64).alias(f"s_{j}") for j, s in enumerate(scores)]
+    data = frame.select(selected)
+    if drop_nulls:
+        data = data.drop_nulls([c for c in data.collect_schema().names() if c not in keys])
+    if not plan.n_scores:
+        return data
+    index = pl.col("y_true").replace_strict(list(plan.labels), list(range(len(plan.labels))), default=None)
+    data = data.with_columns(true_index=index.cast(pl.Int64))
+    p_true = reduce(
+        lambda acc, j: acc.when(pl.col("true_index") == j).then(pl.col(f"s_{j}")),
+        range(1, plan.n_scores),
+        pl.when(pl.col("true_index") == 0).then(pl.col("s_0")),
+    )
+    return data.with_columns(p_true=p_true.otherwise(None))
+
+
+def _row_sums(plan: McPlan) -> list[pl.Expr]:
+    names = {c.name for c in plan.calls}
+    k, w = plan.n_scores, pl.col("sample_weight")
+    sums = []
+    if "log_loss" in names:
+        sums.append((w * formulas.mc_log_loss_row(pl.col("p_true"))).sum().alias("sum_log_loss"))
+    if "brier_score_loss" in names:
+        terms = [formulas.mc_brier_term(pl.col(f"s_{j}"), pl.lit(j), pl.col("true_index")) for j in range(k)]
+        sums.append((w * reduce(lambda a, b: a + b, terms)).sum().alias("sum_brier"))
+    if "top_k_accuracy_score" in names:
+        above = [
+            formulas.mc_ranks_above(pl.col(f"s_{j}"), pl.lit(j), pl.col("p_true"), pl.col("true_index"))
+            for j in range(k)
+        ]
+        sums.append((w * (reduce(lambda a, b: a + b, above) < plan.k).cast(pl.Float64)).sum().alias("sum_top_k"))
+    return sums
+
+
+def _grouped(frame: pl.LazyFrame, keys: list[str], aggregations: list[pl.Expr]) -> pl.LazyFrame:
+    return frame.group_by(keys).agg(aggregations) if keys else frame.select(aggregations)
+
+
+def _joined(left: pl.LazyFrame, right: pl.LazyFrame, keys: list[str], how: str = "left") -> pl.LazyFrame:
+    return left.join(right, on=keys, how=how, nulls_equal=True) if keys else left.join(right, how="cross")
+
+
+def cells(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_cells``: per group, true and predicted class."""
+    classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
+    sums = [pl.len().cast(pl.Int64).alias("n_rows"), pl.col("sample_weight").sum().alias("weight")]
+    sums += [_check(c, plan).alias(c.name) for c in plan.checks] + _row_sums(plan)
+    return data.group_by([*keys, *classes]).agg(sums)
+
+
+def groups(fm_cells: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_groups``: the cells summed per group."""
+    names = [n for n in fm_cells.collect_schema().names() if n not in (*keys, "y_true", "y_pred", "n_rows", "weight")]
+    sums = [pl.col("n_rows").sum(), pl.col("weight").sum().alias("total"), *(pl.col(n).sum() for n in names)]
+    return _grouped(fm_cells, keys, sums)
+
+
+def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_classes``: per group and class, ``tp, fp, fn, support, predicted, class_index, total``."""
+    hit = pl.col("y_true").eq_missing(pl.col("y_pred"))
+    w, zero = pl.col("weight"), pl.lit(0.0)
+    names = ["support", "predicted", "tp", "fp", "fn"]
+    as_true = fm_cells.select(
+        *keys, pl.col("y_true").alias("class"), w.alias("support"), zero.alias("predicted"),
+        pl.when(hit).then(w).otherwise(0.0).alias("tp"), zero.alias("fp"),
+        pl.when(hit).then(0.0).otherwise(w).alias("fn"),
+    )  # fmt: skip
+    as_pred = fm_cells.select(
+        *keys, pl.col("y_pred").alias("class"), zero.alias("support"), w.alias("predicted"), zero.alias("tp"),
+        pl.when(hit).then(0.0).otherwise(w).alias("fp"), zero.alias("fn"),
+    )  # fmt: skip
+    parts = [as_true, as_pred]
+    if plan.labels is not None:
+        dtype = as_true.collect_schema()["class"]
+        labels = pl.LazyFrame({"class": list(plan.labels)}).with_columns(pl.col("class").cast(dtype))
+        empty = labels.with_columns(*(zero.alias(n) for n in names))
+        parts.append(fm_groups.select(keys).join(empty, how="cross") if keys else empty)
+    united = pl.concat(parts, how="vertical_relaxed")
+    if plan.labels is not None:
+        united = united.filter(pl.col("class").is_in(list(plan.labels)).fill_null(False))
+        position = {label: i for i, label in enumerate(plan.labels)}
+        index = pl.col("class").replace_strict(list(position), list(position.values()), return_dtype=pl.Int64)
+    else:
+        united = united.filter(pl.col("class").is_not_null())
+        index = pl.col("class").rank("dense").over(keys) - 1 if keys else pl.col("class").rank("dense") - 1
+    per_class = united.group_by([*keys, "class"]).agg(pl.col(n).sum() for n in ("tp", "fp", "fn", "support", "predicted"))
+    total = pl.col("support").sum().over(keys) if keys else pl.col("support").sum()
+    return per_class.with_columns(class_index=index.cast(pl.Int64), total=total)
+
+
+def class_values(fm_classes: pl.LazyFrame, plan: McPlan) -> pl.LazyFrame:
+    """``fm_class_values``: the binary formulas per class."""
+    values = []
+    for name, arguments in _PER_CLASS.items():
+        args = [
+            pl.col(a) if isinstance(a, str) and a != "beta" else plan.beta if a == "beta" else pl.lit(a) if a == 0 else a
+            for a in arguments
+        ]
+        values.append(getattr(binary, name)(*args).alias(name))
+    return fm_classes.with_columns(values)
+
+
+def _averages(plan: McPlan, stage: str) -> list[pl.Expr]:
+    columns = []
+    for call in plan.calls:
+        if call.metric.average is not None and call.metric.stage == stage:
+            columns.append(_call(call.metric.average, call.params, plan).alias("value_" + call.name))
+        if call.name == "f1_macro_harmonic" and stage == "classes":
+            for part in ("precision", "recall"):
+                average = Call("mc_macro", (f"{part}_score", "zero_division"))
+                columns.append(_call(average, call.params, plan).alias(f"value_{part}_{call.name}"))
+    return columns
+
+
+def class_summary(fm_class_values: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_class_summary``: per group, class sums and averages."""
+    support, predicted, tp = pl.col("support"), pl.col("predicted"), pl.col("tp")
+    sums = [
+        tp.sum().alias("tp"),
+        pl.col("fp").sum().alias("fp"),
+        pl.col("fn").sum().alias("fn"),
+        (support * predicted).sum().alias("true_dot_pred"),
+        (support * support).sum().alias("true_dot_true"),
+        (predicted * predicted).sum().alias("pred_dot_pred"),
+        (support > 0).sum().cast(pl.Int64).alias("n_true_classes"),
+        (predicted > 0).sum().cast(pl.Int64).alias("n_pred_classes"),
+        (tp / support).filter(support > 0).mean().alias("mean_recall"),
+        *_averages(plan, "classes"),
+    ]
+    return _grouped(fm_class_values, keys, sums)
+
+
+def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: list[str]) -> list[pl.LazyFrame]:
+    """``fm_kappa_observed`` and ``fm_kappa_expected``."""
+    index = fm_classes.select(*keys, "class", "class_index")
+    observed = fm_cells.join(index.rename({"class": "y_true", "class_index": "t"}), on=[*keys, "y_true"], nulls_equal=True)
+    observed = observed.join(index.rename({"class": "y_pred", "class_index": "p"}), on=[*keys, "y_pred"], nulls_equal=True)
+    a = fm_classes.select(*keys, pl.col("class_index").alias("i"), "support", "total")
+    b = fm_classes.select(*keys, pl.col("class_index").alias("j"), "predicted")
+    pairs = a.join(b, on=keys, nulls_equal=True) if keys else a.join(b, how="cross")
+    observed_sums, expected_sums = [], []
+    for w in plan.kappa_weights:
+        name = w or "none"
+        weight = formulas.mc_kappa_weight(pl.col("t"), pl.col("p"), w)
+        observed_sums.append((pl.col("weight") * weight).sum().alias(f"observed_{name}"))
+        weight = formulas.mc_kappa_weight(pl.col("i"), pl.col("j"), w)
+        expected_sums.append((pl.col("support") * pl.col("predicted") / pl.col("total") * weight).sum().alias(f"expected_{name}"))
+    return [_grouped(observed, keys, observed_sums), _grouped(pairs, keys, expected_sums)]
+
+
+def rank_input(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_rank_input``: one row per input row and score column: ``column_index``, ``y_score``."""
+    k = plan.n_scores
+    return data.select(
+        *keys,
+        pl.lit(list(range(k)), dtype=pl.List(pl.Int64)).alias("column_index"),
+        pl.concat_list([f"s_{j}" for j in range(k)]).alias("y_score"),
+        "true_index",
+        "sample_weight",
+    ).explode(["column_index", "y_score"])
+
+
+def curve_pairs(rows: pl.LazyFrame, partition: list[str], row_class: str, positive: pl.Expr) -> pl.LazyFrame:
+    """``<prefix>_scores``, ``_curve`` and ``_pairs``: the binary ranking sums per partition and row class."""
+    w = pl.col("sample_weight")
+    scores = rows.group_by([*partition, "y_score", row_class]).agg(
+        rw=pl.when(positive).then(w).otherwise(0.0).sum(), nw=pl.when(positive).then(0.0).otherwise(w).sum()
+    )
+    ordered = scores.sort("y_score", descending=True, nulls_last=True)
+    running = {"tp": pl.col("rw").cum_sum(), "fp": pl.col("nw").cum_sum()}
+    curve = ordered.with_columns(
+        pw=pl.col("rw").sum().over([*partition, "y_score"]),
+        **{name: (expr.over(partition) if partition else expr) for name, expr in running.items()},
+    )
+    # RANGE frame: a score's cumulative sums include its ties (the last of them, the largest).
+    curve = curve.with_columns(pl.col("tp", "fp").max().over([*partition, "y_score"]))
+    stats = [STATISTICS[s].curve(None).alias(s) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")]
+    return curve.group_by([*partition, row_class]).agg(stats)
+
+
+def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple[pl.LazyFrame, ...]:
+    """``fm_rank_pairs``, ``fm_rank_values`` and ``fm_rank_summary``."""
+    partition = [*keys, "column_index"]
+    own = pl.col("true_index") == pl.col("column_index")
+    pairs = curve_pairs(fm_rank_input, partition, "true_index", own)
+    per_class = pairs.group_by(partition).agg(
+        pl.col("auc_sum").sum(),
+        pl.col("ap_sum").filter(own).sum(),
+        pl.col("sum_pos").filter(own).sum(),
+        pl.col("sum_neg").sum(),
+    )
+    values = per_class.with_columns(
+        roc_auc_score=binary.roc_auc_score(pl.col("auc_sum"), _NULL, pl.col("sum_pos"), pl.col("sum_neg"), pl.lit(0), None),
+        average_precision_score=binary.average_precision_score(pl.col("ap_sum"), pl.col("sum_pos"), pl.lit(0)),
+    )
+    averages = _averages(plan, "ranking")
+    summary = _grouped(values, keys, [pl.len().alias("n_rank_classes"), *averages])
+    return pairs, values, summary
+
+
+def ovo(fm_rank_pairs: pl.LazyFrame, fm_rank_values: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """``fm_ovo``: Hand & Till's pair scores averaged per group."""
+    a = fm_rank_pairs.select(*keys, pl.col("column_index").alias("ca"), pl.col("true_index").alias("cb"), "auc_sum")
+    b = fm_rank_pairs.select(*keys, pl.col("column_index").alias("cb"), pl.col("true_index").alias("ca"),
+                             pl.col("auc_sum").alias("auc_sum_ba"))  # fmt: skip
+    pos = fm_rank_values.select(*keys, "column_index", "sum_pos")
+    joined = a.filter(pl.col("ca") < pl.col("cb")).join(b, on=[*keys, "ca", "cb"], nulls_equal=True)
+    joined = joined.join(pos.rename({"column_index": "ca", "sum_pos": "pos_a"}), on=[*keys, "ca"], nulls_equal=True)
+    joined = joined.join(pos.rename({"column_index": "cb", "sum_pos": "pos_b"}), on=[*keys, "cb"], nulls_equal=True)
+    joined = joined.filter((pl.col("pos_a") > 0) & (pl.col("pos_b") > 0))
+    pair = formulas.mc_ovo_pair(pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("pos_a"), pl.col("pos_b"))
+    prevalence = pl.col("pos_a") + pl.col("pos_b")
+    return _grouped(
+        joined, keys, [pair.mean().alias("ovo_macro"), ((prevalence * pair).sum() / prevalence.sum()).alias("ovo_weighted")]
+    )
+
+
+def micro(fm_rank_input: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """``fm_micro``: the ranking sums of all (row, class) pairs pooled."""
+    rows = fm_rank_input.with_columns(is_pos=pl.col("true_index") == pl.col("column_index"))
+    pairs = curve_pairs(rows, keys, "is_pos", pl.col("is_pos"))
+    pos = pl.col("is_pos")
+    return _grouped(
+        pairs,
+        keys,
+        [
+            pl.col("auc_sum").sum().alias("micro_auc_sum"),
+            pl.col("ap_sum").filter(pos).sum().alias("micro_ap_sum"),
+            pl.col("sum_pos").filter(pos).sum().alias("micro_sum_pos"),
+            pl.col("sum_neg").sum().alias("micro_sum_neg"),
+        ],
+    )
+
+
+@dataclass
+class McFrames:
+    """The stage frames of one evaluation (those its stages need)."""
+
+    keys: list[str]
+    input: pl.LazyFrame
+    cells: pl.LazyFrame
+    groups: pl.LazyFrame
+    classes: pl.LazyFrame | None = None
+    class_values: pl.LazyFrame | None = None
+    rank_values: pl.LazyFrame | None = None
+    summaries: tuple[pl.LazyFrame, ...] = ()
+
+
+def mc_frames(data: pl.LazyFrame, plan: McPlan, keys: list[str], stages: frozenset[str]) -> McFrames:
+    """Build the stages ``stages`` over ``data`` (an ``fm_input`` frame)."""
+    fm_cells = cells(data, plan, keys)
+    out = McFrames(keys, data, fm_cells, groups(fm_cells, plan, keys))
+    summaries = []
+    if "classes" in stages or "kappa" in stages:
+        out.classes = classes(fm_cells, out.groups, plan, keys)
+        out.class_values = class_values(out.classes, plan)
+        summaries.append(class_summary(out.class_values, plan, keys))
+    if "kappa" in stages:
+        summaries += kappa(fm_cells, out.classes, plan, keys)
+    if {"ranking", "ovo", "micro"} & stages:
+        fm_rank_input = rank_input(data, plan, keys)
+        if "ranking" in stages or "ovo" in stages:
+            pairs, out.rank_values, summary = ranking(fm_rank_input, plan, keys)
+            summaries.append(summary)
+            if "ovo" in stages:
+                summaries.append(ovo(pairs, out.rank_values, keys))
+        if "micro" in stages:
+            summaries.append(micro(fm_rank_input, keys))
+    out.summaries = tuple(summaries)
+    return out
+
+
+def run_mc_polars(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The metrics per group: group columns, ``n_rows``, one column per metric, then the check counts."""
+    frames = mc_frames(data, plan, keys, plan.stages)
+    table = reduce(lambda left, right: _joined(left, right, keys), frames.summaries, frames.groups)
+    n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks))
+    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
+    outputs.append(pl.col("n_rows").cast(pl.Int64))
+    for call in plan.calls:
+        formula = call.metric.formula
+        arguments = [
+            pl.col("value_" + call.name) if a == "value"
+            else pl.col(f"{a}_{call.name}") if a in ("value_precision", "value_recall")
+            else n_invalid if a == "n_invalid"
+            else _argument(a, call.params, plan)
+            for a in formula.arguments
+        ]  # fmt: skip
+        outputs.append(function(formula.function)(*arguments).cast(pl.Float64).alias(call.name))
+    outputs += [pl.col(c.name) for c in plan.checks]
+    result = table.select(outputs)
+    return result.sort(list(by), nulls_last=True) if by else result

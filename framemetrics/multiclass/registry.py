@@ -1,0 +1,202 @@
+"""Every multiclass metric: its inputs, its stage-2 formula and its reference.
+
+A metric's formula is a call of a macro ``fm_<function>`` of
+``sql/framemetrics.sql`` (Polars: the function of the same name without
+``fm_`` in :mod:`framemetrics.multiclass.formulas`, or a binary formula of
+:mod:`framemetrics.formulas`) over per-group columns; averaged metrics first
+aggregate a per-class value over the classes of the group (``average``).
+Argument names are columns of the per-group table, parameters of the metric,
+or ``NULL``. Names follow scikit-learn's scorer names (``f1_macro``,
+``roc_auc_ovo_weighted``); ``{"f1_score": {"average": "macro"}}`` is an alias.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["MULTICLASS", "Call", "MulticlassMetric", "get_multiclass_metric"]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A macro ``fm_<function>`` applied to columns, parameters or ``NULL``, in parameter order."""
+
+    function: str
+    arguments: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MulticlassMetric:
+    """One multiclass metric.
+
+    Attributes
+    ----------
+    name : str
+        Output column and registry key.
+    reads : {"y_pred", "y_score"}
+        Hard predictions, or one score column per class.
+    formula : Call
+        Stage 2c over per-group columns (and ``average``'s result, ``value``).
+    average : Call, optional
+        Stage 2b: an aggregate over the per-class rows (the class table of
+        ``y_pred`` metrics or of the ranking stage), giving ``value``.
+    params : dict
+        Parameters and their defaults.
+    scores : {"probability", "finite"}, optional
+        Domain of the score columns; ``probability`` also needs rows summing to 1.
+    weighted : bool
+        Whether ``sample_weight`` is supported.
+    stage : str
+        The stage that gives its columns: ``classes``, ``kappa``, ``rows``,
+        ``ranking``, ``ovo`` or ``micro``.
+    reference : str
+        The scikit-learn function it equals.
+    """
+
+    name: str
+    reads: str
+    formula: Call
+    stage: str
+    reference: str
+    average: Call | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    scores: str | None = None
+    weighted: bool = True
+
+
+_ZD = {"zero_division": None}
+_AVERAGED = {"precision": "precision_score", "recall": "recall_score", "f1": "f1_score", "fbeta": "fbeta_score"}
+_MICRO_ARGS = {
+    "precision_score": ("tp", "fp", "n_invalid", "zero_division"),
+    "recall_score": ("tp", "fn", "n_invalid", "zero_division"),
+    "f1_score": ("tp", "fp", "fn", "n_invalid", "zero_division"),
+    "fbeta_score": ("tp", "fp", "fn", "n_invalid", "beta", "zero_division"),
+    "jaccard_score": ("tp", "fp", "fn", "n_invalid", "zero_division"),
+}
+_VALUE = Call("formula_mc_value", ("value", "n_invalid"))
+
+
+def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[MulticlassMetric]:
+    params = {**_ZD, **({"beta": 1.0} if per_class == "fbeta_score" else {})}
+    suffix = "_strict" if strict else ""
+    reference = f"{per_class}(average=...)"
+    return [
+        MulticlassMetric(
+            f"{prefix}_micro", "y_pred", Call(f"formula_{per_class}", _MICRO_ARGS[per_class]), "classes", reference,
+            params=params,
+        ),
+        MulticlassMetric(
+            f"{prefix}_macro", "y_pred", _VALUE, "classes", reference,
+            average=Call(f"mc_macro{suffix}", (per_class, "zero_division")), params=params,
+        ),
+        MulticlassMetric(
+            f"{prefix}_weighted", "y_pred", _VALUE, "classes", reference,
+            average=Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division")), params=params,
+        ),
+    ]  # fmt: skip
+
+
+def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[MulticlassMetric]:
+    reference = "roc_auc_score(multi_class='ovr', average=...)" if prefix == "roc_auc_ovr" else (
+        "average_precision_score(average=...)"
+    )
+    names = {"macro": prefix, "weighted": f"{prefix}_weighted", "micro": f"{prefix}_micro"}
+    if prefix == "average_precision":
+        names["macro"] = "average_precision_macro"
+    return [
+        MulticlassMetric(names["macro"], "y_score", _VALUE, "ranking", reference,
+                         average=Call("mc_macro", (per_class, "NULL")), **kwargs),
+        MulticlassMetric(names["weighted"], "y_score", _VALUE, "ranking", reference,
+                         average=Call("mc_weighted", (per_class, "sum_pos", "NULL")), **kwargs),
+        MulticlassMetric(names["micro"], "y_score", micro, "micro", reference, **kwargs),
+    ]  # fmt: skip
+
+
+_METRICS = [
+    MulticlassMetric("accuracy_score", "y_pred", Call("formula_mc_share", ("tp", "total", "n_invalid")), "classes",
+                     "accuracy_score"),
+    MulticlassMetric("error_rate", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes",
+                     "1 - accuracy_score"),
+    MulticlassMetric("hamming_loss", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes",
+                     "hamming_loss"),
+    MulticlassMetric(
+        "balanced_accuracy_score", "y_pred",
+        Call("formula_mc_balanced_accuracy", ("mean_recall", "n_true_classes", "adjusted", "n_invalid")),
+        "classes", "balanced_accuracy_score", params={"adjusted": False},
+    ),
+    MulticlassMetric(
+        "matthews_corrcoef", "y_pred",
+        Call("formula_mc_matthews", ("tp", "total", "true_dot_pred", "true_dot_true", "pred_dot_pred",
+                                     "n_true_classes", "n_pred_classes", "n_invalid")),
+        "classes", "matthews_corrcoef",
+    ),
+    MulticlassMetric(
+        "cohen_kappa_score", "y_pred",
+        Call("formula_mc_kappa", ("observed_{weights}", "expected_{weights}", "n_invalid")),
+        "kappa", "cohen_kappa_score", params={"weights": None},
+    ),
+    *_averaged("precision", "precision_score"),
+    *_averaged("recall", "recall_score"),
+    *_averaged("f1", "f1_score"),
+    *_averaged("fbeta", "fbeta_score"),
+    *_averaged("jaccard", "jaccard_score", strict=True),
+    MulticlassMetric(
+        "f1_macro_harmonic", "y_pred",
+        Call("formula_mc_harmonic_f1", ("value_precision", "value_recall", "n_invalid", "zero_division")),
+        "classes", "harmonic mean of precision_score and recall_score (average='macro')", params=_ZD,
+    ),
+    MulticlassMetric("top_k_accuracy_score", "y_score", Call("formula_mc_share", ("sum_top_k", "total", "n_invalid")),
+                     "rows", "top_k_accuracy_score", params={"k": 2}, scores="finite"),
+    MulticlassMetric("log_loss", "y_score", Call("formula_mc_share", ("sum_log_loss", "total", "n_invalid")),
+                     "rows", "log_loss", scores="probability"),
+    MulticlassMetric("brier_score_loss", "y_score",
+                     Call("formula_mc_brier", ("sum_brier", "total", "n_classes", "n_invalid")),
+                     "rows", "brier_score_loss", scores="probability"),
+    *_ranking("roc_auc_ovr", "roc_auc_score",
+              Call("formula_roc_auc_score", ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg",
+                                             "n_invalid", "NULL")),
+              scores="probability"),
+    MulticlassMetric("roc_auc_ovo", "y_score", Call("formula_mc_value", ("ovo_macro", "n_invalid")), "ovo",
+                     "roc_auc_score(multi_class='ovo')", scores="probability", weighted=False),
+    MulticlassMetric("roc_auc_ovo_weighted", "y_score", Call("formula_mc_value", ("ovo_weighted", "n_invalid")),
+                     "ovo", "roc_auc_score(multi_class='ovo', average='weighted')", scores="probability",
+                     weighted=False),
+    *_ranking("average_precision", "average_precision_score",
+              Call("formula_average_precision_score", ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
+              scores="finite"),
+]  # fmt: skip
+
+MULTICLASS: dict[str, MulticlassMetric] = {m.name: m for m in _METRICS}
+
+def get_multiclass_metric(name: str, params: dict[str, Any] | None = None) -> tuple[MulticlassMetric, dict[str, Any]]:
+    """The metric named ``name`` and its remaining parameters; resolves scikit-learn style aliases.
+
+    ``("f1_score", {"average": "macro"})`` is ``f1_macro``; ``("roc_auc_score",
+    {"multi_class": "ovo", "average": "weighted"})`` is ``roc_auc_ovo_weighted``.
+
+    Examples
+    --------
+    >>> metric, params = get_multiclass_metric("fbeta_score", {"average": "weighted", "beta": 2})
+    >>> metric.name, params
+    ('fbeta_weighted', {'beta': 2})
+    """
+    params = dict(params or {})
+    if "average" in params or "multi_class" in params:
+        average = params.pop("average", "macro")
+        if average is None:
+            raise ValueError(f"{name} with average=None gives one value per class: use classification_report")
+        if name == "roc_auc_score":
+            multi_class = params.pop("multi_class", "ovr")
+            name = f"roc_auc_{multi_class}" + ("" if average == "macro" else f"_{average}")
+        elif name == "average_precision_score":
+            name = f"average_precision_{average}"
+        else:
+            base = name.removesuffix("_score")
+            name = f"{base}_{average}"
+    if name not in MULTICLASS:
+        close = difflib.get_close_matches(str(name), MULTICLASS, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(f"unknown multiclass metric {name!r}{hint}")
+    return MULTICLASS[name], params
