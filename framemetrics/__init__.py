@@ -25,6 +25,12 @@ from framemetrics.classification import (
 )
 from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
 from framemetrics.evaluate import evaluate
+from framemetrics.multiclass import (
+    MULTICLASS,
+    classification_report,
+    evaluate_multiclass,
+    multiclass_confusion_matrix,
+)
 from framemetrics.probability import brier_score_loss, log_loss
 from framemetrics.ranking import (
     average_precision_score,
@@ -54,17 +60,20 @@ from framemetrics.regression import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "MULTICLASS",
     "REGISTRY",
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
     "break_even_point",
     "brier_score_loss",
+    "classification_report",
     "cohen_kappa_score",
     "curve_table",
     "det_curve",
     "error_rate",
     "evaluate",
+    "evaluate_multiclass",
     "explained_variance_score",
     "f1_score",
     "false_negative_rate",
@@ -84,6 +93,7 @@ __all__ = [
     "mean_squared_error",
     "mean_squared_log_error",
     "median_absolute_error",
+    "multiclass_confusion_matrix",
     "Metric",
     "negative_predictive_value",
     "pr_auc_score",

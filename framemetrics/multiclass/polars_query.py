@@ -352,12 +352,18 @@ def mc_frames(data: pl.LazyFrame, plan: McPlan, keys: list[str], stages: frozens
     return out
 
 
-def run_mc_polars(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
-    """The metrics per group: group columns, ``n_rows``, one column per metric, then the check counts."""
-    frames = mc_frames(data, plan, keys, plan.stages)
+def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, internal: bool = False) -> pl.LazyFrame:
+    """The metrics per group: group columns, ``n_rows``, one column per metric, then the check counts.
+
+    ``internal`` keeps the keys ``fm_g0...`` and the ``total`` weight instead of the group names.
+    """
+    keys = frames.keys
     table = reduce(lambda left, right: _joined(left, right, keys), frames.summaries, frames.groups)
     n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks))
-    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
+    if internal:
+        outputs = [*(pl.col(k) for k in keys), pl.col("total")]
+    else:
+        outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     outputs.append(pl.col("n_rows").cast(pl.Int64))
     for call in plan.calls:
         formula = call.metric.formula
@@ -370,5 +376,62 @@ def run_mc_polars(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[s
         ]  # fmt: skip
         outputs.append(function(formula.function)(*arguments).cast(pl.Float64).alias(call.name))
     outputs += [pl.col(c.name) for c in plan.checks]
-    result = table.select(outputs)
+    return table.select(outputs)
+
+
+def run_mc_polars(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The metrics per group of ``data`` (an ``fm_input`` frame), sorted by group."""
+    result = metrics_frame(mc_frames(data, plan, keys, plan.stages), plan, by)
     return result.sort(list(by), nulls_last=True) if by else result
+
+
+def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The class report (SQL: ``report_query``): per group, the classes then the three averages."""
+    ranked = plan.n_scores > 0
+    frames = mc_frames(data, plan, keys, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
+    metrics = metrics_frame(frames, plan, by, internal=True)
+    n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks)).alias("n_invalid")
+    per_class = frames.class_values
+    if ranked:
+        ranks = frames.rank_values.select(
+            *keys, pl.col("column_index").alias("class_index"), pl.col("roc_auc_score").alias("roc_auc"),
+            pl.col("average_precision_score").alias("average_precision"),
+        )  # fmt: skip
+        per_class = _joined(per_class, ranks, [*keys, "class_index"])
+    names = ["precision", "recall", "f1_score", "support", *(["roc_auc", "average_precision"] if ranked else [])]
+    class_rows = _joined(metrics, per_class, keys, how="inner").select(
+        *keys, pl.col("class").cast(pl.String), pl.col("precision_score").alias("precision"),
+        pl.col("recall_score").alias("recall"), "f1_score", "support", *names[4:], n_invalid,
+        pl.col("class_index").cast(pl.Int64).alias("fm_order"),
+    )  # fmt: skip
+    rows = [class_rows]
+    for position, average in enumerate(("micro", "macro", "weighted")):
+        auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
+        values = [f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"]
+        values += [auc, f"average_precision_{average}"] if ranked else []
+        rows.append(
+            metrics.select(
+                *keys, pl.lit(f"{average} avg").alias("class"), *(pl.col(v).alias(n) for v, n in zip(values, names)),
+                n_invalid, pl.lit(len(plan.labels or ()) + 1_000_000 + position, dtype=pl.Int64).alias("fm_order"),
+            )  # fmt: skip
+        )
+    report = pl.concat(rows, how="vertical_relaxed").sort([*keys, "fm_order"], nulls_last=True)
+    return report.rename(dict(zip(keys, by, strict=True)))
+
+
+def confusion_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The dense confusion matrix per group (SQL: ``confusion_query``)."""
+    frames = mc_frames(data, plan, keys, frozenset({"classes"}))
+    t = frames.classes.select(*keys, pl.col("class").alias("y_true"), pl.col("class_index").alias("true_index"))
+    p = frames.classes.select(*keys, pl.col("class").alias("y_pred"), pl.col("class_index").alias("pred_index"))
+    pairs = t.join(p, on=keys, nulls_equal=True) if keys else t.join(p, how="cross")
+    cells = frames.cells.select(*keys, "y_true", "y_pred", "n_rows", "weight")
+    pairs = pairs.join(cells, on=[*keys, "y_true", "y_pred"], how="left", nulls_equal=True).with_columns(
+        pl.col("n_rows").fill_null(0).cast(pl.Int64), pl.col("weight").fill_null(0.0)
+    )
+    n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks)).alias("n_invalid")
+    checked = frames.groups.select(*keys, n_invalid)
+    table = _joined(checked, pairs, keys) if keys else checked.join(pairs, how="cross")
+    table = table.sort([*keys, "true_index", "pred_index"], nulls_last=True)
+    outputs = [*(pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)), "y_true", "y_pred", "n_rows", "weight"]
+    return table.select(*outputs, "n_invalid")

@@ -30,7 +30,7 @@ from framemetrics.sql.macros import expand
 from framemetrics.sql.query import cte, same_group
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
-__all__ = ["McQueryInputs", "mc_query"]
+__all__ = ["McQueryInputs", "confusion_query", "mc_ctes", "mc_query", "report_query"]
 
 _PER_CLASS = {
     "precision_score": ("tp", "fp", "0", "NULL"),
@@ -332,27 +332,17 @@ _JOINED = {
 }
 
 
-def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> str:
-    """SQL text of the plan's metrics per group: group columns, ``n_rows``, one column per metric.
-
-    Examples
-    --------
-    >>> from framemetrics.multiclass.plan import make_mc_plan
-    >>> plan = make_mc_plan(["accuracy_score"], labels=None, n_scores=0, has_pred=True,
-    ...                     weighted=False, float_labels=False)
-    >>> q = mc_query(plan, McQueryInputs('"t"', '"y"', '"p"'))
-    >>> import duckdb
-    >>> duckdb.sql(f"WITH t AS (SELECT * FROM (VALUES (1, 1), (2, 1)) v(y, p)) {q}").fetchall()
-    [(2, 0.5)]
-    """
-    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
-    ctes = mc_ctes(plan, inputs, plan.stages)
+def _metrics_select(plan: McPlan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> str:
+    """The final SELECT: formulas over ``fm_groups`` joined to the summaries of the plan's stages."""
     joins = "fm_groups"
     for stage in sorted(plan.stages & set(_JOINED)):
         for table in (_JOINED[stage],) if isinstance(_JOINED[stage], str) else _JOINED[stage]:
             joins += f"\n    LEFT JOIN {table} ON {same_group('fm_groups', table, keys)}"
     n_invalid = " + ".join(f"fm_groups.{c.name}" for c in plan.checks)
-    outputs = [f"fm_groups.{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
+    if internal:
+        outputs = [f"fm_groups.{k} AS {k}" for k in keys] + ["fm_groups.total AS total"]
+    else:
+        outputs = [f"fm_groups.{k} AS {quote_identifier(c)}" for k, c in zip(keys, by, strict=True)]
     outputs.append("fm_groups.n_rows AS n_rows")
     for call in plan.calls:
         formula = call.metric.formula
@@ -366,6 +356,92 @@ def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> st
         outputs.append(f"{_macro(formula.function, *arguments)} AS {quote_identifier(call.name)}")
     if checks:
         outputs += [f"fm_groups.{c.name} AS {c.name}" for c in plan.checks]
+    return "SELECT\n    " + ",\n    ".join(outputs) + f"\nFROM {joins}"
+
+
+def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> str:
+    """SQL text of the plan's metrics per group: group columns, ``n_rows``, one column per metric.
+
+    Parameters
+    ----------
+    plan : McPlan
+        What to compute.
+    inputs : McQueryInputs
+        The source and the SQL of each input.
+    checks : bool, default False
+        Also return the ``invalid_*`` counts per group.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from framemetrics.multiclass.plan import make_mc_plan
+    >>> plan = make_mc_plan(["accuracy_score"], labels=None, n_scores=0, has_pred=True,
+    ...                     weighted=False, float_labels=False)
+    >>> q = mc_query(plan, McQueryInputs('"t"', '"y"', '"p"'))
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1)) v(y, p)")
+    >>> con.sql(q).fetchall()
+    [(2, 0.5)]
+    """
+    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
+    ctes = mc_ctes(plan, inputs, plan.stages)
     order = ", ".join(f"fm_groups.{k} NULLS LAST" for k in keys)
-    select = ",\n    ".join(outputs)
-    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {joins}" + (f"\nORDER BY {order}" if keys else "")
+    select = _metrics_select(plan, keys, inputs.by, checks=checks, internal=False)
+    return "WITH " + ",\n".join(ctes) + "\n" + select + (f"\nORDER BY {order}" if keys else "")
+
+
+def _by_columns(keys: list[str], by: tuple[str, ...], table: str) -> list[str]:
+    return [f"{table}.{k} AS {quote_identifier(c)}" for k, c in zip(keys, by, strict=True)]
+
+
+def report_query(plan: McPlan, inputs: McQueryInputs) -> str:
+    """SQL text of the class report: per group, one row per class, then ``micro avg``, ``macro avg``
+    and ``weighted avg``; ``plan`` holds the averaged metrics (see :func:`framemetrics.classification_report`)."""
+    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
+    ranked = plan.n_scores > 0
+    ctes = mc_ctes(plan, inputs, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
+    ctes.append(f"fm_metrics AS (\n{_metrics_select(plan, keys, inputs.by, checks=True, internal=True)}\n)")
+    n_invalid = " + ".join(f"m.{c.name}" for c in plan.checks)
+    by = _by_columns(keys, inputs.by, "m")
+    per_class = [*by, "CAST(c.class AS VARCHAR) AS class", "c.precision_score AS precision",
+                 "c.recall_score AS recall", "c.f1_score AS f1_score", "c.support AS support"]  # fmt: skip
+    source = f"fm_metrics m JOIN fm_class_values c ON {same_group('m', 'c', keys)}"
+    if ranked:
+        per_class += ["r.roc_auc_score AS roc_auc", "r.average_precision_score AS average_precision"]
+        source += f"\n    LEFT JOIN fm_rank_values r ON {same_group('c', 'r', keys)} AND r.column_index = c.class_index"
+    per_class += [f"{n_invalid} AS n_invalid", "c.class_index AS fm_order"]
+    selects = [f"SELECT {', '.join(per_class)}\nFROM {source}"]
+    for position, average in enumerate(("micro", "macro", "weighted")):
+        auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
+        row = [*by, f"'{average} avg'", f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"]
+        row += [auc, f"average_precision_{average}"] if ranked else []
+        row += [n_invalid, f"{len(plan.labels or ()) + 1_000_000 + position}"]
+        selects.append(f"SELECT {', '.join(row)}\nFROM fm_metrics m")
+    order = ", ".join([*(f"{quote_identifier(c)} NULLS LAST" for c in inputs.by), "fm_order"])
+    return "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects) + f"\nORDER BY {order}"
+
+
+def confusion_query(plan: McPlan, inputs: McQueryInputs) -> str:
+    """SQL text of the dense confusion matrix per group: every (true, predicted) pair of the
+    group's classes with ``n_rows`` and ``weight`` (0 where no row), and ``n_invalid``."""
+    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
+    ctes = mc_ctes(plan, inputs, frozenset({"classes"}))
+    pairs = (
+        f"SELECT {', '.join([*(f't.{k} AS {k}' for k in keys), ''])}t.class AS y_true, p.class AS y_pred,"
+        " t.class_index AS true_index, p.class_index AS pred_index,"
+        " coalesce(c.n_rows, 0) AS n_rows, coalesce(c.weight, 0.0) AS weight"
+        f"\n    FROM fm_classes t JOIN fm_classes p ON {same_group('t', 'p', keys)}"
+        f"\n    LEFT JOIN fm_cells c ON {same_group('t', 'c', keys)} AND c.y_true = t.class AND c.y_pred = p.class"
+    )
+    ctes.append(f"fm_pairs AS (\n    {pairs}\n)")
+    n_invalid = " + ".join(f"g.{c.name}" for c in plan.checks)
+    outputs = [*_by_columns(keys, inputs.by, "g"), "x.y_true", "x.y_pred", "x.n_rows", "x.weight", f"{n_invalid} AS n_invalid"]
+    order = ", ".join([*(f"g.{k} NULLS LAST" for k in keys), "x.true_index", "x.pred_index"])
+    return (
+        "WITH " + ",\n".join(ctes) + f"\nSELECT {', '.join(outputs)}\nFROM fm_groups g"
+        f"\n    LEFT JOIN fm_pairs x ON {same_group('g', 'x', keys)}\nORDER BY {order}"
+    )
