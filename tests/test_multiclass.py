@@ -134,10 +134,16 @@ def test_micro_averages_equal_accuracy(engine, data):
 
 def animals() -> pl.DataFrame:
     cells = {
-        ("cat", "cat"): 40, ("cat", "dog"): 20, ("cat", "pig"): 10,
-        ("dog", "cat"): 35, ("dog", "dog"): 85, ("dog", "pig"): 40,
-        ("pig", "cat"): 0, ("pig", "dog"): 10, ("pig", "pig"): 20,
-    }  # fmt: skip
+        ("cat", "cat"): 40,
+        ("cat", "dog"): 20,
+        ("cat", "pig"): 10,
+        ("dog", "cat"): 35,
+        ("dog", "dog"): 85,
+        ("dog", "pig"): 40,
+        ("pig", "cat"): 0,
+        ("pig", "dog"): 10,
+        ("pig", "pig"): 20,
+    }
     rows = [pair for pair, count in cells.items() for _ in range(count)]
     return pl.DataFrame(rows, schema=["y_true", "y_pred"], orient="row")
 
@@ -167,10 +173,19 @@ def test_confusion_matrix_and_report_per_group(engine, data, given_labels):
     labels = data["labels"] if given_labels else None
     w = "w" if data["weighted"] else None
     frame = data["frame"]
-    long = fm.multiclass_confusion_matrix(frame, y_true="y", y_pred="yhat", labels=labels, sample_weight=w, by="g",
-                                          engine=engine)  # fmt: skip
-    report = fm.classification_report(frame, y_true="y", y_pred="yhat", labels=labels, sample_weight=w, by="g",
-                                      engine=engine, y_score=[f"p{j}" for j in range(data["k"])] if labels else None)  # fmt: skip
+    long = fm.multiclass_confusion_matrix(
+        frame, y_true="y", y_pred="yhat", labels=labels, sample_weight=w, by="g", engine=engine
+    )
+    report = fm.classification_report(
+        frame,
+        y_true="y",
+        y_pred="yhat",
+        labels=labels,
+        sample_weight=w,
+        by="g",
+        engine=engine,
+        y_score=[f"p{j}" for j in range(data["k"])] if labels else None,
+    )
     for g in frame["g"].unique().to_list():
         rows = frame.filter(pl.col("g") == g)
         weights = rows["w"].to_numpy() if w else None
@@ -184,7 +199,9 @@ def test_confusion_matrix_and_report_per_group(engine, data, given_labels):
         part = report.filter(pl.col("g") == g).head(len(classes))
         assert part["class"].to_list() == [str(c) for c in classes]
         for ours_values, theirs in ((part["precision"], p), (part["recall"], r), (part["f1_score"], f)):
-            assert all(close(a, None if math.isnan(b) else b) for a, b in zip(ours_values.to_list(), theirs, strict=True))
+            assert all(
+                close(a, None if math.isnan(b) else b) for a, b in zip(ours_values.to_list(), theirs, strict=True)
+            )
         assert part["support"].to_list() == pytest.approx(s.tolist())
 
 

@@ -11,12 +11,11 @@ import polars as pl
 
 from framemetrics.columns import as_tuple, check_nulls
 from framemetrics.multiclass.plan import McPlan, make_mc_plan
-from framemetrics.multiclass.polars_query import input_frame, mc_frames, run_mc_polars
-from framemetrics.multiclass.sql_query import McQueryInputs, mc_ctes, mc_query
+from framemetrics.multiclass.polars_query import input_frame, run_mc_polars
+from framemetrics.multiclass.sql_query import McQueryInputs, mc_query
 from framemetrics.plan import MetricsArg
 from framemetrics.polars_engine import NO_SHARED_SCANS
 from framemetrics.sources import Source, open_duckdb, open_polars
-from framemetrics.sql.query import same_group
 from framemetrics.sql.quoting import quote_identifier
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
@@ -282,9 +281,18 @@ def evaluate_multiclass(
     opened, dtypes = _dtypes(source, engine, con)
     try:
         request = _resolve(
-            dtypes, metrics, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels,
-            sample_weight=sample_weight, by=as_tuple(by), zero_division=zero_division, nulls=nulls, outputs=(),
-        )  # fmt: skip
+            dtypes,
+            metrics,
+            y_true=y_true,
+            y_pred=y_pred,
+            y_score=y_score,
+            labels=labels,
+            sample_weight=sample_weight,
+            by=as_tuple(by),
+            zero_division=zero_division,
+            nulls=nulls,
+            outputs=(),
+        )
         result = _metrics_table(opened, request, engine, nulls)
     finally:
         if engine == "duckdb":
@@ -297,7 +305,9 @@ _RANKING_METRICS = ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovr_micro"]
 _RANKING_METRICS += [f"average_precision_{a}" for a in ("macro", "weighted", "micro")]
 
 
-def _table(kind: str, source: Source, engine: str, con: Any, metrics: list[str], nulls: str, **columns: Any) -> pl.DataFrame:
+def _table(
+    kind: str, source: Source, engine: str, con: Any, metrics: list[str], nulls: str, **columns: Any
+) -> pl.DataFrame:
     """The class report or the confusion matrix, after raising for invalid rows."""
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
@@ -394,9 +404,20 @@ def classification_report(
     """
     metrics = _REPORT_METRICS + (_RANKING_METRICS if y_score is not None else [])
     return _table(
-        "report", source, engine, con, metrics, nulls, y_true=y_true, y_pred=y_pred, y_score=y_score,
-        labels=labels, sample_weight=sample_weight, by=by, zero_division=zero_division,
-    )  # fmt: skip
+        "report",
+        source,
+        engine,
+        con,
+        metrics,
+        nulls,
+        y_true=y_true,
+        y_pred=y_pred,
+        y_score=y_score,
+        labels=labels,
+        sample_weight=sample_weight,
+        by=by,
+        zero_division=zero_division,
+    )
 
 
 def multiclass_confusion_matrix(
@@ -438,9 +459,20 @@ def multiclass_confusion_matrix(
     [(1, 1.0, 1.0, 0.0), (2, 0.0, 1.0, 0.0), (3, 0.0, 1.0, 0.0)]
     """
     long = _table(
-        "confusion", source, engine, con, ["accuracy_score"], nulls, y_true=y_true, y_pred=y_pred, y_score=None,
-        labels=labels, sample_weight=sample_weight, by=by, zero_division=None,
-    )  # fmt: skip
+        "confusion",
+        source,
+        engine,
+        con,
+        ["accuracy_score"],
+        nulls,
+        y_true=y_true,
+        y_pred=y_pred,
+        y_score=None,
+        labels=labels,
+        sample_weight=sample_weight,
+        by=by,
+        zero_division=None,
+    )
     if not pivot:
         return long
     index = [*as_tuple(by), "y_true"]

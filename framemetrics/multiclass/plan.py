@@ -109,7 +109,9 @@ def make_mc_plan(
         metric, given = get_multiclass_metric(name, given)
         unknown = set(given) - set(metric.params)
         if unknown:
-            raise ValueError(f"{metric.name} has no parameter {sorted(unknown)}; it takes {sorted(metric.params) or 'none'}")
+            raise ValueError(
+                f"{metric.name} has no parameter {sorted(unknown)}; it takes {sorted(metric.params) or 'none'}"
+            )
         params = {**metric.params, **given}
         if "zero_division" in params and "zero_division" not in given:
             params["zero_division"] = zero_division
@@ -168,12 +170,14 @@ def _validate(name: str, params: dict[str, Any]) -> None:
     if zd is not None and (isinstance(zd, bool) or zd not in (0, 1)):
         raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
     beta = params.get("beta")
-    if beta is not None and (isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float("inf")):
+    if beta is not None and (
+        isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float("inf")
+    ):
         raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")
     k = params.get("k")
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ValueError(f"{name}: k must be a positive integer, got {k!r}")
-    if params.get("weights", None) not in KAPPA_WEIGHTS:
+    if params.get("weights") not in KAPPA_WEIGHTS:
         raise ValueError(f"{name}: weights must be None, 'linear' or 'quadratic', got {params['weights']!r}")
     if not isinstance(params.get("adjusted", False), bool):
         raise ValueError(f"{name}: adjusted must be True or False, got {params['adjusted']!r}")

@@ -143,14 +143,23 @@ def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys:
     w, zero = pl.col("weight"), pl.lit(0.0)
     names = ["support", "predicted", "tp", "fp", "fn"]
     as_true = fm_cells.select(
-        *keys, pl.col("y_true").alias("class"), w.alias("support"), zero.alias("predicted"),
-        pl.when(hit).then(w).otherwise(0.0).alias("tp"), zero.alias("fp"),
+        *keys,
+        pl.col("y_true").alias("class"),
+        w.alias("support"),
+        zero.alias("predicted"),
+        pl.when(hit).then(w).otherwise(0.0).alias("tp"),
+        zero.alias("fp"),
         pl.when(hit).then(0.0).otherwise(w).alias("fn"),
-    )  # fmt: skip
+    )
     as_pred = fm_cells.select(
-        *keys, pl.col("y_pred").alias("class"), zero.alias("support"), w.alias("predicted"), zero.alias("tp"),
-        pl.when(hit).then(0.0).otherwise(w).alias("fp"), zero.alias("fn"),
-    )  # fmt: skip
+        *keys,
+        pl.col("y_pred").alias("class"),
+        zero.alias("support"),
+        w.alias("predicted"),
+        zero.alias("tp"),
+        pl.when(hit).then(0.0).otherwise(w).alias("fp"),
+        zero.alias("fn"),
+    )
     parts = [as_true, as_pred]
     if plan.labels is not None:
         dtype = as_true.collect_schema()["class"]
@@ -165,7 +174,9 @@ def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys:
     else:
         united = united.filter(pl.col("class").is_not_null())
         index = pl.col("class").rank("dense").over(keys) - 1 if keys else pl.col("class").rank("dense") - 1
-    per_class = united.group_by([*keys, "class"]).agg(pl.col(n).sum() for n in ("tp", "fp", "fn", "support", "predicted"))
+    per_class = united.group_by([*keys, "class"]).agg(
+        pl.col(n).sum() for n in ("tp", "fp", "fn", "support", "predicted")
+    )
     total = pl.col("support").sum().over(keys) if keys else pl.col("support").sum()
     return per_class.with_columns(class_index=index.cast(pl.Int64), total=total)
 
@@ -175,7 +186,13 @@ def class_values(fm_classes: pl.LazyFrame, plan: McPlan) -> pl.LazyFrame:
     values = []
     for name, arguments in _PER_CLASS.items():
         args = [
-            pl.col(a) if isinstance(a, str) and a != "beta" else plan.beta if a == "beta" else pl.lit(a) if a == 0 else a
+            pl.col(a)
+            if isinstance(a, str) and a != "beta"
+            else plan.beta
+            if a == "beta"
+            else pl.lit(a)
+            if a == 0
+            else a
             for a in arguments
         ]
         values.append(getattr(binary, name)(*args).alias(name))
@@ -215,8 +232,12 @@ def class_summary(fm_class_values: pl.LazyFrame, plan: McPlan, keys: list[str]) 
 def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: list[str]) -> list[pl.LazyFrame]:
     """``fm_kappa_observed`` and ``fm_kappa_expected``."""
     index = fm_classes.select(*keys, "class", "class_index")
-    observed = fm_cells.join(index.rename({"class": "y_true", "class_index": "t"}), on=[*keys, "y_true"], nulls_equal=True)
-    observed = observed.join(index.rename({"class": "y_pred", "class_index": "p"}), on=[*keys, "y_pred"], nulls_equal=True)
+    observed = fm_cells.join(
+        index.rename({"class": "y_true", "class_index": "t"}), on=[*keys, "y_true"], nulls_equal=True
+    )
+    observed = observed.join(
+        index.rename({"class": "y_pred", "class_index": "p"}), on=[*keys, "y_pred"], nulls_equal=True
+    )
     a = fm_classes.select(*keys, pl.col("class_index").alias("i"), "support", "total")
     b = fm_classes.select(*keys, pl.col("class_index").alias("j"), "predicted")
     pairs = a.join(b, on=keys, nulls_equal=True) if keys else a.join(b, how="cross")
@@ -226,7 +247,9 @@ def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: 
         weight = formulas.mc_kappa_weight(pl.col("t"), pl.col("p"), w)
         observed_sums.append((pl.col("weight") * weight).sum().alias(f"observed_{name}"))
         weight = formulas.mc_kappa_weight(pl.col("i"), pl.col("j"), w)
-        expected_sums.append((pl.col("support") * pl.col("predicted") / pl.col("total") * weight).sum().alias(f"expected_{name}"))
+        expected_sums.append(
+            (pl.col("support") * pl.col("predicted") / pl.col("total") * weight).sum().alias(f"expected_{name}")
+        )
     return [_grouped(observed, keys, observed_sums), _grouped(pairs, keys, expected_sums)]
 
 
@@ -272,7 +295,9 @@ def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple
         pl.col("sum_neg").sum(),
     )
     values = per_class.with_columns(
-        roc_auc_score=binary.roc_auc_score(pl.col("auc_sum"), _NULL, pl.col("sum_pos"), pl.col("sum_neg"), pl.lit(0), None),
+        roc_auc_score=binary.roc_auc_score(
+            pl.col("auc_sum"), _NULL, pl.col("sum_pos"), pl.col("sum_neg"), pl.lit(0), None
+        ),
         average_precision_score=binary.average_precision_score(pl.col("ap_sum"), pl.col("sum_pos"), pl.lit(0)),
     )
     averages = _averages(plan, "ranking")
@@ -283,8 +308,12 @@ def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple
 def ovo(fm_rank_pairs: pl.LazyFrame, fm_rank_values: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """``fm_ovo``: Hand & Till's pair scores averaged per group."""
     a = fm_rank_pairs.select(*keys, pl.col("column_index").alias("ca"), pl.col("true_index").alias("cb"), "auc_sum")
-    b = fm_rank_pairs.select(*keys, pl.col("column_index").alias("cb"), pl.col("true_index").alias("ca"),
-                             pl.col("auc_sum").alias("auc_sum_ba"))  # fmt: skip
+    b = fm_rank_pairs.select(
+        *keys,
+        pl.col("column_index").alias("cb"),
+        pl.col("true_index").alias("ca"),
+        pl.col("auc_sum").alias("auc_sum_ba"),
+    )
     pos = fm_rank_values.select(*keys, "column_index", "sum_pos")
     joined = a.filter(pl.col("ca") < pl.col("cb")).join(b, on=[*keys, "ca", "cb"], nulls_equal=True)
     joined = joined.join(pos.rename({"column_index": "ca", "sum_pos": "pos_a"}), on=[*keys, "ca"], nulls_equal=True)
@@ -293,7 +322,9 @@ def ovo(fm_rank_pairs: pl.LazyFrame, fm_rank_values: pl.LazyFrame, keys: list[st
     pair = formulas.mc_ovo_pair(pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("pos_a"), pl.col("pos_b"))
     prevalence = pl.col("pos_a") + pl.col("pos_b")
     return _grouped(
-        joined, keys, [pair.mean().alias("ovo_macro"), ((prevalence * pair).sum() / prevalence.sum()).alias("ovo_weighted")]
+        joined,
+        keys,
+        [pair.mean().alias("ovo_macro"), ((prevalence * pair).sum() / prevalence.sum()).alias("ovo_weighted")],
     )
 
 
@@ -368,12 +399,15 @@ def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, intern
     for call in plan.calls:
         formula = call.metric.formula
         arguments = [
-            pl.col("value_" + call.name) if a == "value"
-            else pl.col(f"{a}_{call.name}") if a in ("value_precision", "value_recall")
-            else n_invalid if a == "n_invalid"
+            pl.col("value_" + call.name)
+            if a == "value"
+            else pl.col(f"{a}_{call.name}")
+            if a in ("value_precision", "value_recall")
+            else n_invalid
+            if a == "n_invalid"
             else _argument(a, call.params, plan)
             for a in formula.arguments
-        ]  # fmt: skip
+        ]
         outputs.append(function(formula.function)(*arguments).cast(pl.Float64).alias(call.name))
     outputs += [pl.col(c.name) for c in plan.checks]
     return table.select(outputs)
@@ -394,16 +428,24 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
     per_class = frames.class_values
     if ranked:
         ranks = frames.rank_values.select(
-            *keys, pl.col("column_index").alias("class_index"), pl.col("roc_auc_score").alias("roc_auc"),
+            *keys,
+            pl.col("column_index").alias("class_index"),
+            pl.col("roc_auc_score").alias("roc_auc"),
             pl.col("average_precision_score").alias("average_precision"),
-        )  # fmt: skip
+        )
         per_class = _joined(per_class, ranks, [*keys, "class_index"])
     names = ["precision", "recall", "f1_score", "support", *(["roc_auc", "average_precision"] if ranked else [])]
     class_rows = _joined(metrics, per_class, keys, how="inner").select(
-        *keys, pl.col("class").cast(pl.String), pl.col("precision_score").alias("precision"),
-        pl.col("recall_score").alias("recall"), "f1_score", "support", *names[4:], n_invalid,
+        *keys,
+        pl.col("class").cast(pl.String),
+        pl.col("precision_score").alias("precision"),
+        pl.col("recall_score").alias("recall"),
+        "f1_score",
+        "support",
+        *names[4:],
+        n_invalid,
         pl.col("class_index").cast(pl.Int64).alias("fm_order"),
-    )  # fmt: skip
+    )
     rows = [class_rows]
     for position, average in enumerate(("micro", "macro", "weighted")):
         auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
@@ -411,9 +453,12 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
         values += [auc, f"average_precision_{average}"] if ranked else []
         rows.append(
             metrics.select(
-                *keys, pl.lit(f"{average} avg").alias("class"), *(pl.col(v).alias(n) for v, n in zip(values, names)),
-                n_invalid, pl.lit(len(plan.labels or ()) + 1_000_000 + position, dtype=pl.Int64).alias("fm_order"),
-            )  # fmt: skip
+                *keys,
+                pl.lit(f"{average} avg").alias("class"),
+                *(pl.col(v).alias(n) for v, n in zip(values, names, strict=True)),
+                n_invalid,
+                pl.lit(len(plan.labels or ()) + 1_000_000 + position, dtype=pl.Int64).alias("fm_order"),
+            )
         )
     report = pl.concat(rows, how="vertical_relaxed").sort([*keys, "fm_order"], nulls_last=True)
     return report.rename(dict(zip(keys, by, strict=True)))

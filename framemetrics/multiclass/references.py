@@ -78,8 +78,12 @@ def _kappa(y, yhat, proba, w, labels, params):
 
 
 def _harmonic(y, yhat, proba, w, labels, params):
-    p = _quiet(lambda: skm.precision_score(y, yhat, average="macro", sample_weight=w, labels=labels, zero_division=_zd(params)))
-    r = _quiet(lambda: skm.recall_score(y, yhat, average="macro", sample_weight=w, labels=labels, zero_division=_zd(params)))
+    p = _quiet(
+        lambda: skm.precision_score(y, yhat, average="macro", sample_weight=w, labels=labels, zero_division=_zd(params))
+    )
+    r = _quiet(
+        lambda: skm.recall_score(y, yhat, average="macro", sample_weight=w, labels=labels, zero_division=_zd(params))
+    )
     if p is None or r is None:
         return None
     return params.get("zero_division") if p + r == 0 else 2 * p * r / (p + r)
@@ -135,9 +139,15 @@ def _ovo(average: str) -> Callable:
 
 
 MC_REFERENCES: dict[str, Callable[..., float | None]] = {
-    "accuracy_score": lambda y, yhat, proba, w, labels, params: _quiet(lambda: skm.accuracy_score(y, yhat, sample_weight=w)),
-    "error_rate": lambda y, yhat, proba, w, labels, params: _quiet(lambda: 1 - skm.accuracy_score(y, yhat, sample_weight=w)),
-    "hamming_loss": lambda y, yhat, proba, w, labels, params: _quiet(lambda: skm.hamming_loss(y, yhat, sample_weight=w)),
+    "accuracy_score": lambda y, yhat, proba, w, labels, params: _quiet(
+        lambda: skm.accuracy_score(y, yhat, sample_weight=w)
+    ),
+    "error_rate": lambda y, yhat, proba, w, labels, params: _quiet(
+        lambda: 1 - skm.accuracy_score(y, yhat, sample_weight=w)
+    ),
+    "hamming_loss": lambda y, yhat, proba, w, labels, params: _quiet(
+        lambda: skm.hamming_loss(y, yhat, sample_weight=w)
+    ),
     "balanced_accuracy_score": _balanced,
     "matthews_corrcoef": lambda y, yhat, proba, w, labels, params: _quiet(
         lambda: skm.matthews_corrcoef(y, yhat, sample_weight=w)

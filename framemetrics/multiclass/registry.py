@@ -84,58 +84,110 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Multicl
     reference = f"{per_class}(average=...)"
     return [
         MulticlassMetric(
-            f"{prefix}_micro", "y_pred", Call(f"formula_{per_class}", _MICRO_ARGS[per_class]), "classes", reference,
+            f"{prefix}_micro",
+            "y_pred",
+            Call(f"formula_{per_class}", _MICRO_ARGS[per_class]),
+            "classes",
+            reference,
             params=params,
         ),
         MulticlassMetric(
-            f"{prefix}_macro", "y_pred", _VALUE, "classes", reference,
-            average=Call(f"mc_macro{suffix}", (per_class, "zero_division")), params=params,
+            f"{prefix}_macro",
+            "y_pred",
+            _VALUE,
+            "classes",
+            reference,
+            average=Call(f"mc_macro{suffix}", (per_class, "zero_division")),
+            params=params,
         ),
         MulticlassMetric(
-            f"{prefix}_weighted", "y_pred", _VALUE, "classes", reference,
-            average=Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division")), params=params,
+            f"{prefix}_weighted",
+            "y_pred",
+            _VALUE,
+            "classes",
+            reference,
+            average=Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division")),
+            params=params,
         ),
-    ]  # fmt: skip
+    ]
 
 
 def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[MulticlassMetric]:
-    reference = "roc_auc_score(multi_class='ovr', average=...)" if prefix == "roc_auc_ovr" else (
-        "average_precision_score(average=...)"
+    reference = (
+        "roc_auc_score(multi_class='ovr', average=...)"
+        if prefix == "roc_auc_ovr"
+        else ("average_precision_score(average=...)")
     )
     names = {"macro": prefix, "weighted": f"{prefix}_weighted", "micro": f"{prefix}_micro"}
     if prefix == "average_precision":
         names["macro"] = "average_precision_macro"
     return [
-        MulticlassMetric(names["macro"], "y_score", _VALUE, "ranking", reference,
-                         average=Call("mc_macro", (per_class, "NULL")), **kwargs),
-        MulticlassMetric(names["weighted"], "y_score", _VALUE, "ranking", reference,
-                         average=Call("mc_weighted", (per_class, "sum_pos", "NULL")), **kwargs),
+        MulticlassMetric(
+            names["macro"],
+            "y_score",
+            _VALUE,
+            "ranking",
+            reference,
+            average=Call("mc_macro", (per_class, "NULL")),
+            **kwargs,
+        ),
+        MulticlassMetric(
+            names["weighted"],
+            "y_score",
+            _VALUE,
+            "ranking",
+            reference,
+            average=Call("mc_weighted", (per_class, "sum_pos", "NULL")),
+            **kwargs,
+        ),
         MulticlassMetric(names["micro"], "y_score", micro, "micro", reference, **kwargs),
-    ]  # fmt: skip
+    ]
 
 
 _METRICS = [
-    MulticlassMetric("accuracy_score", "y_pred", Call("formula_mc_share", ("tp", "total", "n_invalid")), "classes",
-                     "accuracy_score"),
-    MulticlassMetric("error_rate", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes",
-                     "1 - accuracy_score"),
-    MulticlassMetric("hamming_loss", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes",
-                     "hamming_loss"),
     MulticlassMetric(
-        "balanced_accuracy_score", "y_pred",
+        "accuracy_score", "y_pred", Call("formula_mc_share", ("tp", "total", "n_invalid")), "classes", "accuracy_score"
+    ),
+    MulticlassMetric(
+        "error_rate", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes", "1 - accuracy_score"
+    ),
+    MulticlassMetric(
+        "hamming_loss", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes", "hamming_loss"
+    ),
+    MulticlassMetric(
+        "balanced_accuracy_score",
+        "y_pred",
         Call("formula_mc_balanced_accuracy", ("mean_recall", "n_true_classes", "adjusted", "n_invalid")),
-        "classes", "balanced_accuracy_score", params={"adjusted": False},
+        "classes",
+        "balanced_accuracy_score",
+        params={"adjusted": False},
     ),
     MulticlassMetric(
-        "matthews_corrcoef", "y_pred",
-        Call("formula_mc_matthews", ("tp", "total", "true_dot_pred", "true_dot_true", "pred_dot_pred",
-                                     "n_true_classes", "n_pred_classes", "n_invalid")),
-        "classes", "matthews_corrcoef",
+        "matthews_corrcoef",
+        "y_pred",
+        Call(
+            "formula_mc_matthews",
+            (
+                "tp",
+                "total",
+                "true_dot_pred",
+                "true_dot_true",
+                "pred_dot_pred",
+                "n_true_classes",
+                "n_pred_classes",
+                "n_invalid",
+            ),
+        ),
+        "classes",
+        "matthews_corrcoef",
     ),
     MulticlassMetric(
-        "cohen_kappa_score", "y_pred",
+        "cohen_kappa_score",
+        "y_pred",
         Call("formula_mc_kappa", ("observed_{weights}", "expected_{weights}", "n_invalid")),
-        "kappa", "cohen_kappa_score", params={"weights": None},
+        "kappa",
+        "cohen_kappa_score",
+        params={"weights": None},
     ),
     *_averaged("precision", "precision_score"),
     *_averaged("recall", "recall_score"),
@@ -143,32 +195,72 @@ _METRICS = [
     *_averaged("fbeta", "fbeta_score"),
     *_averaged("jaccard", "jaccard_score", strict=True),
     MulticlassMetric(
-        "f1_macro_harmonic", "y_pred",
+        "f1_macro_harmonic",
+        "y_pred",
         Call("formula_mc_harmonic_f1", ("value_precision", "value_recall", "n_invalid", "zero_division")),
-        "classes", "harmonic mean of precision_score and recall_score (average='macro')", params=_ZD,
+        "classes",
+        "harmonic mean of precision_score and recall_score (average='macro')",
+        params=_ZD,
     ),
-    MulticlassMetric("top_k_accuracy_score", "y_score", Call("formula_mc_share", ("sum_top_k", "total", "n_invalid")),
-                     "rows", "top_k_accuracy_score", params={"k": 2}, scores="finite"),
-    MulticlassMetric("log_loss", "y_score", Call("formula_mc_share", ("sum_log_loss", "total", "n_invalid")),
-                     "rows", "log_loss", scores="probability"),
-    MulticlassMetric("brier_score_loss", "y_score",
-                     Call("formula_mc_brier", ("sum_brier", "total", "n_classes", "n_invalid")),
-                     "rows", "brier_score_loss", scores="probability"),
-    *_ranking("roc_auc_ovr", "roc_auc_score",
-              Call("formula_roc_auc_score", ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg",
-                                             "n_invalid", "NULL")),
-              scores="probability"),
-    MulticlassMetric("roc_auc_ovo", "y_score", Call("formula_mc_value", ("ovo_macro", "n_invalid")), "ovo",
-                     "roc_auc_score(multi_class='ovo')", scores="probability", weighted=False),
-    MulticlassMetric("roc_auc_ovo_weighted", "y_score", Call("formula_mc_value", ("ovo_weighted", "n_invalid")),
-                     "ovo", "roc_auc_score(multi_class='ovo', average='weighted')", scores="probability",
-                     weighted=False),
-    *_ranking("average_precision", "average_precision_score",
-              Call("formula_average_precision_score", ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
-              scores="finite"),
-]  # fmt: skip
+    MulticlassMetric(
+        "top_k_accuracy_score",
+        "y_score",
+        Call("formula_mc_share", ("sum_top_k", "total", "n_invalid")),
+        "rows",
+        "top_k_accuracy_score",
+        params={"k": 2},
+        scores="finite",
+    ),
+    MulticlassMetric(
+        "log_loss",
+        "y_score",
+        Call("formula_mc_share", ("sum_log_loss", "total", "n_invalid")),
+        "rows",
+        "log_loss",
+        scores="probability",
+    ),
+    MulticlassMetric(
+        "brier_score_loss",
+        "y_score",
+        Call("formula_mc_brier", ("sum_brier", "total", "n_classes", "n_invalid")),
+        "rows",
+        "brier_score_loss",
+        scores="probability",
+    ),
+    *_ranking(
+        "roc_auc_ovr",
+        "roc_auc_score",
+        Call("formula_roc_auc_score", ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg", "n_invalid", "NULL")),
+        scores="probability",
+    ),
+    MulticlassMetric(
+        "roc_auc_ovo",
+        "y_score",
+        Call("formula_mc_value", ("ovo_macro", "n_invalid")),
+        "ovo",
+        "roc_auc_score(multi_class='ovo')",
+        scores="probability",
+        weighted=False,
+    ),
+    MulticlassMetric(
+        "roc_auc_ovo_weighted",
+        "y_score",
+        Call("formula_mc_value", ("ovo_weighted", "n_invalid")),
+        "ovo",
+        "roc_auc_score(multi_class='ovo', average='weighted')",
+        scores="probability",
+        weighted=False,
+    ),
+    *_ranking(
+        "average_precision",
+        "average_precision_score",
+        Call("formula_average_precision_score", ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
+        scores="finite",
+    ),
+]
 
 MULTICLASS: dict[str, MulticlassMetric] = {m.name: m for m in _METRICS}
+
 
 def get_multiclass_metric(name: str, params: dict[str, Any] | None = None) -> tuple[MulticlassMetric, dict[str, Any]]:
     """The metric named ``name`` and its remaining parameters; resolves scikit-learn style aliases.

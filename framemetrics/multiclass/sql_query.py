@@ -105,10 +105,10 @@ def _input_cte(plan: McPlan, inputs: McQueryInputs, keys: list[str]) -> str:
         return base.replace("fm_raw AS", "fm_input AS", 1)
     cases = " ".join(f"WHEN {sql_literal(label)} THEN {j}" for j, label in enumerate(plan.labels))
     scores = " ".join(f"WHEN {j} THEN s_{j}" for j in range(plan.n_scores))
-    derived = cte(
-        "fm_indexed", ["*", f"CASE y_true {cases} END AS true_index"], "fm_raw", []
+    derived = cte("fm_indexed", ["*", f"CASE y_true {cases} END AS true_index"], "fm_raw", [])
+    return ",\n".join(
+        [base, derived, cte("fm_input", ["*", f"CASE true_index {scores} END AS p_true"], "fm_indexed", [])]
     )
-    return ",\n".join([base, derived, cte("fm_input", ["*", f"CASE true_index {scores} END AS p_true"], "fm_indexed", [])])
 
 
 def _row_sums(plan: McPlan) -> list[str]:
@@ -146,8 +146,8 @@ def _classes_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         "    FROM fm_cells"
     )
     if plan.labels is not None:
-        parts += f"\n    UNION ALL\n    SELECT {', '.join(keys + [''])}unnest({_labels_list(plan)}), 0.0, 0.0, 0.0, 0.0, 0.0\n"
-        parts += "    FROM fm_groups"
+        every_label = f"unnest({_labels_list(plan)}), 0.0, 0.0, 0.0, 0.0, 0.0"
+        parts += f"\n    UNION ALL\n    SELECT {', '.join(keys + [''])}{every_label}\n    FROM fm_groups"
         index = f"list_position({_labels_list(plan)}, class) - 1"
         valid = f"list_contains({_labels_list(plan)}, class)"
     else:
@@ -156,8 +156,12 @@ def _classes_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         valid = "class IS NOT NULL"
     sums = [f"sum({c}) AS {c}" for c in ("tp", "fp", "fn", "support", "predicted")]
     total = f"sum(sum(support)) OVER ({'PARTITION BY ' + ', '.join(keys) if keys else ''}) AS total"
-    classes = cte("fm_classes", [*keys, "class", *sums, f"{index} AS class_index", total],
-                  f"fm_class_parts\n    WHERE {valid}", [*keys, "class"])  # fmt: skip
+    classes = cte(
+        "fm_classes",
+        [*keys, "class", *sums, f"{index} AS class_index", total],
+        f"fm_class_parts\n    WHERE {valid}",
+        [*keys, "class"],
+    )
     values = ["*"] + [
         f"{_macro('formula_' + name, *(a.format(beta=sql_literal(plan.beta)) for a in args))} AS {name}"
         for name, args in _PER_CLASS.items()
@@ -187,11 +191,15 @@ def _averages(plan: McPlan, stage: str) -> list[str]:
     columns = []
     for call in plan.calls:
         if call.metric.average is not None and call.metric.stage == stage:
-            columns.append(f"{_call(call.metric.average, call.params, plan)} AS {quote_identifier('value_' + call.name)}")
+            columns.append(
+                f"{_call(call.metric.average, call.params, plan)} AS {quote_identifier('value_' + call.name)}"
+            )
         if call.name == "f1_macro_harmonic" and stage == "classes":
             for part in ("precision", "recall"):
                 average = Call("mc_macro", (f"{part}_score", "zero_division"))
-                columns.append(f"{_call(average, call.params, plan)} AS {quote_identifier(f'value_{part}_' + call.name)}")
+                columns.append(
+                    f"{_call(average, call.params, plan)} AS {quote_identifier(f'value_{part}_' + call.name)}"
+                )
     return columns
 
 
@@ -206,7 +214,8 @@ def _kappa_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         for w in plan.kappa_weights
     ]
     expected = [f"a.{k} AS {k}" for k in keys] + [
-        f"sum(a.support * b.predicted / a.total * {weight('a.class_index', 'b.class_index', w)}) AS expected_{w or 'none'}"
+        f"sum(a.support * b.predicted / a.total * {weight('a.class_index', 'b.class_index', w)})"
+        f" AS expected_{w or 'none'}"
         for w in plan.kappa_weights
     ]
     source = f"fm_cells JOIN fm_classes t ON {on_true} JOIN fm_classes p ON {on_pred}"
@@ -223,17 +232,26 @@ def _curve_ctes(prefix: str, partition: list[str], row_class: str, positive: str
     group = [*partition, "y_score", row_class]
     scores = cte(
         f"{prefix}_scores",
-        [*group, f"sum(CASE WHEN {positive} THEN sample_weight ELSE 0.0 END) AS rw",
-         f"sum(CASE WHEN {positive} THEN 0.0 ELSE sample_weight END) AS nw"],
-        "fm_rank_input", group,
-    )  # fmt: skip
+        [
+            *group,
+            f"sum(CASE WHEN {positive} THEN sample_weight ELSE 0.0 END) AS rw",
+            f"sum(CASE WHEN {positive} THEN 0.0 ELSE sample_weight END) AS nw",
+        ],
+        "fm_rank_input",
+        group,
+    )
     over = f"PARTITION BY {', '.join(partition)}" if partition else ""
     curve = cte(
         f"{prefix}_curve",
-        ["*", f"sum(rw) OVER (PARTITION BY {', '.join([*partition, 'y_score'])}) AS pw",
-         f"sum(rw) OVER ({over} ORDER BY y_score DESC) AS tp", f"sum(nw) OVER ({over} ORDER BY y_score DESC) AS fp"],
-        f"{prefix}_scores", [],
-    )  # fmt: skip
+        [
+            "*",
+            f"sum(rw) OVER (PARTITION BY {', '.join([*partition, 'y_score'])}) AS pw",
+            f"sum(rw) OVER ({over} ORDER BY y_score DESC) AS tp",
+            f"sum(nw) OVER ({over} ORDER BY y_score DESC) AS fp",
+        ],
+        f"{prefix}_scores",
+        [],
+    )
     stats = [
         *partition,
         row_class,
@@ -247,7 +265,11 @@ def _curve_ctes(prefix: str, partition: list[str], row_class: str, positive: str
 
 def _rank_input(plan: McPlan, keys: list[str]) -> str:
     k = plan.n_scores
-    columns = [*keys, f"unnest(range({k})) AS column_index", f"unnest([{', '.join(f's_{j}' for j in range(k))}]) AS y_score"]
+    columns = [
+        *keys,
+        f"unnest(range({k})) AS column_index",
+        f"unnest([{', '.join(f's_{j}' for j in range(k))}]) AS y_score",
+    ]
     columns += ["true_index", "sample_weight"]
     return cte("fm_rank_input", columns, "fm_input", [])
 
@@ -270,7 +292,14 @@ def _ranking_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         f"{_macro('formula_average_precision_score', 'ap_sum', 'sum_pos', '0')} AS average_precision_score",
     ]
     ctes.append(cte("fm_rank_values", values, "fm_rank_classes", []))
-    ctes.append(cte("fm_rank_summary", [*keys, "count(*) AS n_rank_classes", *_averages(plan, "ranking")], "fm_rank_values", keys))
+    ctes.append(
+        cte(
+            "fm_rank_summary",
+            [*keys, "count(*) AS n_rank_classes", *_averages(plan, "ranking")],
+            "fm_rank_values",
+            keys,
+        )
+    )
     return ctes
 
 
@@ -293,7 +322,9 @@ def _ovo_cte(keys: list[str]) -> str:
 
 def _micro_ctes(keys: list[str]) -> list[str]:
     ctes = _curve_ctes("fm_micro", keys, "is_pos", "is_pos")
-    ctes[0] = ctes[0].replace("FROM fm_rank_input", "FROM (SELECT *, true_index = column_index AS is_pos FROM fm_rank_input)")
+    ctes[0] = ctes[0].replace(
+        "FROM fm_rank_input", "FROM (SELECT *, true_index = column_index AS is_pos FROM fm_rank_input)"
+    )
     sums = [
         *keys,
         "sum(auc_sum) AS micro_auc_sum",
@@ -347,12 +378,15 @@ def _metrics_select(plan: McPlan, keys: list[str], by: tuple[str, ...], *, check
     for call in plan.calls:
         formula = call.metric.formula
         arguments = [
-            f"{quote_identifier('value_' + call.name)}" if a == "value"
-            else quote_identifier(f"{a}_{call.name}") if a in ("value_precision", "value_recall")
-            else f"({n_invalid})" if a == "n_invalid"
+            f"{quote_identifier('value_' + call.name)}"
+            if a == "value"
+            else quote_identifier(f"{a}_{call.name}")
+            if a in ("value_precision", "value_recall")
+            else f"({n_invalid})"
+            if a == "n_invalid"
             else _argument(a, call.params, plan)
             for a in formula.arguments
-        ]  # fmt: skip
+        ]
         outputs.append(f"{_macro(formula.function, *arguments)} AS {quote_identifier(call.name)}")
     if checks:
         outputs += [f"fm_groups.{c.name} AS {c.name}" for c in plan.checks]
@@ -407,8 +441,14 @@ def report_query(plan: McPlan, inputs: McQueryInputs) -> str:
     ctes.append(f"fm_metrics AS (\n{_metrics_select(plan, keys, inputs.by, checks=True, internal=True)}\n)")
     n_invalid = " + ".join(f"m.{c.name}" for c in plan.checks)
     by = _by_columns(keys, inputs.by, "m")
-    per_class = [*by, "CAST(c.class AS VARCHAR) AS class", "c.precision_score AS precision",
-                 "c.recall_score AS recall", "c.f1_score AS f1_score", "c.support AS support"]  # fmt: skip
+    per_class = [
+        *by,
+        "CAST(c.class AS VARCHAR) AS class",
+        "c.precision_score AS precision",
+        "c.recall_score AS recall",
+        "c.f1_score AS f1_score",
+        "c.support AS support",
+    ]
     source = f"fm_metrics m JOIN fm_class_values c ON {same_group('m', 'c', keys)}"
     if ranked:
         per_class += ["r.roc_auc_score AS roc_auc", "r.average_precision_score AS average_precision"]
@@ -439,7 +479,14 @@ def confusion_query(plan: McPlan, inputs: McQueryInputs) -> str:
     )
     ctes.append(f"fm_pairs AS (\n    {pairs}\n)")
     n_invalid = " + ".join(f"g.{c.name}" for c in plan.checks)
-    outputs = [*_by_columns(keys, inputs.by, "g"), "x.y_true", "x.y_pred", "x.n_rows", "x.weight", f"{n_invalid} AS n_invalid"]
+    outputs = [
+        *_by_columns(keys, inputs.by, "g"),
+        "x.y_true",
+        "x.y_pred",
+        "x.n_rows",
+        "x.weight",
+        f"{n_invalid} AS n_invalid",
+    ]
     order = ", ".join([*(f"g.{k} NULLS LAST" for k in keys), "x.true_index", "x.pred_index"])
     return (
         "WITH " + ",\n".join(ctes) + f"\nSELECT {', '.join(outputs)}\nFROM fm_groups g"

@@ -17,7 +17,7 @@ from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
 
-__all__ = ["curve", "macro_file", "query", "quote_identifier"]
+__all__ = ["curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
 
 
 def query(
@@ -163,3 +163,63 @@ def curve(
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
     return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate)
+
+
+def multiclass_query(
+    metrics: MetricsArg,
+    *,
+    table: str,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: Sequence[str] | None = None,
+    labels: Sequence[Any] | None = None,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    zero_division: float | None = None,
+    checks: bool = False,
+) -> str:
+    """Plain DuckDB SQL computing multiclass ``metrics`` per group of ``table``.
+
+    The SQL that :func:`framemetrics.evaluate_multiclass` runs on DuckDB
+    (parameters as there; ``y_score`` is one column per class, in the order of
+    ``labels``). A group with an invalid row (a null label, a label outside
+    ``labels``, a score outside [0, 1] or rows not summing to 1 where a metric
+    needs probabilities, a bad weight) gets null metrics; ``checks=True`` adds
+    the ``invalid_*`` counts. Labels are compared as stored: cast
+    categorical columns to VARCHAR in ``table`` first.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import duckdb, framemetrics as fm
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES ('a', 'b'), ('b', 'b')) v(y, yhat)")
+    >>> con.sql(fm.sql.multiclass_query(["accuracy_score", "recall_macro"], table="preds",
+    ...                                 y_true="y", y_pred="yhat")).fetchall()
+    [(2, 0.5, 0.5)]
+    """
+    from framemetrics.multiclass.plan import make_mc_plan
+    from framemetrics.multiclass.sql_query import McQueryInputs, mc_query
+
+    scores = tuple(y_score or ())
+    plan = make_mc_plan(
+        metrics,
+        labels=labels,
+        n_scores=len(scores),
+        has_pred=y_pred is not None,
+        weighted=sample_weight is not None,
+        float_labels=False,
+        zero_division=zero_division,
+    )
+    inputs = McQueryInputs(
+        source=quote_identifier(table),
+        y_true=quote_identifier(y_true),
+        y_pred=None if y_pred is None else quote_identifier(y_pred),
+        scores=tuple(quote_identifier(s) for s in scores),
+        sample_weight=None if sample_weight is None else quote_identifier(sample_weight),
+        by=as_tuple(by),
+    )
+    return mc_query(plan, inputs, checks=checks)

@@ -1,0 +1,168 @@
+"""Multiclass: the registry walk, bad input (same errors on both engines), parameters and aliases."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import polars as pl
+import pytest
+
+import framemetrics as fm
+from framemetrics import formulas as binary
+from framemetrics.multiclass import MULTICLASS, get_multiclass_metric
+from framemetrics.multiclass import formulas as mc_formulas
+from framemetrics.multiclass.polars_query import function
+from framemetrics.multiclass.references import MC_REFERENCES
+from framemetrics.sql.macros import macros
+
+ENGINES = ["polars", "duckdb"]
+
+
+def test_every_metric_has_a_reference_and_formulas_on_both_engines():
+    assert set(MC_REFERENCES) == set(MULTICLASS)
+    for metric in MULTICLASS.values():
+        for call in filter(None, (metric.formula, metric.average)):
+            sql = macros()[f"fm_{call.function}"]
+            assert len(sql.params) == len(call.arguments), call
+            polars = inspect.signature(function(call.function)).parameters
+            assert tuple(polars) == sql.params, call.function
+
+
+def test_every_multiclass_macro_has_a_polars_mirror_with_the_same_parameters():
+    names = [n for n in macros() if re.match(r"fm_(mc_|formula_mc_|invalid_(class|present|simplex))", n)]
+    assert len(names) >= 15
+    for name in names:
+        mirror = getattr(mc_formulas, name.removeprefix("fm_"))
+        assert tuple(inspect.signature(mirror).parameters) == macros()[name].params, name
+    assert function("formula_precision_score") is binary.precision_score
+
+
+def test_aliases_in_scikit_learn_spelling():
+    assert get_multiclass_metric("f1_score", {"average": "macro"})[0].name == "f1_macro"
+    assert get_multiclass_metric("roc_auc_score", {"multi_class": "ovo"})[0].name == "roc_auc_ovo"
+    assert get_multiclass_metric("roc_auc_score", {"average": "micro"})[0].name == "roc_auc_ovr_micro"
+    assert get_multiclass_metric("average_precision_score", {"average": "weighted"})[0].name == (
+        "average_precision_weighted"
+    )
+    with pytest.raises(ValueError, match="classification_report"):
+        get_multiclass_metric("f1_score", {"average": None})
+    with pytest.raises(ValueError, match="did you mean f1_macro"):
+        get_multiclass_metric("f1_macr")
+
+
+FRAME = pl.DataFrame(
+    {
+        "g": ["a", "a", "b", "b"],
+        "y": ["cat", "dog", "pig", "cat"],
+        "yhat": ["cat", "cow", "pig", None],
+        "p0": [0.7, 0.2, 0.1, 0.5],
+        "p1": [0.2, 0.7, 0.1, 0.7],
+        "p2": [0.1, 0.1, 0.8, -0.1],
+        "w": [1.0, -1.0, 1.0, 1.0],
+    }
+)
+LABELS = ["cat", "dog", "pig"]
+
+
+def errors(**kwargs) -> list[str]:
+    messages = []
+    for engine in ENGINES:
+        with pytest.raises(ValueError) as error:
+            fm.evaluate_multiclass(FRAME, y_true="y", engine=engine, **kwargs)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    return messages[0]
+
+
+def test_labels_outside_labels_and_nulls_name_the_column_and_count():
+    message = errors(y_pred="yhat", labels=LABELS, metrics=["accuracy_score"])
+    assert "column 'yhat' (y_pred): 2 rows are null or not one of labels" in message
+
+
+def test_null_prediction_without_labels():
+    message = errors(y_pred="yhat", metrics=["f1_macro"])
+    assert "column 'yhat' (y_pred): 1 rows are null" in message
+
+
+def test_probabilities_out_of_range_and_not_summing_to_one():
+    message = errors(y_score=["p0", "p1", "p2"], labels=LABELS, metrics=["log_loss"])
+    assert "column 'p2' (y_score): 1 rows are null, NaN or outside [0, 1]" in message
+    assert "columns 'p0', 'p1', 'p2' (y_score): 1 rows whose class probabilities do not sum to 1" in message
+
+
+def test_negative_weights():
+    message = errors(y_pred="y", sample_weight="w", metrics=["accuracy_score"])
+    assert "column 'w' (sample_weight): 1 rows are null, NaN, infinite or negative" in message
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"y_pred": "nope"}, "column 'nope' \\(y_pred\\) not found"),
+        ({"y_pred": "p0"}, "labels of one type"),
+        ({"y_pred": "yhat", "metrics": ["f1_macr"]}, "did you mean"),
+        ({"y_score": ["p0", "p1"], "metrics": ["log_loss"]}, "scores need labels="),
+        ({"y_score": ["p0", "p1"], "labels": LABELS, "metrics": ["log_loss"]}, "2 score columns but 3 labels"),
+        ({"y_pred": "yhat", "metrics": ["log_loss"]}, "needs y_score="),
+        (
+            {"y_score": ["p0", "p1", "p2"], "labels": LABELS, "sample_weight": "w", "metrics": ["roc_auc_ovo"]},
+            "does not support sample_weight",
+        ),
+        ({"y_pred": "yhat", "labels": [1, 2, 3]}, "do not match the type"),
+        ({"y_pred": "yhat", "metrics": {"cohen_kappa_score": {"weights": "cubic"}}}, "weights must be"),
+        ({"y_pred": "yhat", "labels": ["cat", "cat"]}, "distinct"),
+        ({"y_pred": "yhat", "by": "n_rows"}, "not found"),
+    ],
+)
+def test_request_errors(kwargs, match):
+    for engine in ENGINES:
+        with pytest.raises(ValueError, match=match):
+            fm.evaluate_multiclass(FRAME, y_true="y", engine=engine, **kwargs)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nulls_drop_and_list_column_scores(engine):
+    df = FRAME.with_columns(scores=pl.concat_list("p0", "p1", "p2")).filter(pl.col("p2") >= 0)
+    listed = fm.evaluate_multiclass(
+        df,
+        y_true="y",
+        y_score="scores",
+        labels=LABELS,
+        by="g",
+        metrics=["log_loss", "roc_auc_ovr_micro"],
+        engine=engine,
+    )
+    columns = fm.evaluate_multiclass(
+        df,
+        y_true="y",
+        y_score=["p0", "p1", "p2"],
+        labels=LABELS,
+        by="g",
+        metrics=["log_loss", "roc_auc_ovr_micro"],
+        engine=engine,
+    )
+    assert listed.equals(columns)
+    dropped = fm.evaluate_multiclass(FRAME, y_true="y", y_pred="yhat", by="g", nulls="drop", engine=engine)
+    assert dropped["n_rows"].to_list() == [2, 1]
+
+
+def test_categorical_labels_and_engines_agree():
+    df = FRAME.with_columns(
+        pl.col("y").cast(pl.Categorical), pl.col("y").alias("yhat").cast(pl.Enum(["cat", "dog", "pig"]))
+    )
+    frames = [fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", by="g", engine=e) for e in ENGINES]
+    assert frames[0].equals(frames[1])
+    assert frames[0]["accuracy_score"].to_list() == [1.0, 1.0]
+
+
+def test_sql_text_gives_null_for_invalid_groups_and_counts_with_checks():
+    import duckdb
+
+    con = duckdb.connect()
+    con.register("preds", FRAME)
+    sql = fm.sql.multiclass_query(
+        ["accuracy_score"], table="preds", y_true="y", y_pred="yhat", labels=LABELS, by="g", checks=True
+    )
+    rows = con.sql(sql).fetchall()
+    assert rows == [("a", 2, None, 0, 1), ("b", 2, None, 0, 1)]
