@@ -145,6 +145,70 @@ def _polars_scores(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     return per_score.select(pl.len(), pl.col("pw").sum(), pl.col("nw").sum()).collect()
 
 
+_CLASSES = 10
+_GENERATE_MULTICLASS = """
+CREATE OR REPLACE TABLE bench_mc AS
+SELECT g, yc, CAST(CASE WHEN hash(i + 7) % 3 = 0 THEN (yc + hash(i + 8) % 3) % {k} ELSE yc END AS BIGINT) AS yc_pred, w, {scores}
+FROM (SELECT i, (i % {groups})::BIGINT AS g, (hash(i + 5) % {k})::BIGINT AS yc, (1 + hash(i + 2) % 5)::DOUBLE AS w,
+             {raw} FROM range({rows}) t(i))
+"""
+_MC_LABELS = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "matthews_corrcoef",
+    "cohen_kappa_score",
+    "precision_macro",
+    "recall_macro",
+    "f1_macro",
+    "f1_weighted",
+]
+_MC_SCORES = ["log_loss", "top_k_accuracy_score", "roc_auc_ovr"]
+_DUCKDB_CELLS = "SELECT g, yc, yc_pred, count(*), sum(w) FROM bench_mc GROUP BY ALL"
+_DUCKDB_CLASS_SCORES = (
+    "SELECT g, yc, count(*), sum(w), "
+    + ", ".join(f"sum(w * p{j})" for j in range(_CLASSES))
+    + " FROM bench_mc GROUP BY ALL"
+)
+
+
+def _polars_cells(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return df.lazy().group_by("g", "yc", "yc_pred").agg(pl.len(), pl.col("w").sum()).collect()
+
+
+def _polars_class_scores(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    sums = [(pl.col("w") * pl.col(f"p{j}")).sum().alias(f"s{j}") for j in range(_CLASSES)]
+    return df.lazy().group_by("g", "yc").agg(pl.len(), pl.col("w").sum(), *sums).collect()
+
+
+def _sklearn_multiclass(frame: pl.DataFrame, case: str) -> list[float]:
+    """What framemetrics replaces: scikit-learn's multiclass metrics looped over the groups."""
+    from sklearn import metrics as skm
+
+    values = []
+    for part in frame.partition_by("g"):
+        y, yhat, w = part["yc"].to_numpy(), part["yc_pred"].to_numpy(), part["w"].to_numpy()
+        if case == MULTICLASS_LABELS:
+            values += [
+                skm.accuracy_score(y, yhat, sample_weight=w),
+                skm.balanced_accuracy_score(y, yhat, sample_weight=w),
+                skm.matthews_corrcoef(y, yhat, sample_weight=w),
+                skm.cohen_kappa_score(y, yhat, sample_weight=w),
+                *skm.precision_recall_fscore_support(y, yhat, average="macro", sample_weight=w)[:3],
+                skm.f1_score(y, yhat, average="weighted", sample_weight=w),
+            ]
+        else:
+            scores = part.select(f"p{j}" for j in range(_CLASSES)).to_numpy()
+            labels = list(range(_CLASSES))
+            values += [
+                skm.log_loss(y, scores, sample_weight=w, labels=labels),
+                skm.top_k_accuracy_score(y, scores, k=2, sample_weight=w, labels=labels),
+                skm.roc_auc_score(y, scores, multi_class="ovr", sample_weight=w, labels=labels),
+            ]
+    return values
+
+
+MULTICLASS_LABELS = f"multiclass labels ({_CLASSES} classes)"
+MULTICLASS_SCORES = f"multiclass scores ({_CLASSES} classes)"
 _SCORE = {"y_true": "y", "y_score": "p"}
 BINS = 1024
 CASES = {
@@ -152,6 +216,11 @@ CASES = {
     "regression (6 metrics)": (REGRESSION, {"y_true": "target", "y_pred": "forecast"}),
     "exact AUC": (["roc_auc_score"], _SCORE),
     f"AUC bins={BINS}": (["roc_auc_score"], _SCORE | {"bins": BINS}),
+    MULTICLASS_LABELS: (_MC_LABELS, {"y_true": "yc", "y_pred": "yc_pred"}),
+    MULTICLASS_SCORES: (
+        _MC_SCORES,
+        {"y_true": "yc", "y_score": [f"p{j}" for j in range(_CLASSES)], "labels": list(range(_CLASSES))},
+    ),
 }
 # The baseline of each case: the engine's own aggregation of the same rows.
 _BASELINES = {
@@ -159,6 +228,8 @@ _BASELINES = {
     "regression (6 metrics)": (_DUCKDB_REGRESSION, _polars_regression, "GROUP BY g"),
     "exact AUC": (_DUCKDB_SCORES, _polars_scores, "GROUP BY g, score"),
     f"AUC bins={BINS}": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
+    MULTICLASS_LABELS: (_DUCKDB_CELLS, _polars_cells, "GROUP BY g, y, y_pred"),
+    MULTICLASS_SCORES: (_DUCKDB_CLASS_SCORES, _polars_class_scores, "GROUP BY g, y (score sums)"),
 }
 
 
@@ -169,13 +240,15 @@ def _tasks(case: str, engine: str, con: duckdb.DuckDBPyConnection, source: objec
     """
     metrics, columns = CASES[case]
     duckdb_sql, polars_baseline, _ = _BASELINES[case]
+    table = "bench_mc" if case in (MULTICLASS_LABELS, MULTICLASS_SCORES) else "bench"
     if engine == "duckdb":
         data = con.sql(f"SELECT * FROM {source}")
-        baseline = partial(con.sql(duckdb_sql.replace("FROM bench", f"FROM {source}")).fetchall)
+        baseline = partial(con.sql(duckdb_sql.replace(f"FROM {table}", f"FROM {source}")).fetchall)
     else:
         data = source
         baseline = partial(polars_baseline, source)
-    ours = partial(fm.evaluate, data, sample_weight="w", by="g", metrics=metrics, engine=engine, **columns)
+    evaluate = fm.evaluate_multiclass if table == "bench_mc" else fm.evaluate
+    ours = partial(evaluate, data, sample_weight="w", by="g", metrics=metrics, engine=engine, **columns)
     return {"framemetrics": ours, "baseline": baseline}
 
 
@@ -298,11 +371,20 @@ def run_benchmark(
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
+    multiclass = [c for c in cases or list(CASES) if c in (MULTICLASS_LABELS, MULTICLASS_SCORES)]
+    if multiclass:
+        raw = ", ".join(f"(1 + hash(i + {10 + j}) % 100)::DOUBLE AS r{j}" for j in range(_CLASSES))
+        total = " + ".join(f"r{j}" for j in range(_CLASSES))
+        scores = ", ".join(f"r{j} / ({total}) AS p{j}" for j in range(_CLASSES))
+        con.execute(_GENERATE_MULTICLASS.format(rows=int(rows), groups=int(groups), k=_CLASSES, raw=raw, scores=scores))
     if parquet:
         con.execute(f"COPY bench TO '{parquet}' (FORMAT parquet)")
         con.execute("DROP TABLE bench")
     frame = con.table("bench").pl() if "polars" in engines and not parquet else None
+    if multiclass and parquet:
+        raise ValueError("the multiclass cases run in memory only")
     lines, exact = [], {}
+    mc_frame = con.table("bench_mc").pl() if multiclass and "polars" in engines else None
     for case in cases or list(CASES):
         for engine in engines:
             peaks: dict[str, object] = {}
@@ -311,9 +393,15 @@ def run_benchmark(
                 base, base_rss = _in_child(case, engine, "baseline", parquet, repeat, memory_limit)
                 peaks = {"framemetrics_peak_mb": ours_rss, "baseline_peak_mb": base_rss}
             else:
-                tasks = _tasks(case, engine, con, "bench" if engine == "duckdb" else frame)
+                table, in_polars = ("bench_mc", mc_frame) if case in multiclass else ("bench", frame)
+                tasks = _tasks(case, engine, con, table if engine == "duckdb" else in_polars)
                 ours, base = best_of(repeat, tasks["framemetrics"]), best_of(repeat, tasks["baseline"])
             lines.append(_line(engine, case, _BASELINES[case][2], ours, base) | peaks)
+            if case in multiclass and engine == engines[-1] and _installed("sklearn"):
+                mc = mc_frame if mc_frame is not None else con.table("bench_mc").pl()
+                loop = best_of(1, partial(_sklearn_multiclass, mc, case))
+                timed = {line["engine"]: line["framemetrics_s"] for line in lines if line["metrics"] == case}
+                lines += [_line(e, case, "scikit-learn loop", timed[e], loop) for e in engines]
             exact |= {engine: ours} if case == "exact AUC" else {}
     if exact and not parquet:
         frame = frame if frame is not None else con.table("bench").pl()

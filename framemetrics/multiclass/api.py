@@ -41,6 +41,11 @@ class _Request:
         columns = {"y_true": _label(pl.col(self.y_true), self.dtypes[self.y_true])}
         if self.y_pred is not None:
             columns["y_pred"] = _label(pl.col(self.y_pred), self.dtypes[self.y_pred])
+            true, pred = self.dtypes[self.y_true], self.dtypes[self.y_pred]
+            if true != pred and true.is_numeric() and pred.is_numeric():
+                # One class type for both columns (DuckDB compares across numeric types).
+                common = pl.Int64 if true.is_integer() and pred.is_integer() else pl.Float64
+                columns = {role: expr.cast(common) for role, expr in columns.items()}
         if self.sample_weight is not None:
             columns["sample_weight"] = pl.col(self.sample_weight)
         if self.score_list is not None:
