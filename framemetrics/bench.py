@@ -148,7 +148,8 @@ def _polars_scores(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 _CLASSES = 10
 _GENERATE_MULTICLASS = """
 CREATE OR REPLACE TABLE bench_mc AS
-SELECT g, yc, CAST(CASE WHEN hash(i + 7) % 3 = 0 THEN (yc + hash(i + 8) % 3) % {k} ELSE yc END AS BIGINT) AS yc_pred, w, {scores}
+SELECT g, yc, w, {scores},
+    CAST(CASE WHEN hash(i + 7) % 3 = 0 THEN (yc + hash(i + 8) % 3) % {k} ELSE yc END AS BIGINT) AS yc_pred
 FROM (SELECT i, (i % {groups})::BIGINT AS g, (hash(i + 5) % {k})::BIGINT AS yc, (1 + hash(i + 2) % 5)::DOUBLE AS w,
              {raw} FROM range({rows}) t(i))
 """

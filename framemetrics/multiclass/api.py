@@ -189,7 +189,10 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
     if engine == "polars":
         data = request.polars_input(opened)
         keys = [f"fm_g{i}" for i in range(len(request.by))]
-        result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=NO_SHARED_SCANS)
+        # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
+        ranked = bool({"ranking", "ovo", "micro"} & plan.stages)
+        flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
+        result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
     else:
         result = opened.run(mc_query(plan, request.sql_inputs(opened.from_sql), checks=True)).pl()
     _raise_for_invalid(result, request, nulls)
