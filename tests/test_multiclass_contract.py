@@ -14,6 +14,7 @@ from framemetrics.multiclass import MULTICLASS, get_multiclass_metric
 from framemetrics.multiclass import formulas as mc_formulas
 from framemetrics.multiclass.polars_query import function
 from framemetrics.multiclass.references import MC_REFERENCES
+from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.sql.macros import macros
 
 ENGINES = ["polars", "duckdb"]
@@ -21,8 +22,9 @@ ENGINES = ["polars", "duckdb"]
 
 def test_every_metric_has_a_reference_and_formulas_on_both_engines():
     assert set(MC_REFERENCES) == set(MULTICLASS)
+    per_class = [*PER_CLASS.values(), *RANK_PER_CLASS.values()]
     for metric in MULTICLASS.values():
-        for call in filter(None, (metric.formula, metric.average)):
+        for call in (metric.formula, *metric.averages.values(), *per_class):
             sql = macros()[f"fm_{call.function}"]
             assert len(sql.params) == len(call.arguments), call
             polars = inspect.signature(function(call.function)).parameters
@@ -166,3 +168,10 @@ def test_sql_text_gives_null_for_invalid_groups_and_counts_with_checks():
     )
     rows = con.sql(sql).fetchall()
     assert rows == [("a", 2, None, 0, 1), ("b", 2, None, 0, 1)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_report_and_confusion_matrix_name_invalid_columns(engine):
+    for build in (fm.classification_report, fm.multiclass_confusion_matrix):
+        with pytest.raises(ValueError, match="column 'yhat' \\(y_pred\\): 2 rows are null or not one of labels"):
+            build(FRAME, y_true="y", y_pred="yhat", labels=LABELS, by="g", engine=engine)

@@ -11,8 +11,8 @@ import polars as pl
 
 from framemetrics.columns import as_tuple, check_nulls
 from framemetrics.multiclass.plan import McPlan, make_mc_plan
-from framemetrics.multiclass.polars_query import input_frame, run_mc_polars
-from framemetrics.multiclass.sql_query import McQueryInputs, mc_query
+from framemetrics.multiclass.polars_query import confusion_frame, input_frame, report_frame, run_mc_polars
+from framemetrics.multiclass.sql_query import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.plan import MetricsArg
 from framemetrics.polars_engine import NO_SHARED_SCANS
 from framemetrics.sources import Source, open_duckdb, open_polars
@@ -161,9 +161,16 @@ def _resolve(
 
 
 def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str) -> None:
+    """Raise naming each column with invalid rows (the check counts per group of ``result``), or if no rows."""
+    _raise_for_checks(result, request, nulls)
+    if result.height == 0 or int(result["n_rows"].sum()) == 0:
+        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+
+
+def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str) -> None:
     problems = []
     for check in request.plan.checks:
-        count = int(result[check.name].sum())
+        count = int(result[check.name].fill_null(0).sum())
         if not count:
             continue
         if check.domain == "simplex":
@@ -179,8 +186,6 @@ def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str) -> N
     if problems:
         hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
         raise ValueError("invalid input: " + "; ".join(problems) + hint)
-    if result.height == 0 or int(result["n_rows"].sum()) == 0:
-        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
 
 
 def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> pl.DataFrame:
@@ -319,34 +324,29 @@ def _table(
     """The class report or the confusion matrix, after raising for invalid rows."""
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    outputs = ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision", "n_invalid")
+    outputs = ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision")
     if kind == "confusion":
-        outputs = ("y_true", "y_pred", "weight", "n_invalid")
+        outputs = ("y_true", "y_pred", "weight")
     opened, dtypes = _dtypes(source, engine, con)
     try:
         by = as_tuple(columns.pop("by"))
         request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
         keys = [f"fm_g{i}" for i in range(len(by))]
         if engine == "polars":
-            from framemetrics.multiclass.polars_query import confusion_frame, report_frame
-
             build = report_frame if kind == "report" else confusion_frame
             result = build(request.polars_input(opened), request.plan, keys, by).collect()
         else:
-            from framemetrics.multiclass.sql_query import confusion_query, report_query
-
             build = report_query if kind == "report" else confusion_query
             result = opened.run(build(request.plan, request.sql_inputs(opened.from_sql))).pl()
     finally:
         if engine == "duckdb":
             opened.close()
-    invalid = int(result["n_invalid"].fill_null(0).sum())
-    if invalid:
-        # Name the columns and counts, as evaluate_multiclass does.
-        evaluate_multiclass(source, metrics=metrics, by=by, nulls=nulls, engine=engine, con=con, **columns)
+    checks = [c.name for c in request.plan.checks]
+    # Each row repeats its group's check counts: one row per group.
+    _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls)
     if result.height == 0 or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")
-    return result.drop([c for c in ("n_invalid", "fm_order") if c in result.columns])
+    return result.drop([*checks, *(["fm_order"] if "fm_order" in result.columns else [])])
 
 
 def classification_report(

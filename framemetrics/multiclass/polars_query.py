@@ -14,21 +14,16 @@ from functools import reduce
 import polars as pl
 
 from framemetrics import formulas as binary
+from framemetrics.checks import check as binary_check
+from framemetrics.inputs import MetricInputs
 from framemetrics.multiclass import formulas
 from framemetrics.multiclass.plan import McCheck, McPlan
-from framemetrics.multiclass.registry import Call
+from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call, MulticlassMetric
 from framemetrics.statistics import STATISTICS
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 
 _NULL = pl.lit(None, dtype=pl.Float64)
-_PER_CLASS = {
-    "precision_score": ("tp", "fp", 0, None),
-    "recall_score": ("tp", "fn", 0, None),
-    "f1_score": ("tp", "fp", "fn", 0, None),
-    "fbeta_score": ("tp", "fp", "fn", 0, "beta", None),
-    "jaccard_score": ("tp", "fp", "fn", 0, None),
-}
 
 
 def function(name: str):  # noqa: ANN201 - a formula function of either module
@@ -39,8 +34,13 @@ def function(name: str):  # noqa: ANN201 - a formula function of either module
 
 
 def _argument(argument: str, params: dict, plan: McPlan) -> pl.Expr | object:
+    """One argument of a :class:`Call`: a value, a parameter or a column (as ``sql_query._argument``)."""
     if argument == "NULL":
         return None
+    if argument == "NO_INVALID":
+        return pl.lit(0)
+    if argument == "beta":
+        return plan.beta
     if argument == "n_classes":
         return plan.n_scores
     if argument in params:
@@ -52,6 +52,11 @@ def _call(call: Call, params: dict, plan: McPlan) -> pl.Expr:
     return function(call.function)(*(_argument(a, params, plan) for a in call.arguments))
 
 
+def _average_column(metric: MulticlassMetric, key: str) -> str:
+    """Column of the summaries holding the average ``key`` of ``metric``."""
+    return f"{key}_{metric.name}"
+
+
 def _check(check: McCheck, plan: McPlan) -> pl.Expr:
     if check.domain == "class":
         return formulas.invalid_class(pl.col(check.role), list(plan.labels))
@@ -60,9 +65,7 @@ def _check(check: McCheck, plan: McPlan) -> pl.Expr:
     x = pl.col(f"s_{check.index}" if check.index is not None else check.role)
     if check.domain == "present":
         return formulas.invalid_present(x)
-    from framemetrics.checks import check as binary_check
-    from framemetrics.inputs import MetricInputs
-
+    # The binary domains (score, finite, probability, weight): SQL's fm_invalid_<domain>.
     inputs = MetricInputs(y_true=x, y_pred=x, y_score=x, sample_weight=x, pos_label=None, neg_label=None)
     return binary_check(check.domain, "y_score").polars(inputs)
 
@@ -183,32 +186,17 @@ def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys:
 
 def class_values(fm_classes: pl.LazyFrame, plan: McPlan) -> pl.LazyFrame:
     """``fm_class_values``: the binary formulas per class."""
-    values = []
-    for name, arguments in _PER_CLASS.items():
-        args = [
-            pl.col(a)
-            if isinstance(a, str) and a != "beta"
-            else plan.beta
-            if a == "beta"
-            else pl.lit(a)
-            if a == 0
-            else a
-            for a in arguments
-        ]
-        values.append(getattr(binary, name)(*args).alias(name))
+    values = [_call(call, {}, plan).alias(name) for name, call in PER_CLASS.items()]
     return fm_classes.with_columns(values)
 
 
 def _averages(plan: McPlan, stage: str) -> list[pl.Expr]:
-    columns = []
-    for call in plan.calls:
-        if call.metric.average is not None and call.metric.stage == stage:
-            columns.append(_call(call.metric.average, call.params, plan).alias("value_" + call.name))
-        if call.name == "f1_macro_harmonic" and stage == "classes":
-            for part in ("precision", "recall"):
-                average = Call("mc_macro", (f"{part}_score", "zero_division"))
-                columns.append(_call(average, call.params, plan).alias(f"value_{part}_{call.name}"))
-    return columns
+    return [
+        _call(average, call.params, plan).alias(_average_column(call.metric, key))
+        for call in plan.calls
+        if call.metric.stage == stage
+        for key, average in call.metric.averages.items()
+    ]
 
 
 def class_summary(fm_class_values: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
@@ -294,12 +282,7 @@ def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple
         pl.col("sum_pos").filter(own).sum(),
         pl.col("sum_neg").sum(),
     )
-    values = per_class.with_columns(
-        roc_auc_score=binary.roc_auc_score(
-            pl.col("auc_sum"), _NULL, pl.col("sum_pos"), pl.col("sum_neg"), pl.lit(0), None
-        ),
-        average_precision_score=binary.average_precision_score(pl.col("ap_sum"), pl.col("sum_pos"), pl.lit(0)),
-    )
+    values = per_class.with_columns(_call(call, {}, plan).alias(name) for name, call in RANK_PER_CLASS.items())
     averages = _averages(plan, "ranking")
     summary = _grouped(values, keys, [pl.len().alias("n_rank_classes"), *averages])
     return pairs, values, summary
@@ -399,10 +382,8 @@ def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, intern
     for call in plan.calls:
         formula = call.metric.formula
         arguments = [
-            pl.col("value_" + call.name)
-            if a == "value"
-            else pl.col(f"{a}_{call.name}")
-            if a in ("value_precision", "value_recall")
+            pl.col(_average_column(call.metric, a))
+            if a in call.metric.averages
             else n_invalid
             if a == "n_invalid"
             else _argument(a, call.params, plan)
@@ -424,7 +405,7 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
     ranked = plan.n_scores > 0
     frames = mc_frames(data, plan, keys, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
     metrics = metrics_frame(frames, plan, by, internal=True)
-    n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks)).alias("n_invalid")
+    counts = [c.name for c in plan.checks]
     per_class = frames.class_values
     if ranked:
         ranks = frames.rank_values.select(
@@ -443,7 +424,7 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
         "f1_score",
         "support",
         *names[4:],
-        n_invalid,
+        *counts,
         pl.col("class_index").cast(pl.Int64).alias("fm_order"),
     )
     rows = [class_rows]
@@ -456,7 +437,7 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
                 *keys,
                 pl.lit(f"{average} avg").alias("class"),
                 *(pl.col(v).alias(n) for v, n in zip(values, names, strict=True)),
-                n_invalid,
+                *counts,
                 pl.lit(len(plan.labels or ()) + 1_000_000 + position, dtype=pl.Int64).alias("fm_order"),
             )
         )
@@ -474,9 +455,9 @@ def confusion_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple
     pairs = pairs.join(cells, on=[*keys, "y_true", "y_pred"], how="left", nulls_equal=True).with_columns(
         pl.col("n_rows").fill_null(0).cast(pl.Int64), pl.col("weight").fill_null(0.0)
     )
-    n_invalid = reduce(lambda a, b: a + b, (pl.col(c.name) for c in plan.checks)).alias("n_invalid")
-    checked = frames.groups.select(*keys, n_invalid)
+    counts = [c.name for c in plan.checks]
+    checked = frames.groups.select(*keys, *counts)
     table = _joined(checked, pairs, keys) if keys else checked.join(pairs, how="cross")
     table = table.sort([*keys, "true_index", "pred_index"], nulls_last=True)
     outputs = [*(pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)), "y_true", "y_pred", "n_rows", "weight"]
-    return table.select(*outputs, "n_invalid")
+    return table.select(*outputs, *counts)

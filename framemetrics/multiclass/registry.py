@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MULTICLASS", "Call", "MulticlassMetric", "get_multiclass_metric"]
+__all__ = ["MULTICLASS", "PER_CLASS", "RANK_PER_CLASS", "Call", "MulticlassMetric", "get_multiclass_metric"]
 
 
 @dataclass(frozen=True)
@@ -38,10 +38,11 @@ class MulticlassMetric:
     reads : {"y_pred", "y_score"}
         Hard predictions, or one score column per class.
     formula : Call
-        Stage 2c over per-group columns (and ``average``'s result, ``value``).
-    average : Call, optional
-        Stage 2b: an aggregate over the per-class rows (the class table of
-        ``y_pred`` metrics or of the ranking stage), giving ``value``.
+        Stage 2c over per-group columns and the ``averages``.
+    averages : dict of str to Call
+        Stage 2b: aggregates over the per-class rows (the class table of
+        ``y_pred`` metrics or of the ranking stage), each an argument of the
+        formula by its key (``value``).
     params : dict
         Parameters and their defaults.
     scores : {"probability", "finite"}, optional
@@ -60,14 +61,28 @@ class MulticlassMetric:
     formula: Call
     stage: str
     reference: str
-    average: Call | None = None
+    averages: dict[str, Call] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     scores: str | None = None
     weighted: bool = True
 
 
+# Stage 2a: the binary formulas per class (``fm_class_values``, ``fm_rank_values``), with no
+# invalid row (the group's checks apply in stage 2c) and undefined ratios NULL (the averages
+# apply each metric's zero_division).
+PER_CLASS = {
+    "precision_score": Call("formula_precision_score", ("tp", "fp", "NO_INVALID", "NULL")),
+    "recall_score": Call("formula_recall_score", ("tp", "fn", "NO_INVALID", "NULL")),
+    "f1_score": Call("formula_f1_score", ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+    "fbeta_score": Call("formula_fbeta_score", ("tp", "fp", "fn", "NO_INVALID", "beta", "NULL")),
+    "jaccard_score": Call("formula_jaccard_score", ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+}
+RANK_PER_CLASS = {
+    "roc_auc_score": Call("formula_roc_auc_score", ("auc_sum", "NULL", "sum_pos", "sum_neg", "NO_INVALID", "NULL")),
+    "average_precision_score": Call("formula_average_precision_score", ("ap_sum", "sum_pos", "NO_INVALID")),
+}
+
 _ZD = {"zero_division": None}
-_AVERAGED = {"precision": "precision_score", "recall": "recall_score", "f1": "f1_score", "fbeta": "fbeta_score"}
 _MICRO_ARGS = {
     "precision_score": ("tp", "fp", "n_invalid", "zero_division"),
     "recall_score": ("tp", "fn", "n_invalid", "zero_division"),
@@ -97,7 +112,7 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Multicl
             _VALUE,
             "classes",
             reference,
-            average=Call(f"mc_macro{suffix}", (per_class, "zero_division")),
+            averages={"value": Call(f"mc_macro{suffix}", (per_class, "zero_division"))},
             params=params,
         ),
         MulticlassMetric(
@@ -106,7 +121,7 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Multicl
             _VALUE,
             "classes",
             reference,
-            average=Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division")),
+            averages={"value": Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division"))},
             params=params,
         ),
     ]
@@ -128,7 +143,7 @@ def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[Mu
             _VALUE,
             "ranking",
             reference,
-            average=Call("mc_macro", (per_class, "NULL")),
+            averages={"value": Call("mc_macro", (per_class, "NULL"))},
             **kwargs,
         ),
         MulticlassMetric(
@@ -137,7 +152,7 @@ def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[Mu
             _VALUE,
             "ranking",
             reference,
-            average=Call("mc_weighted", (per_class, "sum_pos", "NULL")),
+            averages={"value": Call("mc_weighted", (per_class, "sum_pos", "NULL"))},
             **kwargs,
         ),
         MulticlassMetric(names["micro"], "y_score", micro, "micro", reference, **kwargs),
@@ -197,9 +212,13 @@ _METRICS = [
     MulticlassMetric(
         "f1_macro_harmonic",
         "y_pred",
-        Call("formula_mc_harmonic_f1", ("value_precision", "value_recall", "n_invalid", "zero_division")),
+        Call("formula_mc_harmonic_f1", ("macro_precision", "macro_recall", "n_invalid", "zero_division")),
         "classes",
         "harmonic mean of precision_score and recall_score (average='macro')",
+        averages={
+            "macro_precision": Call("mc_macro", ("precision_score", "zero_division")),
+            "macro_recall": Call("mc_macro", ("recall_score", "zero_division")),
+        },
         params=_ZD,
     ),
     MulticlassMetric(

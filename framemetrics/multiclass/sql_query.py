@@ -25,20 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from framemetrics.multiclass.plan import McCheck, McPlan
-from framemetrics.multiclass.registry import Call
+from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call, MulticlassMetric
 from framemetrics.sql.macros import expand
 from framemetrics.sql.query import cte, same_group
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
 __all__ = ["McQueryInputs", "confusion_query", "mc_ctes", "mc_query", "report_query"]
-
-_PER_CLASS = {
-    "precision_score": ("tp", "fp", "0", "NULL"),
-    "recall_score": ("tp", "fn", "0", "NULL"),
-    "f1_score": ("tp", "fp", "fn", "0", "NULL"),
-    "fbeta_score": ("tp", "fp", "fn", "0", "{beta}", "NULL"),
-    "jaccard_score": ("tp", "fp", "fn", "0", "NULL"),
-}
 
 
 @dataclass(frozen=True)
@@ -63,8 +55,13 @@ def _macro(name: str, *arguments: str) -> str:
 
 
 def _argument(argument: str, params: dict, plan: McPlan) -> str:
+    """SQL of one argument of a :class:`Call`: a literal, a parameter or a column."""
     if argument == "NULL":
         return "CAST(NULL AS DOUBLE)"
+    if argument == "NO_INVALID":
+        return "0"
+    if argument == "beta":
+        return sql_literal(plan.beta)
     if argument == "n_classes":
         return str(plan.n_scores)
     if argument in params:
@@ -74,6 +71,11 @@ def _argument(argument: str, params: dict, plan: McPlan) -> str:
 
 def _call(call: Call, params: dict, plan: McPlan) -> str:
     return _macro(call.function, *(_argument(a, params, plan) for a in call.arguments))
+
+
+def _average_column(metric: MulticlassMetric, key: str) -> str:
+    """Column of ``fm_*_summary`` holding the average ``key`` of ``metric``."""
+    return quote_identifier(f"{key}_{metric.name}")
 
 
 def _labels_list(plan: McPlan) -> str:
@@ -100,9 +102,9 @@ def _input_cte(plan: McPlan, inputs: McQueryInputs, keys: list[str]) -> str:
     if inputs.drop_nulls:
         used = [inputs.y_true, inputs.y_pred, *inputs.scores, inputs.sample_weight]
         source += "\n    WHERE " + " AND ".join(f"({c}) IS NOT NULL" for c in used if c is not None)
-    base = cte("fm_raw", columns, source, [])
     if not plan.n_scores:
-        return base.replace("fm_raw AS", "fm_input AS", 1)
+        return cte("fm_input", columns, source, [])
+    base = cte("fm_raw", columns, source, [])
     cases = " ".join(f"WHEN {sql_literal(label)} THEN {j}" for j, label in enumerate(plan.labels))
     scores = " ".join(f"WHEN {j} THEN s_{j}" for j in range(plan.n_scores))
     derived = cte("fm_indexed", ["*", f"CASE y_true {cases} END AS true_index"], "fm_raw", [])
@@ -162,10 +164,7 @@ def _classes_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         f"fm_class_parts\n    WHERE {valid}",
         [*keys, "class"],
     )
-    values = ["*"] + [
-        f"{_macro('formula_' + name, *(a.format(beta=sql_literal(plan.beta)) for a in args))} AS {name}"
-        for name, args in _PER_CLASS.items()
-    ]
+    values = ["*"] + [f"{_call(call, {}, plan)} AS {name}" for name, call in PER_CLASS.items()]
     summary = [
         *keys,
         "sum(tp) AS tp",
@@ -188,19 +187,12 @@ def _classes_ctes(plan: McPlan, keys: list[str]) -> list[str]:
 
 
 def _averages(plan: McPlan, stage: str) -> list[str]:
-    columns = []
-    for call in plan.calls:
-        if call.metric.average is not None and call.metric.stage == stage:
-            columns.append(
-                f"{_call(call.metric.average, call.params, plan)} AS {quote_identifier('value_' + call.name)}"
-            )
-        if call.name == "f1_macro_harmonic" and stage == "classes":
-            for part in ("precision", "recall"):
-                average = Call("mc_macro", (f"{part}_score", "zero_division"))
-                columns.append(
-                    f"{_call(average, call.params, plan)} AS {quote_identifier(f'value_{part}_' + call.name)}"
-                )
-    return columns
+    return [
+        f"{_call(average, call.params, plan)} AS {_average_column(call.metric, key)}"
+        for call in plan.calls
+        if call.metric.stage == stage
+        for key, average in call.metric.averages.items()
+    ]
 
 
 def _kappa_ctes(plan: McPlan, keys: list[str]) -> list[str]:
@@ -226,9 +218,11 @@ def _kappa_ctes(plan: McPlan, keys: list[str]) -> list[str]:
     ]
 
 
-def _curve_ctes(prefix: str, partition: list[str], row_class: str, positive: str) -> list[str]:
-    """Per ``partition``, score and ``row_class``: the row's positive weight ``rw``, ``nw``; the
-    score's ``pw``; ``tp, fp`` over scores at or above it; the binary ranking sums per row class."""
+def _curve_ctes(
+    prefix: str, partition: list[str], row_class: str, positive: str, source: str = "fm_rank_input"
+) -> list[str]:
+    """Per ``partition``, score and ``row_class`` of ``source``: the row's positive weight ``rw``, ``nw``;
+    the score's ``pw``; ``tp, fp`` over scores at or above it; the binary ranking sums per row class."""
     group = [*partition, "y_score", row_class]
     scores = cte(
         f"{prefix}_scores",
@@ -237,7 +231,7 @@ def _curve_ctes(prefix: str, partition: list[str], row_class: str, positive: str
             f"sum(CASE WHEN {positive} THEN sample_weight ELSE 0.0 END) AS rw",
             f"sum(CASE WHEN {positive} THEN 0.0 ELSE sample_weight END) AS nw",
         ],
-        "fm_rank_input",
+        source,
         group,
     )
     over = f"PARTITION BY {', '.join(partition)}" if partition else ""
@@ -286,11 +280,7 @@ def _ranking_ctes(plan: McPlan, keys: list[str]) -> list[str]:
         "sum(sum_neg) AS sum_neg",
     ]
     ctes.append(cte("fm_rank_classes", classes, "fm_rank_pairs", partition))
-    values = [
-        "*",
-        f"{_macro('formula_roc_auc_score', 'auc_sum', 'NULL', 'sum_pos', 'sum_neg', '0', 'NULL')} AS roc_auc_score",
-        f"{_macro('formula_average_precision_score', 'ap_sum', 'sum_pos', '0')} AS average_precision_score",
-    ]
+    values = ["*"] + [f"{_call(call, {}, plan)} AS {name}" for name, call in RANK_PER_CLASS.items()]
     ctes.append(cte("fm_rank_values", values, "fm_rank_classes", []))
     ctes.append(
         cte(
@@ -321,10 +311,8 @@ def _ovo_cte(keys: list[str]) -> str:
 
 
 def _micro_ctes(keys: list[str]) -> list[str]:
-    ctes = _curve_ctes("fm_micro", keys, "is_pos", "is_pos")
-    ctes[0] = ctes[0].replace(
-        "FROM fm_rank_input", "FROM (SELECT *, true_index = column_index AS is_pos FROM fm_rank_input)"
-    )
+    pooled = "(SELECT *, true_index = column_index AS is_pos FROM fm_rank_input)"
+    ctes = _curve_ctes("fm_micro", keys, "is_pos", "is_pos", pooled)
     sums = [
         *keys,
         "sum(auc_sum) AS micro_auc_sum",
@@ -378,10 +366,8 @@ def _metrics_select(plan: McPlan, keys: list[str], by: tuple[str, ...], *, check
     for call in plan.calls:
         formula = call.metric.formula
         arguments = [
-            f"{quote_identifier('value_' + call.name)}"
-            if a == "value"
-            else quote_identifier(f"{a}_{call.name}")
-            if a in ("value_precision", "value_recall")
+            _average_column(call.metric, a)
+            if a in call.metric.averages
             else f"({n_invalid})"
             if a == "n_invalid"
             else _argument(a, call.params, plan)
@@ -439,7 +425,7 @@ def report_query(plan: McPlan, inputs: McQueryInputs) -> str:
     ranked = plan.n_scores > 0
     ctes = mc_ctes(plan, inputs, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
     ctes.append(f"fm_metrics AS (\n{_metrics_select(plan, keys, inputs.by, checks=True, internal=True)}\n)")
-    n_invalid = " + ".join(f"m.{c.name}" for c in plan.checks)
+    counts = [f"m.{c.name} AS {c.name}" for c in plan.checks]
     by = _by_columns(keys, inputs.by, "m")
     per_class = [
         *by,
@@ -453,13 +439,13 @@ def report_query(plan: McPlan, inputs: McQueryInputs) -> str:
     if ranked:
         per_class += ["r.roc_auc_score AS roc_auc", "r.average_precision_score AS average_precision"]
         source += f"\n    LEFT JOIN fm_rank_values r ON {same_group('c', 'r', keys)} AND r.column_index = c.class_index"
-    per_class += [f"{n_invalid} AS n_invalid", "c.class_index AS fm_order"]
+    per_class += [*counts, "c.class_index AS fm_order"]
     selects = [f"SELECT {', '.join(per_class)}\nFROM {source}"]
     for position, average in enumerate(("micro", "macro", "weighted")):
         auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
         row = [*by, f"'{average} avg'", f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"]
         row += [auc, f"average_precision_{average}"] if ranked else []
-        row += [n_invalid, f"{len(plan.labels or ()) + 1_000_000 + position}"]
+        row += [*counts, f"{len(plan.labels or ()) + 1_000_000 + position}"]
         selects.append(f"SELECT {', '.join(row)}\nFROM fm_metrics m")
     order = ", ".join([*(f"{quote_identifier(c)} NULLS LAST" for c in inputs.by), "fm_order"])
     return "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects) + f"\nORDER BY {order}"
@@ -467,7 +453,7 @@ def report_query(plan: McPlan, inputs: McQueryInputs) -> str:
 
 def confusion_query(plan: McPlan, inputs: McQueryInputs) -> str:
     """SQL text of the dense confusion matrix per group: every (true, predicted) pair of the
-    group's classes with ``n_rows`` and ``weight`` (0 where no row), and ``n_invalid``."""
+    group's classes with ``n_rows`` and ``weight`` (0 where no row), and the group's check counts."""
     keys = [f"fm_g{i}" for i in range(len(inputs.by))]
     ctes = mc_ctes(plan, inputs, frozenset({"classes"}))
     pairs = (
@@ -478,14 +464,13 @@ def confusion_query(plan: McPlan, inputs: McQueryInputs) -> str:
         f"\n    LEFT JOIN fm_cells c ON {same_group('t', 'c', keys)} AND c.y_true = t.class AND c.y_pred = p.class"
     )
     ctes.append(f"fm_pairs AS (\n    {pairs}\n)")
-    n_invalid = " + ".join(f"g.{c.name}" for c in plan.checks)
     outputs = [
         *_by_columns(keys, inputs.by, "g"),
         "x.y_true",
         "x.y_pred",
         "x.n_rows",
         "x.weight",
-        f"{n_invalid} AS n_invalid",
+        *(f"g.{c.name} AS {c.name}" for c in plan.checks),
     ]
     order = ", ".join([*(f"g.{k} NULLS LAST" for k in keys), "x.true_index", "x.pred_index"])
     return (
