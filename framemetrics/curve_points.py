@@ -20,7 +20,18 @@ import polars as pl
 
 from framemetrics.inputs import MetricInputs
 
-__all__ = ["CURVES", "Curve", "curve_points", "keep_det", "keep_pr", "keep_roc", "precision", "rate"]
+__all__ = [
+    "CURVES",
+    "Curve",
+    "curve_column",
+    "curve_points",
+    "keep_det",
+    "keep_pr",
+    "keep_roc",
+    "precision",
+    "rate",
+    "thin",
+]
 
 INF = float("inf")
 
@@ -52,6 +63,13 @@ def precision(tp: pl.Expr, fp: pl.Expr, n_invalid: pl.Expr) -> pl.Expr:
     return pl.when(n_invalid > 0).then(None).when(tp + fp == 0).then(1.0).otherwise(tp / (tp + fp))
 
 
+def curve_column(x: pl.Expr, columns: int) -> pl.Expr:
+    """The column of a point when thinning: ``floor(x * columns)``, at most ``columns - 1``,
+    -1 for a null rate (``fm_curve_column``)."""
+    column = pl.min_horizontal((x * columns).floor().cast(pl.Int64), pl.lit(columns - 1, dtype=pl.Int64))
+    return pl.when(x.is_null()).then(pl.lit(-1, dtype=pl.Int64)).otherwise(column)
+
+
 _N = pl.col("n_invalid")
 _TP, _FP, _TN, _FN = pl.col("tp"), pl.col("fp"), pl.col("tn"), pl.col("fn")
 _POS, _NEG = pl.col("pos_total"), pl.col("neg_total")
@@ -75,6 +93,8 @@ class Curve:
     keep: Callable[[bool], pl.Expr]
     descending: bool
     drop_intermediate: bool
+    x: str
+    y: str
     sliced: bool = False
 
 
@@ -94,6 +114,8 @@ CURVES: dict[str, Curve] = {
             lambda drop: keep_roc(_PW, _NW, _NEXT_PW, _NEXT_NW, _IS_FIRST, drop),
             descending=True,
             drop_intermediate=True,
+            x="fpr",
+            y="tpr",
         ),
         Curve(
             "precision_recall_curve",
@@ -105,6 +127,8 @@ CURVES: dict[str, Curve] = {
             lambda drop: keep_pr(_PW, _NEXT_PW, _IS_FIRST, drop),
             descending=False,
             drop_intermediate=False,
+            x="recall",
+            y="precision",
         ),
         Curve(
             "det_curve",
@@ -116,6 +140,8 @@ CURVES: dict[str, Curve] = {
             lambda drop: keep_det(_PW, _NEXT_PW, drop),
             descending=False,
             drop_intermediate=False,
+            x="fpr",
+            y="fnr",
             sliced=True,
         ),
     )
@@ -124,8 +150,35 @@ CURVES: dict[str, Curve] = {
 COUNTS = ("tp", "fp", "tn", "fn")
 
 
+def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -> pl.LazyFrame:
+    """At most ``max_points`` points per group, drawn as the full curve is (M4).
+
+    The x rate is cut into ``max_points // 4`` equal-width columns; per group
+    and column the first and last points (in the frame's threshold order) and
+    the lowest and highest by the y rate are kept, ties going to the first.
+    As the SQL of :func:`framemetrics.sql.curve_query.curve_query`.
+
+    Examples
+    --------
+    >>> pts = pl.LazyFrame({"threshold": [4.0, 3.0, 2.0, 1.0], "fpr": [0.0, 0.1, 0.2, 0.9],
+    ...                     "tpr": [0.0, 0.5, 0.6, 1.0]})
+    >>> thin(pts, [], CURVES["roc_curve"], 8).collect()["threshold"].to_list()
+    [4.0, 2.0, 1.0]
+    """
+    cell = [*keys, "fm_column"]
+    y, index = pl.col(curve.y), pl.int_range(pl.len())
+    keep = (index == 0) | (index == pl.len() - 1) | (index == y.arg_min()) | (index == y.arg_max())
+    columned = points.with_columns(fm_column=curve_column(pl.col(curve.x), max_points // 4))
+    return columned.filter(keep.over(cell)).drop("fm_column")
+
+
 def curve_points(
-    data: pl.LazyFrame, keys: list[str], inputs: MetricInputs, curve: Curve, drop_intermediate: bool
+    data: pl.LazyFrame,
+    keys: list[str],
+    inputs: MetricInputs,
+    curve: Curve,
+    drop_intermediate: bool,
+    max_points: int | None = None,
 ) -> pl.LazyFrame:
     """The points of ``curve`` per group: keys, ``threshold``, the rates, ``tp, fp, tn, fn``.
 
@@ -142,6 +195,8 @@ def curve_points(
         Which curve (:data:`CURVES`).
     drop_intermediate : bool
         Drop the points scikit-learn drops.
+    max_points : int, optional
+        Thin each group's curve to at most this many points (:func:`thin`).
 
     Returns
     -------
@@ -192,4 +247,5 @@ def curve_points(
         points = points.filter(in_range)
     rates = [expr.alias(name) for name, (_, expr) in curve.rates.items()]
     out = points.select(*keys, "threshold", *rates, *COUNTS)
-    return out.sort([*keys, "threshold"], descending=[False] * len(keys) + [curve.descending], nulls_last=True)
+    out = out.sort([*keys, "threshold"], descending=[False] * len(keys) + [curve.descending], nulls_last=True)
+    return out if max_points is None else thin(out, keys, curve, max_points)

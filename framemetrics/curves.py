@@ -16,7 +16,21 @@ from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars
 from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.query import QueryInputs, checks_query
 
-__all__ = ["curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
+__all__ = ["check_max_points", "curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
+
+
+def check_max_points(max_points: int | None) -> None:
+    """Raise unless ``max_points`` is None or an integer of at least 4.
+
+    Examples
+    --------
+    >>> check_max_points(3)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_points must be an integer of at least 4, got 3
+    """
+    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 4):
+        raise ValueError(f"max_points must be an integer of at least 4, got {max_points!r}")
 
 
 def curve_table(
@@ -30,6 +44,7 @@ def curve_table(
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool | None = None,
+    max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Literal["polars", "duckdb"] = "polars",
     con: duckdb.DuckDBPyConnection | None = None,
@@ -45,6 +60,14 @@ def curve_table(
     drop_intermediate : bool, optional
         Drop the points scikit-learn drops; default scikit-learn's default
         for the curve (True for ROC, False for PR and DET).
+    max_points : int, optional
+        Thin each group's curve to at most ``max_points`` points (at least 4),
+        chosen so that a plot of up to ``max_points // 4`` pixels wide is
+        drawn as from all points: in each of ``max_points // 4`` equal-width
+        columns of the x rate (``fpr`` for ROC and DET, ``recall`` for PR),
+        the first and last points and the lowest and highest by the y rate
+        are kept (the M4 method of Jugel et al., VLDB 2014). Computed in the
+        engine, so a curve of millions of points never leaves it.
 
     Returns
     -------
@@ -64,6 +87,7 @@ def curve_table(
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
     if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
         raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
+    check_max_points(max_points)
     spec = CURVES[curve]
     drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
     by = as_tuple(by)
@@ -80,14 +104,14 @@ def curve_table(
         keys = [f"fm_g{i}" for i in range(len(by))]
         data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=nulls == "drop")
         raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
-        points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop)
+        points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop, max_points)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
     duck = open_duckdb(source, con)
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)
         inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
         raise_for_invalid(duck.run(checks_query(plan, inputs)).pl(), plan, roles, nulls)
-        return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop)).pl()
+        return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points)).pl()
     finally:
         duck.close()
 
@@ -109,7 +133,10 @@ _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset
     engine : {"polars", "duckdb"}, default "polars"
         Where to compute; both return the same frame.
     con : duckdb.DuckDBPyConnection, optional
-        Connection for table names or to run on."""
+        Connection for table names or to run on.
+    max_points : int, optional
+        Thin each group's curve to at most this many points, faithful to a
+        plot (see :func:`curve_table`)."""
 
 _RAISES = """ValueError
         Unknown column, wrongly typed column, or invalid rows (null label,
@@ -133,6 +160,7 @@ def roc_curve(
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool = True,
+    max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Literal["polars", "duckdb"] = "polars",
     con: duckdb.DuckDBPyConnection | None = None,
@@ -181,6 +209,7 @@ def roc_curve(
         pos_label=pos_label,
         neg_label=neg_label,
         drop_intermediate=drop_intermediate,
+        max_points=max_points,
         nulls=nulls,
         engine=engine,
         con=con,
@@ -198,6 +227,7 @@ def precision_recall_curve(
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool = False,
+    max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Literal["polars", "duckdb"] = "polars",
     con: duckdb.DuckDBPyConnection | None = None,
@@ -246,6 +276,7 @@ def precision_recall_curve(
         pos_label=pos_label,
         neg_label=neg_label,
         drop_intermediate=drop_intermediate,
+        max_points=max_points,
         nulls=nulls,
         engine=engine,
         con=con,
@@ -263,6 +294,7 @@ def det_curve(
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool = False,
+    max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Literal["polars", "duckdb"] = "polars",
     con: duckdb.DuckDBPyConnection | None = None,
@@ -310,6 +342,7 @@ def det_curve(
         pos_label=pos_label,
         neg_label=neg_label,
         drop_intermediate=drop_intermediate,
+        max_points=max_points,
         nulls=nulls,
         engine=engine,
         con=con,

@@ -308,6 +308,15 @@ CREATE OR REPLACE MACRO fm_curve_rate(count, total, n_invalid) AS
 CREATE OR REPLACE MACRO fm_curve_precision(tp, fp, n_invalid) AS
     CASE WHEN n_invalid > 0 THEN NULL WHEN tp + fp = 0 THEN 1 ELSE tp / (tp + fp) END;
 
+-- Thinning a curve to max_points (M4, Jugel et al., VLDB 2014): the x rate
+-- (fpr for ROC and DET, recall for PR) is cut into columns = max_points / 4
+-- equal-width columns, and per group and column only the first and last
+-- points (by threshold) and the lowest and highest (by the y rate) are kept.
+-- Drawn at up to `columns` pixels wide, the thinned polyline covers the same
+-- pixels as the full curve. Points with a NULL rate share column -1.
+CREATE OR REPLACE MACRO fm_curve_column(x, columns) AS
+    CASE WHEN x IS NULL THEN -1 ELSE least(CAST(floor(x * columns) AS BIGINT), columns - 1) END;
+
 
 -- ---------------------------------------------------------------------------
 -- Stage 2, confusion-matrix formulas.

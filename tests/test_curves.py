@@ -20,6 +20,7 @@ from reference import close, groups
 from sklearn import metrics as skm
 
 import framemetrics as fm
+from framemetrics.curve_points import CURVES as CURVE_SPECS
 
 CURVES = ("roc_curve", "precision_recall_curve", "det_curve")
 GROUPS = st.sampled_from(["a", "b", "c", None])
@@ -218,3 +219,61 @@ def test_infinite_scores_are_invalid_as_in_sklearn(engine):
 def test_sql_curve_validates_drop_intermediate():
     with pytest.raises(ValueError, match="drop_intermediate must be True or False"):
         fm.sql.curve("roc_curve", table="t", y_true="y", y_score="p", drop_intermediate="no")
+
+
+def reference_thinned(points: list[tuple], x: int, y: int, max_points: int) -> list[tuple]:
+    """M4 in plain Python over one group's points (in threshold order): per column of the x rate,
+    the first, last, lowest-y and highest-y points (ties to the first)."""
+    columns = max_points // 4
+    cells: dict[int, list[int]] = {}
+    for i, p in enumerate(points):
+        cell = -1 if p[x] is None else min(math.floor(p[x] * columns), columns - 1)
+        cells.setdefault(cell, []).append(i)
+    kept = set()
+    for rows in cells.values():
+        ys = [(points[i][y], n) for n, i in enumerate(rows) if points[i][y] is not None]
+        kept |= {rows[0], rows[-1]}
+        if ys:
+            kept |= {rows[min(ys)[1]], rows[min((-v, n) for v, n in ys)[1]]}
+    return [points[i] for i in sorted(kept)]
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb", "sql_text"])
+@pytest.mark.parametrize("curve", CURVES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=st.lists(
+        st.tuples(GROUPS, st.sampled_from([0, 1]), st.floats(0, 1, allow_subnormal=False), EXACT_WEIGHTS),
+        min_size=1,
+        max_size=300,
+    ),
+    max_points=st.sampled_from([4, 5, 8, 12, 40, 1000]),
+)
+def test_thinned_curve_keeps_the_m4_points_of_the_full_curve(engine, curve, rows, max_points):
+    df = pl.DataFrame(rows, schema={"g": pl.String, "y": pl.Int64, "p": pl.Float64, "w": pl.Float64}, orient="row")
+    kwargs = dict(y_true="y", y_score="p", sample_weight="w", by="g")
+    full = fm.curve_table(curve, df, **kwargs)
+    if engine == "sql_text":
+        con = duckdb.connect()
+        con.register("data", df)
+        thinned = con.sql(fm.sql.curve(curve, table="data", max_points=max_points, **kwargs)).pl()
+    else:
+        thinned = fm.curve_table(curve, df, max_points=max_points, engine=engine, **kwargs)
+    assert thinned.columns == full.columns
+    spec = CURVE_SPECS[curve]
+    x, y = (thinned.columns.index(name) for name in (spec.x, spec.y))
+    for key in full["g"].unique(maintain_order=True).to_list():
+        mine = pl.col("g").is_null() if key is None else pl.col("g") == key
+        points = full.filter(mine).rows()
+        got = thinned.filter(mine).rows()
+        assert got == reference_thinned(points, x, y, max_points), key
+        assert len(got) <= max_points or any(p[x] is None for p in points)
+
+
+def test_max_points_must_be_an_integer_of_at_least_4():
+    df = pl.DataFrame({"y": [0, 1], "p": [0.2, 0.7]})
+    for bad in (3, 2.5, True, "10"):
+        with pytest.raises(ValueError, match="max_points must be an integer of at least 4"):
+            fm.roc_curve(df, y_true="y", y_score="p", max_points=bad)
+        with pytest.raises(ValueError, match="max_points must be an integer of at least 4"):
+            fm.sql.curve("roc_curve", table="t", y_true="y", y_score="p", max_points=bad)

@@ -94,10 +94,11 @@ def test_user_macros_are_generated_from_the_registry():
     assert text[text.rindex("-- ----", 0, start) :] == render_user_macros()
 
 
-@pytest.mark.parametrize("name", ["keep_roc", "keep_pr", "keep_det", "rate", "precision"])
+@pytest.mark.parametrize("name", ["keep_roc", "keep_pr", "keep_det", "rate", "precision", "column"])
 def test_curve_formulas_mirror_their_macros(name):
     """Each Polars curve formula takes the parameters of its SQL macro, in order."""
-    python = list(inspect.signature(getattr(curve_points, name)).parameters)
+    function = getattr(curve_points, name, None) or getattr(curve_points, f"curve_{name}")
+    python = list(inspect.signature(function).parameters)
     assert tuple(python) == tuple(macros()[f"fm_curve_{name}"].params)
 
 

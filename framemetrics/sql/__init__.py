@@ -11,6 +11,7 @@ from typing import Any
 
 from framemetrics.columns import as_tuple, check_nulls, resolve, resolve_curve, sql_columns
 from framemetrics.curve_points import CURVES
+from framemetrics.curves import check_max_points
 from framemetrics.plan import MetricsArg
 from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.macros import macro_file
@@ -118,6 +119,7 @@ def curve(
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool | None = None,
+    max_points: int | None = None,
     nulls: str = "error",
 ) -> str:
     """Plain DuckDB SQL of a curve's points per group of ``table``.
@@ -132,6 +134,9 @@ def curve(
         As in :func:`framemetrics.roc_curve`.
     drop_intermediate : bool, optional
         Default scikit-learn's: True for ROC, False for PR and DET.
+    max_points : int, optional
+        Thin each group's curve to at most this many points, faithful to a
+        plot (see :func:`framemetrics.curve_table`).
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
         With "error", a group with invalid rows gets NULL rates.
@@ -157,12 +162,13 @@ def curve(
         raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
     if name not in CURVES:
         raise ValueError(f"unknown curve {name!r}; one of {', '.join(CURVES)}")
+    check_max_points(max_points)
     resolved = resolve_curve(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
-    return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate)
+    return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
 
 
 def multiclass_query(

@@ -35,7 +35,14 @@ def _macro_call(call: str, values: dict[str, str]) -> str:
     return expand(name, dict(zip(macros()[name].params, (values.get(a, a) for a in given), strict=True)))
 
 
-def curve_query(curve: Curve, plan: Plan, inputs: QueryInputs, *, drop_intermediate: bool | None = None) -> str:
+def curve_query(
+    curve: Curve,
+    plan: Plan,
+    inputs: QueryInputs,
+    *,
+    drop_intermediate: bool | None = None,
+    max_points: int | None = None,
+) -> str:
     """SQL text of ``curve``'s points per group of ``inputs``.
 
     Parameters
@@ -50,6 +57,10 @@ def curve_query(curve: Curve, plan: Plan, inputs: QueryInputs, *, drop_intermedi
         ``drop_intermediate`` are SQL text (a table macro's parameters).
     drop_intermediate : bool, optional
         Default: the curve's (scikit-learn's) default.
+    max_points : int, optional
+        Thin each group's curve to at most this many points: the CTEs
+        ``fm_curve_points`` and ``fm_thinned`` (macro ``fm_curve_column``), as
+        :func:`framemetrics.curve_points.thin`.
 
     Returns
     -------
@@ -125,5 +136,28 @@ def curve_query(curve: Curve, plan: Plan, inputs: QueryInputs, *, drop_intermedi
     direction = "DESC" if curve.descending else "ASC"
     ordering = ", ".join([*(f"fm_statistics.{k} NULLS LAST" for k in keys), f"threshold {direction}"])
     join = f"{source} JOIN fm_statistics ON {same_group(source, 'fm_statistics', keys)}"
-    select = ",\n    ".join(outputs)
-    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {join}{where}\nORDER BY {ordering}"
+    if max_points is None:
+        select = ",\n    ".join(outputs)
+        return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM {join}{where}\nORDER BY {ordering}"
+    ctes.append(cte("fm_curve_points", [*(f"fm_statistics.{k} AS {k}" for k in keys), *outputs], join + where, []))
+    ctes.append(_thinned_cte(curve, keys, max_points))
+    names = [quote_identifier(c) for c in inputs.by] + ["threshold", *curve.rates, *COUNTS]
+    ordering = ", ".join([*(f"{k} NULLS LAST" for k in keys), f"threshold {direction}"])
+    kept = "1 IN (fm_first, fm_last, fm_lowest, fm_highest)"
+    select = ",\n    ".join(names)
+    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM fm_thinned\nWHERE {kept}\nORDER BY {ordering}"
+
+
+def _thinned_cte(curve: Curve, keys: list[str], max_points: int) -> str:
+    """Per group and column of the x rate, the rank of each point from both ends and by the y rate."""
+    cell = f"PARTITION BY {', '.join([*keys, 'fm_column'])}"
+    direction, reverse = ("DESC", "ASC") if curve.descending else ("ASC", "DESC")
+    column = expand("fm_curve_column", {"x": curve.x, "columns": sql_literal(max_points // 4)})
+    ranks = [
+        f"row_number() OVER ({cell} ORDER BY threshold {direction}) AS fm_first",
+        f"row_number() OVER ({cell} ORDER BY threshold {reverse}) AS fm_last",
+        f"row_number() OVER ({cell} ORDER BY {curve.y} ASC NULLS LAST, threshold {direction}) AS fm_lowest",
+        f"row_number() OVER ({cell} ORDER BY {curve.y} DESC NULLS LAST, threshold {direction}) AS fm_highest",
+    ]
+    columned = f"(SELECT *, {column} AS fm_column FROM fm_curve_points) AS fm_columns"
+    return cte("fm_thinned", ["*", *ranks], columned, [])
