@@ -6,6 +6,7 @@ group on either engine and :func:`framemetrics.sql.query` writes the SQL.
 """
 
 from framemetrics import sql
+from framemetrics.calibration import calibration_curve
 from framemetrics.classification import (
     accuracy_score,
     balanced_accuracy_score,
@@ -56,6 +57,7 @@ from framemetrics.regression import (
     root_mean_squared_error,
     root_mean_squared_log_error,
 )
+from framemetrics.report import evaluation_report
 
 __version__ = "0.1.0"
 
@@ -67,6 +69,7 @@ __all__ = [
     "balanced_accuracy_score",
     "break_even_point",
     "brier_score_loss",
+    "calibration_curve",
     "classification_report",
     "cohen_kappa_score",
     "curve_table",
@@ -74,6 +77,7 @@ __all__ = [
     "error_rate",
     "evaluate",
     "evaluate_multiclass",
+    "evaluation_report",
     "explained_variance_score",
     "f1_score",
     "false_negative_rate",

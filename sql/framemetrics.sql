@@ -319,6 +319,32 @@ CREATE OR REPLACE MACRO fm_curve_column(x, columns) AS
 
 
 -- ---------------------------------------------------------------------------
+-- Calibration (reliability) curve: scikit-learn's calibration_curve with
+-- strategy="uniform". The edges are numpy.linspace(0, 1, n_bins + 1), i.e.
+-- e_i = i * (1 / n_bins), and a score p falls in bin #{i in 1..n_bins-1 : e_i < p}
+-- (numpy.searchsorted, side "left"). ceil(p * n_bins) - 1 is that count up to
+-- one unit of rounding, corrected against the edges themselves.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE MACRO fm_calibration_guess(p, n_bins) AS
+    least(greatest(CAST(ceil(p * n_bins) AS BIGINT) - 1, 0), n_bins - 1);
+
+CREATE OR REPLACE MACRO fm_calibration_bin(p, n_bins) AS
+    CASE WHEN fm_calibration_guess(p, n_bins) >= 1
+              AND p <= fm_calibration_guess(p, n_bins) * (CAST(1 AS DOUBLE) / n_bins)
+             THEN fm_calibration_guess(p, n_bins) - 1
+         WHEN fm_calibration_guess(p, n_bins) <= n_bins - 2
+              AND p > (fm_calibration_guess(p, n_bins) + 1) * (CAST(1 AS DOUBLE) / n_bins)
+             THEN fm_calibration_guess(p, n_bins) + 1
+         ELSE fm_calibration_guess(p, n_bins) END;
+
+-- prob_true and prob_pred of a bin: the weighted share of positives and the
+-- weighted mean score; NULL when the bin's weight is 0.
+CREATE OR REPLACE MACRO fm_calibration_ratio(part, total) AS
+    CASE WHEN total = 0 THEN NULL ELSE part / total END;
+
+
+-- ---------------------------------------------------------------------------
 -- Stage 2, confusion-matrix formulas.
 -- ---------------------------------------------------------------------------
 

@@ -13,12 +13,13 @@ from framemetrics.columns import as_tuple, check_nulls, resolve, resolve_curve, 
 from framemetrics.curve_points import CURVES
 from framemetrics.curves import check_max_points
 from framemetrics.plan import MetricsArg
+from framemetrics.sql.calibration_query import calibration_query
 from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
 
-__all__ = ["curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
+__all__ = ["calibration_curve", "curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
 
 
 def query(
@@ -169,6 +170,63 @@ def curve(
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
     return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
+
+
+def calibration_curve(
+    *,
+    table: str,
+    y_true: str,
+    y_score: str,
+    n_bins: int = 10,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    nulls: str = "error",
+) -> str:
+    """Plain DuckDB SQL of the calibration curve's bins per group of ``table``.
+
+    Parameters
+    ----------
+    table : str
+        Table or view name (quoted as one identifier).
+    y_true, y_score, n_bins, sample_weight, by, pos_label, neg_label
+        As in :func:`framemetrics.calibration_curve`.
+    nulls : {"error", "drop"}, default "error"
+        "drop" adds a ``WHERE`` dropping rows with a null in a used column.
+        The SQL does not check the input: :func:`framemetrics.calibration_curve` does.
+
+    Returns
+    -------
+    str
+        One statement with the columns of :func:`framemetrics.calibration_curve`.
+
+    Examples
+    --------
+    >>> import duckdb, framemetrics as fm
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES "
+    ...                 "(0, 0.1), (0, 0.4), (1, 0.35), (1, 0.8)) t(y, p)")
+    >>> sql = fm.sql.calibration_curve(table="preds", y_true="y", y_score="p", n_bins=2)
+    >>> con.sql(sql).select("bin", "prob_true", "prob_pred").fetchall()
+    [(0, 0.3333333333333333, 0.2833333333333333), (1, 1.0, 0.8)]
+    """
+    check_nulls(nulls)
+    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    resolved = resolve(
+        ["brier_score_loss"],
+        y_true=y_true,
+        y_pred=None,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=None,
+    )
+    columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
+    inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
+    return calibration_query(resolved.plan, inputs, n_bins)
 
 
 def multiclass_query(

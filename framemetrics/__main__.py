@@ -1,0 +1,5 @@
+"""``python -m framemetrics``: the ``framemetrics`` command."""
+
+from framemetrics.cli import main
+
+main()

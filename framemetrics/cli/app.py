@@ -1,0 +1,292 @@
+"""The ``framemetrics`` command and its subcommands (click), writing through rich."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+import duckdb
+import polars as pl
+from rich.console import Console
+from rich.syntax import Syntax
+
+import framemetrics as fm
+from framemetrics.cli.errors import FrameMetricsGroup, reading
+from framemetrics.cli.output import FORMATS, choose_format, stdout_console, write_frame
+from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_metrics, resolve_path
+from framemetrics.cli.progress import count_rows, progress
+
+__all__ = ["cli", "main"]
+
+EXIT_CODES = """\b
+Exit codes: 0 done; 1 the data was rejected (invalid rows, missing or
+wrongly typed column, no rows); 2 bad usage (unknown option, metric or
+curve); 3 a file could not be found or read."""
+
+
+LABEL_DEFAULTS = ("accuracy_score", "precision_score", "recall_score", "f1_score", "matthews_corrcoef")
+SCORE_DEFAULTS = (*LABEL_DEFAULTS[:4], "roc_auc_score", "average_precision_score", "log_loss", "brier_score_loss")
+
+
+def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def apply(function: Any) -> Any:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+_COLUMNS = _options(
+    click.option("--y-true", required=True, help="Column of true labels."),
+    click.option("--weight", "sample_weight", help="Column of non-negative sample weights."),
+    click.option("--by", multiple=True, help="Group column; repeat for several (segments are their combinations)."),
+    click.option("--pos-label", default="1", show_default=True, help="Label of the positive class."),
+    click.option("--neg-label", help="Label of the negative class [default: the other of 0/1]."),
+    click.option(
+        "--nulls",
+        type=click.Choice(["error", "drop"]),
+        default="error",
+        show_default=True,
+        help="Reject rows with nulls, or drop them first.",
+    ),  # fmt: skip
+    click.option("--engine", type=click.Choice(["duckdb", "polars"]), default="duckdb", show_default=True),
+)
+_OUTPUT = _options(
+    click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        help="Output format [default: from --output's suffix; a table on a terminal, else csv].",
+    ),  # fmt: skip
+    click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout."),
+)
+
+
+def _consoles() -> tuple[Console, Console]:
+    return stdout_console(), Console(stderr=True)
+
+
+def _common(y_true: str, sample_weight: str | None, by: tuple[str, ...], pos_label: str, neg_label: str | None,
+            nulls: str, engine: str) -> dict[str, Any]:  # fmt: skip
+    return dict(
+        y_true=y_true, sample_weight=sample_weight, by=list(by) or None, pos_label=parse_label(pos_label),
+        neg_label=parse_label(neg_label), nulls=nulls, engine=engine,
+    )  # fmt: skip
+
+
+def _run(path: str, engine: str, label: str, work: Callable[[duckdb.DuckDBPyConnection | None], Any]) -> Any:
+    """Run ``work`` on ``path`` with progress on a terminal and one-line errors naming the file."""
+    _, err = _consoles()
+    with reading(path):
+        total = count_rows(path)
+        con = duckdb.connect() if engine == "duckdb" else None
+        with progress(err, label, con=con, total=total):
+            return work(con)
+
+
+@click.group(cls=FrameMetricsGroup, epilog=EXIT_CODES)
+@click.version_option(fm.__version__, prog_name="framemetrics")
+def cli() -> None:
+    """Model-evaluation metrics per segment, computed inside DuckDB or Polars.
+
+    \b
+    framemetrics evaluate preds.parquet --y-true y --y-score p --by country
+    framemetrics curve roc preds.parquet --y-true y --y-score p -o roc.csv
+    framemetrics sql roc_auc_score f1_score --table preds --y-true y --y-score p
+    framemetrics report preds.parquet --y-true y --y-score p --by country
+    framemetrics demo
+    """
+
+
+@cli.command(epilog=EXIT_CODES)
+@click.argument("path")
+@_COLUMNS
+@click.option("--y-score", help="Column of scores or probabilities of the positive class.")
+@click.option("--y-pred", help="Column of predicted labels (or regression predictions).")
+@click.option("--metrics", "-m", multiple=True,
+              help="Metrics, comma-separated or repeated; parameters as fbeta_score(beta=2).")  # fmt: skip
+@click.option("--threshold", type=float, default=0.5, show_default=True,
+              help="Labels are y_score >= threshold when --y-pred is not given.")  # fmt: skip
+@click.option("--zero-division", type=click.Choice(["0", "1"]), help="Value of undefined ratios [default: null].")
+@click.option("--bins", type=click.IntRange(min=1), help="Approximate ranking metrics on bins of 1/BINS.")
+@_OUTPUT
+def evaluate(path: str, y_score: str | None, y_pred: str | None, metrics: tuple[str, ...], threshold: float,
+             zero_division: str | None, bins: int | None, fmt: str | None, output: str | None,
+             **columns: Any) -> None:  # fmt: skip
+    """Metrics per segment of PATH (a Parquet or CSV file, a glob, or a folder of Parquet files).
+
+    \b
+    Examples:
+      framemetrics evaluate preds.parquet --y-true y --y-score p --by country
+      framemetrics evaluate 'exports/*.parquet' --y-true y --y-score p \\
+          -m roc_auc_score,log_loss,'fbeta_score(beta=2)' --by country --by month -o metrics.csv
+      framemetrics evaluate bikes.csv --y-true n --y-pred pred -m r2_score,mean_absolute_error
+
+    Default metrics: with --y-score, accuracy, precision, recall and F1 at
+    --threshold, ROC AUC, average precision, log loss and Brier score; with
+    --y-pred only, accuracy, precision, recall, F1 and MCC. `framemetrics
+    metrics` lists every metric.
+    """
+    out, _ = _consoles()
+    fmt = choose_format(fmt, output, out.is_terminal)
+    chosen = parse_metrics(metrics)
+    if chosen is None:
+        chosen = {m: {} for m in (SCORE_DEFAULTS if y_score is not None else LABEL_DEFAULTS)}
+    if y_score is None and y_pred is None:
+        raise click.UsageError("pass --y-score or --y-pred")
+    path = resolve_path(path)
+    kwargs = _common(**columns) | dict(
+        y_score=y_score, y_pred=y_pred, metrics=chosen, threshold=threshold, bins=bins,
+        zero_division=None if zero_division is None else float(zero_division),
+    )  # fmt: skip
+    result = _run(path, kwargs["engine"], "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))
+    write_frame(result, fmt, output, out)
+
+
+@cli.command(epilog=EXIT_CODES)
+@click.argument("kind", metavar="{roc|pr|det}", type=click.Choice(sorted(CURVE_NAMES)))
+@click.argument("path")
+@_COLUMNS
+@click.option("--y-score", required=True, help="Column of scores, higher meaning more likely positive.")
+@click.option("--max-points", type=click.IntRange(min=4),
+              help="Thin each curve to at most this many points, faithful to a plot [default: all].")  # fmt: skip
+@click.option("--drop-intermediate/--keep-intermediate", default=None,
+              help="Drop collinear points as scikit-learn [default: its default for the curve].")  # fmt: skip
+@_OUTPUT
+def curve(kind: str, path: str, y_score: str, max_points: int | None, drop_intermediate: bool | None,
+          fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
+    """The points of a ROC, precision-recall or DET curve per segment of PATH.
+
+    \b
+    Examples:
+      framemetrics curve roc preds.parquet --y-true y --y-score p --by country -o roc.csv
+      framemetrics curve pr preds.parquet --y-true y --y-score p --max-points 400 --format json
+    """
+    out, _ = _consoles()
+    fmt = choose_format(fmt, output, out.is_terminal)
+    path = resolve_path(path)
+    kwargs = _common(**columns) | dict(y_score=y_score, max_points=max_points, drop_intermediate=drop_intermediate)
+    name = CURVE_NAMES[kind]
+    result = _run(path, kwargs["engine"], "Computing the curve",
+                  lambda con: fm.curve_table(name, path, con=con, **kwargs))  # fmt: skip
+    write_frame(result, fmt, output, out)
+
+
+@cli.command(epilog=EXIT_CODES)
+@click.argument("metrics", nargs=-1, required=True)
+@click.option("--table", required=True, help="Table or view the SQL reads (quoted as one identifier).")
+@click.option("--y-true", required=True, help="Column of true labels.")
+@click.option("--y-score", help="Column of scores or probabilities.")
+@click.option("--y-pred", help="Column of predicted labels.")
+@click.option("--weight", "sample_weight", help="Column of sample weights.")
+@click.option("--by", multiple=True, help="Group column; repeat for several.")
+@click.option("--threshold", type=float, default=0.5, show_default=True)
+@click.option("--pos-label", default="1", show_default=True)
+@click.option("--neg-label")
+@click.option("--nulls", type=click.Choice(["error", "drop"]), default="error", show_default=True)
+@click.option("--dialect", type=click.Choice(["duckdb"]), default="duckdb", show_default=True,
+              help="SQL dialect (more arrive later).")  # fmt: skip
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, y_pred: str | None,
+        sample_weight: str | None, by: tuple[str, ...], threshold: float, pos_label: str, neg_label: str | None,
+        nulls: str, dialect: str, output: str | None) -> None:  # fmt: skip
+    """Print the SQL computing METRICS per segment, to paste into DuckDB.
+
+    METRICS are metric names (with parameters as fbeta_score(beta=2)), or
+    one curve: roc, pr, det or calibration.
+
+    \b
+    Examples:
+      framemetrics sql roc_auc_score log_loss --table preds --y-true y --y-score p --by country
+      framemetrics sql roc --table preds --y-true y --y-score p > roc.sql
+    """
+    labels = dict(pos_label=parse_label(pos_label), neg_label=parse_label(neg_label))
+    columns = dict(table=table, y_true=y_true, sample_weight=sample_weight, by=list(by) or None, nulls=nulls)
+    curves = [m for m in metrics if m in CURVE_NAMES or m == "calibration"]
+    if curves and len(metrics) > 1:
+        raise click.UsageError("a curve is printed alone: pass one curve, or metrics only")
+    if curves and y_score is None:
+        raise click.UsageError(f"{curves[0]} needs --y-score")
+    try:
+        if metrics[0] == "calibration":
+            text = fm.sql.calibration_curve(y_score=y_score, **columns, **labels)
+        elif curves:
+            text = fm.sql.curve(CURVE_NAMES[metrics[0]], y_score=y_score, **columns, **labels)
+        else:
+            chosen = parse_metrics(metrics, hint="'METRICS'")
+            text = fm.sql.query(chosen, y_score=y_score, y_pred=y_pred, threshold=threshold, **columns, **labels)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+    text = text.rstrip() + ";\n"
+    out, _ = _consoles()
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    elif out.is_terminal:
+        out.print(Syntax(text, "sql", theme="ansi_dark", word_wrap=True))
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command(epilog=EXIT_CODES)
+@click.argument("path")
+@_COLUMNS
+@click.option("--y-score", required=True, help="Column of scores or probabilities of the positive class.")
+@click.option("--metrics", "-m", multiple=True, help="Metrics of the tables [default: the report's set].")
+@click.option("--threshold", type=float, default=0.5, show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True)
+@click.option("--title", help="Heading of the report.")
+@click.option("--max-points", type=click.IntRange(min=4), default=1000, show_default=True,
+              help="Points per curve at most.")  # fmt: skip
+@click.option("--max-segments", type=click.IntRange(min=0), default=8, show_default=True,
+              help="Segments drawn in the plots (the largest).")  # fmt: skip
+def report(path: str, y_score: str, metrics: tuple[str, ...], threshold: float, output: str, title: str | None,
+           max_points: int, max_segments: int, **columns: Any) -> None:  # fmt: skip
+    """Write the evaluation report of PATH: one self-contained HTML file.
+
+    Overall and per-segment metrics (sortable, worst segments marked), ROC
+    and precision-recall curves per segment, calibration and score
+    distributions, with the data size, time taken and version.
+
+    \b
+    Examples:
+      framemetrics report preds.parquet --y-true y --y-score p --by country -o report.html
+    """
+    path = resolve_path(path)
+    kwargs = _common(**columns) | dict(
+        y_score=y_score, metrics=parse_metrics(metrics), threshold=threshold, output=output, title=title,
+        max_points=max_points, max_segments=max_segments,
+    )  # fmt: skip
+    started = time.perf_counter()
+    written = _run(path, kwargs["engine"], "Writing the report",
+                   lambda con: fm.evaluation_report(path, con=con, **kwargs))  # fmt: skip
+    size = written.stat().st_size / 1024
+    click.echo(f"wrote {written} ({size:.0f} KB) in {time.perf_counter() - started:.1f} s", err=True)
+
+
+@cli.command(name="metrics")
+@_OUTPUT
+def list_metrics(fmt: str | None, output: str | None) -> None:
+    """List every metric: its name, family, the prediction it reads and whether it takes weights."""
+    out, _ = _consoles()
+    rows = [(m.name, m.family, m.prediction, m.weighted) for m in fm.REGISTRY.values()]
+    frame = pl.DataFrame(rows, schema=["metric", "family", "reads", "weights"], orient="row")
+    write_frame(frame, choose_format(fmt, output, out.is_terminal), output, out)
+
+
+@cli.command()
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default="framemetrics-demo.html", show_default=True,
+              help="Where to write the demo's report.")  # fmt: skip
+def demo(output: str) -> None:
+    """Evaluate the shipped sample predictions per segment on both engines, and write a report."""
+    from framemetrics.demo import run_demo
+
+    run_demo(output, stdout_console())
+
+
+def main() -> None:
+    """Entry point of the ``framemetrics`` console script."""
+    cli(prog_name="framemetrics")

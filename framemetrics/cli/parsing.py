@@ -1,0 +1,126 @@
+"""Turn command-line text into the library's arguments: metrics, labels, input paths."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from framemetrics.cli.errors import Unreadable
+from framemetrics.curve_points import CURVES
+from framemetrics.registry import get_metric
+
+__all__ = ["CURVE_NAMES", "parse_label", "parse_metrics", "resolve_path"]
+
+CURVE_NAMES = {"roc": "roc_curve", "pr": "precision_recall_curve", "det": "det_curve"} | {c: c for c in CURVES}
+_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on commas outside parentheses: ``"a,b(x=1,y=2)"`` -> ``["a", "b(x=1,y=2)"]``."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char == "("
+        depth -= char == ")"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [p.strip() for p in [*parts, current] if p.strip()]
+
+
+def _value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return text.strip()
+
+
+def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> dict[str, dict[str, Any]] | None:
+    """Metric names, comma-separated or repeated, each optionally with parameters.
+
+    Examples
+    --------
+    >>> parse_metrics(("roc_auc_score,fbeta_score(beta=2)", "log_loss"))
+    {'roc_auc_score': {}, 'fbeta_score': {'beta': 2}, 'log_loss': {}}
+    >>> parse_metrics(("f1_scor",))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: unknown metric 'f1_scor'; did you mean f1_score, ...? (...)
+    """
+    if not values:
+        return None
+    metrics: dict[str, dict[str, Any]] = {}
+    for item in (part for value in values for part in _split_top_level(value)):
+        match = _CALL.match(item)
+        if not match:
+            raise click.BadParameter(f"cannot read {item!r}: write NAME or NAME(param=value, ...)", param_hint=hint)
+        name, arguments = match.group(1), match.group(2)
+        try:
+            get_metric(name)
+        except ValueError as error:
+            raise click.BadParameter(f"{error} (framemetrics metrics lists them)", param_hint=hint) from None
+        params = {}
+        for argument in _split_top_level(arguments or ""):
+            key, sep, value = argument.partition("=")
+            if not sep or not key.strip().isidentifier():
+                raise click.BadParameter(f"cannot read {argument!r} in {item!r}: write param=value", param_hint=hint)
+            params[key.strip()] = _value(value)
+        metrics[name] = params
+    return metrics
+
+
+def parse_label(text: str | None) -> Any:
+    """A class label as typed: an integer, a number, true/false, or else text.
+
+    Examples
+    --------
+    >>> parse_label("1"), parse_label("0.5"), parse_label("Yes"), parse_label("true")
+    (1, 0.5, 'Yes', True)
+    """
+    if text is None:
+        return None
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def resolve_path(path: str) -> str:
+    """The path or glob to read: a folder means the Parquet files in it; nothing matching is an error.
+
+    Examples
+    --------
+    >>> resolve_path("no/such/file.parquet")
+    Traceback (most recent call last):
+    ...
+    framemetrics.cli.errors.Unreadable: no file matches 'no/such/file.parquet'
+    """
+    if Path(path).is_dir():
+        path = str(Path(path) / "*.parquet")
+    matches = glob.glob(path)
+    if not matches:
+        raise Unreadable(f"no file matches {path!r}")
+    if not path.lower().endswith((".parquet", ".pq", ".csv", ".tsv", ".csv.gz")):
+        raise Unreadable(f"cannot read {path!r}: framemetrics reads .parquet, .csv and .tsv files")
+    unreadable = [m for m in matches if Path(m).is_file() and not _readable(m)]
+    if unreadable:
+        raise Unreadable(f"cannot read {unreadable[0]!r}: permission denied")
+    return path
+
+
+def _readable(path: str) -> bool:
+    try:
+        with open(path, "rb"):
+            return True
+    except OSError:
+        return False

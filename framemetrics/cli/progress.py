@@ -1,0 +1,76 @@
+"""Show that long work is going on: rows read and time elapsed on a terminal, nothing in a pipe."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import duckdb
+import polars as pl
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+__all__ = ["count_rows", "progress"]
+
+
+def count_rows(path: str) -> int | None:
+    """The number of rows of Parquet files, read from their footers; None for other files.
+
+    Examples
+    --------
+    >>> count_rows("data.csv") is None
+    True
+    """
+    if not path.lower().endswith((".parquet", ".pq")):
+        return None
+    return int(pl.scan_parquet(path).select(pl.len()).collect().item())
+
+
+def _describe(label: str, total: int | None, done: float | None) -> str:
+    if total is None:
+        return label
+    if done is None or done < 0:
+        return f"{label} · {total:,} rows"
+    return f"{label} · ~{int(total * min(done, 100) / 100):,} of {total:,} rows read"
+
+
+@contextmanager
+def progress(
+    console: Console, label: str, *, con: duckdb.DuckDBPyConnection | None = None, total: int | None = None
+) -> Iterator[None]:
+    """While the body runs, show ``label``, the rows read (DuckDB's query progress) and the time.
+
+    Shown only when ``console`` is a terminal; DuckDB's own progress bar stays off.
+
+    Examples
+    --------
+    >>> import io
+    >>> with progress(Console(file=io.StringIO()), "Evaluating"):
+    ...     pass
+    """
+    if con is not None:
+        con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+    if not console.is_terminal:
+        yield
+        return
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(_describe(label, total, None))
+        done = threading.Event()
+
+        def poll() -> None:
+            while not done.wait(0.2):
+                percent = con.query_progress() if con is not None else None
+                bar.update(task, description=_describe(label, total, percent))
+
+        watcher = threading.Thread(target=poll, daemon=True)
+        watcher.start()
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+    console.print(f"[dim]{label}: {time.perf_counter() - started:.1f} s[/dim]")

@@ -1,0 +1,214 @@
+"""Compute what the evaluation report shows, each part a query on the chosen engine."""
+
+from __future__ import annotations
+
+import glob
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from framemetrics.calibration import calibration_curve
+from framemetrics.curves import precision_recall_curve, roc_curve
+from framemetrics.evaluate import evaluate
+from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sql.quoting import quote_identifier
+
+__all__ = ["REPORT_METRICS", "ReportData", "collect", "direction", "score_range", "segment_label"]
+
+REPORT_METRICS = (
+    "prevalence",
+    "roc_auc_score",
+    "average_precision_score",
+    "ks_statistic",
+    "log_loss",
+    "brier_score_loss",
+    "accuracy_score",
+    "precision_score",
+    "recall_score",
+    "f1_score",
+)
+_PROBABILITY_ONLY = ("log_loss", "brier_score_loss")
+OVERALL = "all"
+HISTOGRAM_BINS = 50
+
+
+def direction(metric: str) -> int:
+    """+1 if higher is better, -1 if lower is better, 0 if neither (scikit-learn's naming).
+
+    Examples
+    --------
+    >>> direction("roc_auc_score"), direction("log_loss"), direction("prevalence")
+    (1, -1, 0)
+    """
+    if metric.endswith(("_loss", "_error", "error_rate", "negative_rate", "positive_rate")):
+        return -1
+    if metric.endswith("_score") or metric in ("matthews_corrcoef", "ks_statistic", "break_even_point"):
+        return 1
+    return 0
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything the report shows: metrics overall and per segment, curves and bins, and their context.
+
+    ``roc``, ``pr``, ``calibration`` and ``distribution`` have a ``segment``
+    column: ``"all"`` for the whole data, else the segment's label.
+    """
+
+    title: str
+    source: str
+    source_bytes: int | None
+    engine: str
+    by: tuple[str, ...]
+    metrics: tuple[str, ...]
+    overall: pl.DataFrame
+    segments: pl.DataFrame | None
+    shown: tuple[str, ...]
+    roc: pl.DataFrame
+    pr: pl.DataFrame
+    calibration: pl.DataFrame | None
+    distribution: pl.DataFrame | None
+    seconds: float
+    generated: str
+    max_points: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n_rows(self) -> int:
+        """Rows evaluated."""
+        return int(self.overall["n_rows"].item())
+
+
+def score_range(
+    source: Source, y_score: str, engine: str, con: duckdb.DuckDBPyConnection | None = None
+) -> tuple[float | None, float | None]:
+    """Smallest and largest score (NaN ignored), computed on ``engine``.
+
+    Examples
+    --------
+    >>> score_range(pl.DataFrame({"s": [0.2, 0.9]}), "s", "duckdb")
+    (0.2, 0.9)
+    """
+    if engine == "duckdb":
+        duck = open_duckdb(source, con)
+        try:
+            _check_score(y_score, duckdb_schema(duck))
+            column = f"CAST({quote_identifier(y_score)} AS DOUBLE)"
+            valid = f"NULLIF({column}, CAST('nan' AS DOUBLE))"
+            return duck.run(f"SELECT min({valid}), max({valid}) FROM {duck.from_sql}").fetchall()[0]
+        finally:
+            duck.close()
+    frame = open_polars(source, con)
+    _check_score(y_score, schema(frame))
+    score = pl.col(y_score).cast(pl.Float64).fill_nan(None)
+    return frame.select(score.min(), score.max().alias("max")).collect().row(0)
+
+
+def _check_score(y_score: str, kinds: dict[str, str]) -> None:
+    if y_score not in kinds:
+        shown = ", ".join(repr(k) for k in list(kinds)[:20])
+        raise ValueError(f"column {y_score!r} (y_score) not found; the input has columns {shown}")
+    if kinds[y_score] not in ("numeric", "null"):
+        raise ValueError(f"column {y_score!r} (y_score) must be numeric, got {kinds[y_score]} values")
+
+
+def segment_label(by: tuple[str, ...]) -> pl.Expr:
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
+    if len(by) == 1:
+        return parts[0].alias("segment")
+    return pl.concat_str([pl.lit(f"{c}=") + p for c, p in zip(by, parts, strict=True)], separator=", ").alias("segment")
+
+
+def _stack(overall: pl.DataFrame, per_segment: pl.DataFrame | None, by: tuple[str, ...], shown: tuple[str, ...]):
+    parts = [overall.with_columns(segment=pl.lit(OVERALL))]
+    if per_segment is not None:
+        labelled = per_segment.with_columns(segment_label(by)).drop(list(by))
+        parts.append(labelled.filter(pl.col("segment").is_in(list(shown))))
+    return pl.concat([p.select("segment", pl.exclude("segment")) for p in parts])
+
+
+def _source_size(source: Source) -> tuple[str, int | None]:
+    if isinstance(source, (str, Path)) and glob.glob(str(source)):
+        files = [Path(p) for p in glob.glob(str(source))]
+        return str(source), sum(p.stat().st_size for p in files if p.is_file())
+    return type(source).__name__, None
+
+
+def collect(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    by: Sequence[str] = (),
+    sample_weight: str | None = None,
+    metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    nulls: str = "error",
+    engine: str = "duckdb",
+    con: duckdb.DuckDBPyConnection | None = None,
+    title: str | None = None,
+    max_points: int = 1000,
+    max_segments: int = 8,
+) -> ReportData:
+    """Run every query of the report (see :func:`framemetrics.evaluation_report` for the parameters)."""
+    started = time.perf_counter()
+    by = tuple(by)
+    low, high = score_range(source, y_score, engine, con)
+    probabilities = low is not None and high is not None and low >= 0 and high <= 1
+    notes = []
+    if metrics is None:
+        metrics = [m for m in REPORT_METRICS if probabilities or m not in _PROBABILITY_ONLY]
+    if not probabilities:
+        notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
+    common = dict(
+        y_true=y_true, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, nulls=nulls,
+        engine=engine, con=con,
+    )  # fmt: skip
+    scored = dict(common, y_score=y_score)
+    overall = evaluate(source, metrics=metrics, threshold=threshold, **scored)
+    segments = evaluate(source, metrics=metrics, threshold=threshold, by=by, **scored) if by else None
+    shown: tuple[str, ...] = ()
+    if segments is not None:
+        largest = segments.sort("n_rows", descending=True, maintain_order=True).head(max_segments)
+        shown = tuple(largest.select(segment_label(by))["segment"].to_list())
+        if segments.height > len(shown):
+            notes.append(f"The plots show the {len(shown)} largest of {segments.height} segments.")
+
+    def both(function: Any, **kwargs: Any) -> pl.DataFrame:
+        whole = function(source, **scored, **kwargs)
+        return _stack(whole, function(source, **scored, by=by, **kwargs) if by else None, by, shown)
+
+    roc = both(roc_curve, max_points=max_points)
+    pr = both(precision_recall_curve, max_points=max_points)
+    calibration = distribution = None
+    if probabilities:
+        calibration = both(calibration_curve, n_bins=10)
+        distribution = calibration_curve(source, **scored, n_bins=HISTOGRAM_BINS)
+    name, size = _source_size(source)
+    return ReportData(
+        title=title or f"Evaluation of {y_score} against {y_true}",
+        source=name,
+        source_bytes=size,
+        engine=engine,
+        by=by,
+        metrics=tuple(c for c in overall.columns if c != "n_rows"),
+        overall=overall,
+        segments=segments,
+        shown=shown,
+        roc=roc,
+        pr=pr,
+        calibration=calibration,
+        distribution=distribution,
+        seconds=time.perf_counter() - started,
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        max_points=max_points,
+        notes=notes,
+    )

@@ -1,0 +1,162 @@
+"""Assemble the report's single, self-contained HTML page (inline CSS, SVG and script; no fetches)."""
+
+from __future__ import annotations
+
+import html
+import math
+from importlib.resources import files
+
+import polars as pl
+
+import framemetrics
+from framemetrics.report.collect import ReportData, direction, segment_label
+
+__all__ = ["render_page"]
+
+
+def _asset(name: str) -> str:
+    return files("framemetrics.report").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _text(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "null"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def _badness(frame: pl.DataFrame, column: str) -> dict[int, float]:
+    """Per row, 0 (best of the column) to 1 (worst), for columns with a better direction."""
+    sign = direction(column)
+    values = frame[column]
+    low, high = values.min(), values.max()
+    if not sign or low is None or high is None or high == low:
+        return {}
+    return {i: ((high - v) if sign > 0 else (v - low)) / (high - low) for i, v in enumerate(values) if v is not None}
+
+
+def _table(frame: pl.DataFrame, table_id: str, sort_by: str | None = None) -> str:
+    """An HTML table whose cells carry their raw value for sorting and a red tint by badness."""
+    tints = {c: _badness(frame, c) for c in frame.columns}
+    sorted_by = ' aria-sort="ascending"'
+    header = "".join(f'<th scope="col"{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>' for c in frame.columns)
+    rows = []
+    for i, row in enumerate(frame.iter_rows()):
+        cells = []
+        for column, value in zip(frame.columns, row, strict=True):
+            raw = "" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(value)
+            attributes = f' data-value="{html.escape(raw if not isinstance(value, str) else value)}"'
+            if value is None:
+                attributes += ' class="null"'
+            elif i in tints[column]:
+                attributes += f' style="background: rgba(230, 73, 60, {0.42 * tints[column][i]:.3f})"'
+            cells.append(f"<td{attributes}>{html.escape(_text(value))}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    body = "\n".join(rows)
+    table = f'<table class="sortable" id="{table_id}"><thead><tr>{header}</tr></thead>\n<tbody>{body}</tbody></table>'
+    return f'<div class="scroll">{table}</div>'
+
+
+def _key_metric(data: ReportData) -> str | None:
+    for metric in ("roc_auc_score", "average_precision_score", *data.metrics):
+        if metric in data.metrics and direction(metric):
+            return metric
+    return None
+
+
+def _worst(data: ReportData, metric: str) -> str:
+    ranked = data.segments.drop_nulls(metric).sort(metric, descending=direction(metric) < 0)
+    if ranked.height == 0:
+        return ""
+    worst = ranked.head(1)
+    label = worst.select(segment_label(data.by))["segment"].item()
+    value, overall = worst[metric].item(), data.overall[metric].item()
+    return (
+        f'<p class="worst" id="worst">Worst segment by {html.escape(metric)}: <b>{html.escape(label)}</b> '
+        f"({value:.4f}, against {_text(overall)} overall, {worst['n_rows'].item():,} rows).</p>"
+    )
+
+
+def _size(n_bytes: int | None) -> str:
+    if n_bytes is None:
+        return ""
+    for unit in ("B", "KB", "MB", "GB"):
+        if n_bytes < 1024 or unit == "GB":
+            return f"{n_bytes:.0f} {unit}" if unit == "B" else f"{n_bytes:.1f} {unit}"
+        n_bytes /= 1024
+    return ""
+
+
+_CAPTIONS = {
+    "roc": "ROC curve per segment; black: all rows.",
+    "pr": "Precision-recall curve per segment; dotted: the overall prevalence (no skill).",
+    "calibration": "Reliability diagram: per bin of predicted probability, the observed share of positives.",
+    "distribution": "Distribution of the score among true negatives and true positives (all rows).",
+}
+
+
+def render_page(data: ReportData, figures: dict[str, str]) -> str:
+    """The whole HTML document.
+
+    Examples
+    --------
+    >>> from framemetrics.report.collect import collect
+    >>> df = pl.DataFrame({"y": [0, 1, 0, 1], "p": [0.1, 0.8, 0.4, 0.35]})
+    >>> page = render_page(collect(df, y_true="y", y_score="p"), {})
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page
+    (True, True)
+    """
+    size = _size(data.source_bytes)
+    meta = [
+        f"<span>Data: <code>{html.escape(data.source)}</code>{f' ({size})' if size else ''}</span>",
+        f"<span>{data.n_rows:,} rows</span>",
+        f"<span>Engine: {html.escape(data.engine)}</span>",
+        f"<span>Computed in {data.seconds:.2f} s</span>",
+        f"<span>framemetrics {html.escape(framemetrics.__version__)}</span>",
+        f"<span>{html.escape(data.generated)}</span>",
+    ]
+    key = _key_metric(data)
+    parts = [f"<h2>Overall</h2>\n{_table(data.overall, 'overall')}"]
+    if data.segments is not None:
+        title = f"Per segment ({html.escape(', '.join(data.by))}): {data.segments.height} segments"
+        hint = "Click a column to sort; the redder a cell, the worse the segment on that metric."
+        worst = _worst(data, key) if key else ""
+        ordered = data.segments.sort(key, nulls_last=True, descending=direction(key) < 0) if key else data.segments
+        parts.append(f'<h2>{title}</h2>\n<p class="notes">{hint}</p>\n{worst}{_table(ordered, "segments", key)}')
+    shown = "".join(
+        f'<figure id="figure-{name}">{svg}<figcaption>{_CAPTIONS[name]}</figcaption></figure>'
+        for name, svg in figures.items()
+    )
+    parts.append(f'<h2>Curves</h2>\n<div class="figures">{shown}</div>')
+    notes = [
+        *data.notes,
+        f"Each curve is drawn from at most {data.max_points} points, chosen in the engine so the lines are "
+        "those of the full curve (M4: first, last, lowest and highest point per column of the x axis).",
+        "Null means undefined (e.g. precision with no predicted positive).",
+    ]
+    parts.append('<div class="notes">' + "".join(f"<p>{html.escape(n)}</p>" for n in notes) + "</div>")
+    body = "\n".join(parts)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="framemetrics {html.escape(framemetrics.__version__)}">
+<title>{html.escape(data.title)}</title>
+<style>
+{_asset("report.css")}</style>
+</head>
+<body>
+<main>
+<h1>{html.escape(data.title)}</h1>
+<p class="meta">{"".join(meta)}</p>
+{body}
+</main>
+<script>
+{_asset("report.js")}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,118 @@
+"""``evaluation_report``: compute the report on an engine and write its HTML file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+
+from framemetrics.columns import as_tuple
+from framemetrics.curves import check_max_points
+from framemetrics.report.collect import HISTOGRAM_BINS, collect
+from framemetrics.report.page import render_page
+from framemetrics.report.plots import figures
+from framemetrics.sources import Source
+
+__all__ = ["evaluation_report"]
+
+
+def evaluation_report(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    by: str | Sequence[str] | None = None,
+    sample_weight: str | None = None,
+    metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Literal["polars", "duckdb"] = "duckdb",
+    con: duckdb.DuckDBPyConnection | None = None,
+    output: str | Path = "report.html",
+    title: str | None = None,
+    max_points: int = 1000,
+    max_segments: int = 8,
+) -> Path:
+    """Write the evaluation report of a binary classifier: one self-contained HTML file.
+
+    The report holds the metrics over all rows and per segment (a sortable
+    table, worst segments tinted red and named), ROC and precision-recall
+    curves per segment overlaid on the overall curve, a reliability diagram
+    and the score distribution of each class, with the data's size, the time
+    taken and the framemetrics version. Every number is computed in the
+    engine; the page needs no network (inline SVG, CSS and script).
+
+    Parameters
+    ----------
+    source, y_true, by, sample_weight, threshold, pos_label, neg_label, nulls, con
+        As in :func:`framemetrics.evaluate`; ``by`` defines the segments.
+    y_score : str
+        Column of scores. When all lie in [0, 1] they are read as
+        probabilities: the report then adds log loss, Brier score,
+        calibration and score distributions.
+    metrics : list of str or dict, optional
+        Metrics of the tables. Default: prevalence, ROC AUC, average
+        precision, KS, log loss, Brier score (probabilities only), and
+        accuracy, precision, recall and F1 at ``threshold``.
+    engine : {"duckdb", "polars"}, default "duckdb"
+        Where to compute.
+    output : str or Path, default "report.html"
+        File to write.
+    title : str, optional
+        Heading of the page.
+    max_points : int, default 1000
+        Points per curve at most (:func:`framemetrics.curve_table`), so the
+        file stays small whatever the number of rows.
+    max_segments : int, default 8
+        Segments drawn in the plots: the largest by rows (the tables list all).
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    ValueError
+        As :func:`framemetrics.evaluate` for bad columns or rows.
+
+    See Also
+    --------
+    framemetrics.evaluate, framemetrics.roc_curve, framemetrics.calibration_curve
+
+    Examples
+    --------
+    >>> import tempfile, polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"seg": ["a", "a", "b", "b"], "y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.4, 0.3]})
+    >>> path = fm.evaluation_report(df, y_true="y", y_score="p", by="seg",
+    ...                             output=tempfile.mkdtemp() + "/report.html")
+    >>> "ROC curve" in path.read_text()
+    True
+    """
+    check_max_points(max_points)
+    if isinstance(max_segments, bool) or not isinstance(max_segments, int) or max_segments < 0:
+        raise ValueError(f"max_segments must be a non-negative integer, got {max_segments!r}")
+    data = collect(
+        source,
+        y_true=y_true,
+        y_score=y_score,
+        by=as_tuple(by),
+        sample_weight=sample_weight,
+        metrics=metrics,
+        threshold=threshold,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        nulls=nulls,
+        engine=engine,
+        con=con,
+        title=title,
+        max_points=max_points,
+        max_segments=max_segments,
+    )
+    path = Path(output)
+    path.write_text(render_page(data, figures(data, HISTOGRAM_BINS)), encoding="utf-8")
+    return path

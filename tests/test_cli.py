@@ -1,0 +1,208 @@
+"""The ``framemetrics`` command: every subcommand on the sample and on a generated Parquet file,
+its output formats, and one-line errors with their exit codes for bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+from predictions import write_predictions
+from rich.console import Console
+
+import framemetrics as fm
+from framemetrics.cli import cli
+from framemetrics.cli.progress import progress
+from framemetrics.demo import sample_path
+
+SAMPLE = str(sample_path("default_predictions.csv"))
+CREDIT = ["--y-true", "default", "--y-score", "p_default"]
+
+
+@pytest.fixture(scope="module")
+def parquet(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A generated Parquet file (20 000 rows; the 10**7-row run is in the issue's closing note)."""
+    path = str(tmp_path_factory.mktemp("cli") / "predictions.parquet")
+    write_predictions(path, 20_000)
+    return path
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_evaluate_writes_csv_in_a_pipe_equal_to_the_library(engine, parquet):
+    metrics = "roc_auc_score,fbeta_score(beta=2)"
+    code, out, err = invoke("evaluate", parquet, "--y-true", "y", "--y-score", "p", "--weight", "w",
+                            "--by", "country", "-m", metrics, "--engine", engine)  # fmt: skip
+    assert (code, err) == (0, "")  # quiet in a pipe: no progress, no timing
+    got = pl.read_csv(io.StringIO(out))
+    want = fm.evaluate(parquet, y_true="y", y_score="p", sample_weight="w", by="country",
+                       metrics={"roc_auc_score": {}, "fbeta_score": {"beta": 2}})  # fmt: skip
+    assert_frame_equal(got, want, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["json", "parquet", "markdown", "table", "csv"])
+def test_every_output_format_holds_the_same_numbers(fmt, tmp_path):
+    suffix = {"markdown": "md", "table": "txt"}.get(fmt, fmt)
+    output = str(tmp_path / f"out.{suffix}")
+    code, out, _ = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "--format", fmt, "-o", output)
+    assert code == 0 and out == ""
+    want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student",
+                       metrics=fm.cli.app.SCORE_DEFAULTS)  # fmt: skip
+    text = "" if fmt == "parquet" else Path(output).read_text(encoding="utf-8")
+    if fmt == "json":
+        assert_frame_equal(pl.DataFrame(json.loads(text)), want, check_dtypes=False)
+    elif fmt == "parquet":
+        assert_frame_equal(pl.read_parquet(output), want)
+    elif fmt == "csv":
+        assert_frame_equal(pl.read_csv(output), want, check_dtypes=False)
+    else:
+        auc = want.filter(pl.col("student") == "Yes")["roc_auc_score"].item()
+        assert f"{auc:.6g}" in text and "roc_auc_score" in text
+        assert fmt != "markdown" or text.startswith("| student")
+
+
+def test_the_format_follows_the_output_suffix(tmp_path):
+    code, _, _ = invoke("evaluate", SAMPLE, *CREDIT, "-o", str(tmp_path / "m.parquet"))
+    assert code == 0 and pl.read_parquet(tmp_path / "m.parquet").height == 1
+
+
+@pytest.mark.parametrize("kind", ["roc", "pr", "det"])
+def test_curve_prints_the_points_per_segment(kind, parquet):
+    code, out, _ = invoke("curve", kind, parquet, "--y-true", "y", "--y-score", "p", "--by", "country",
+                          "--max-points", "40")  # fmt: skip
+    assert code == 0
+    got = pl.read_csv(io.StringIO(out), infer_schema_length=None)
+    name = {"roc": "roc_curve", "pr": "precision_recall_curve", "det": "det_curve"}[kind]
+    want = fm.curve_table(name, parquet, y_true="y", y_score="p", by="country", max_points=40, engine="duckdb")
+    assert_frame_equal(got, want, check_dtypes=False)
+    assert got.group_by("country").len()["len"].max() <= 40
+
+
+def test_sql_prints_a_statement_that_duckdb_runs(parquet):
+    code, out, _ = invoke("sql", "roc_auc_score", "log_loss", "--table", "preds", "--y-true", "y", "--y-score", "p",
+                          "--by", "country")  # fmt: skip
+    assert code == 0 and out.rstrip().endswith(";")
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW preds AS FROM read_parquet('{parquet}')")
+    got = con.sql(out.rstrip().rstrip(";")).pl()
+    want = fm.evaluate(parquet, y_true="y", y_score="p", by="country", metrics=["roc_auc_score", "log_loss"])
+    assert_frame_equal(got, want, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("curve", ["roc", "pr", "calibration"])
+def test_sql_prints_a_curve(curve, parquet):
+    code, out, _ = invoke("sql", curve, "--table", "preds", "--y-true", "y", "--y-score", "p")
+    assert code == 0
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW preds AS FROM read_parquet('{parquet}')")
+    assert con.sql(out.rstrip().rstrip(";")).pl().height > 1
+
+
+def test_report_writes_a_small_self_contained_file(parquet, tmp_path):
+    output = tmp_path / "report.html"
+    code, out, err = invoke("report", parquet, "--y-true", "y", "--y-score", "p", "--by", "country", "-o", str(output))
+    assert code == 0 and f"wrote {output}" in err
+    page = output.read_text()
+    assert page.count("<svg") == 4 and "country_19" in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched from a network
+    assert output.stat().st_size < 600_000
+
+
+def test_demo_prints_every_segment_and_writes_the_report(tmp_path):
+    code, out, _ = invoke("demo", "-o", str(tmp_path / "demo.html"))
+    assert code == 0
+    for text in ("per student status", "1500+", "light rain/snow", "Polars agrees", "matthews_corrcoef", "Report:"):
+        assert text in out
+    assert (tmp_path / "demo.html").exists()
+
+
+def test_metrics_lists_the_registry():
+    code, out, _ = invoke("metrics", "--format", "csv")
+    assert code == 0 and pl.read_csv(io.StringIO(out))["metric"].to_list() == list(fm.REGISTRY)
+
+
+@pytest.mark.parametrize("command", ["evaluate", "curve", "sql", "report", "demo", "metrics"])
+def test_every_command_has_help_with_examples(command):
+    code, out, _ = invoke(command, "--help")
+    assert code == 0 and "Usage: " in out
+    assert command in ("demo", "metrics") or "Examples:" in out
+
+
+def _corrupt(tmp_path) -> str:
+    path = tmp_path / "broken.parquet"
+    path.write_bytes(b"PAR1 this is not a parquet file")
+    return str(path)
+
+
+BAD_INPUTS = [
+    # (arguments, exit code, text the one-line message must hold)
+    (["evaluate", "missing.parquet", *CREDIT], 3, "no file matches 'missing.parquet'"),
+    (["evaluate", "{corrupt}", "--y-true", "y", "--y-score", "p"], 3, "cannot read {corrupt}"),
+    (["evaluate", SAMPLE, "--y-true", "defualt", "--y-score", "p_default"], 1, "column 'defualt' (y_true) not found"),
+    (["evaluate", SAMPLE, *CREDIT, "--by", "segment"], 1, "column 'segment' (by) not found"),
+    (["evaluate", SAMPLE, *CREDIT, "-m", "roc_auc"], 2, "did you mean roc_auc_score"),
+    (["evaluate", SAMPLE, *CREDIT, "-m", "f1_score(beta)"], 2, "write param=value"),
+    (["evaluate", SAMPLE, "--y-true", "default", "--y-score", "balance_band"], 1, "must be numeric"),
+    (
+        ["evaluate", SAMPLE, "--y-true", "student", "--y-score", "p_default"],
+        1,
+        "column 'student' (y_true) holds string",
+    ),
+    (["evaluate", SAMPLE, "--y-true", "fold", "--y-score", "p_default"], 1, "column 'fold' (y_true):"),
+    (["evaluate", SAMPLE, "--y-true", "default", "--y-score", "fold", "-m", "log_loss"], 1, "outside [0, 1]"),
+    (["evaluate", SAMPLE, "--y-true", "default"], 2, "pass --y-score or --y-pred"),
+    (["evaluate", SAMPLE, *CREDIT, "--engine", "spark"], 2, "'spark' is not one of"),
+    (["evaluate", "data/README.md", *CREDIT], 3, "framemetrics reads .parquet, .csv and .tsv files"),
+    (["curve", "lift", SAMPLE, *CREDIT], 2, "'lift' is not one of"),
+    (["curve", "roc", SAMPLE, *CREDIT, "--max-points", "2"], 2, "2 is not in the range x>=4"),
+    (["sql", "roc_auc_scor", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "did you mean roc_auc_score"),
+    (["sql", "roc", "f1_score", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "a curve is printed alone"),
+    (["report", SAMPLE, "--y-true", "default", "--y-score", "nope"], 1, "column 'nope' (y_score) not found"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "code", "message"), BAD_INPUTS, ids=[" ".join(a[:3]) for a, _, _ in BAD_INPUTS])
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_bad_input_gives_one_line_and_its_exit_code(arguments, code, message, engine, tmp_path):
+    corrupt = _corrupt(tmp_path)
+    arguments = [a.replace("{corrupt}", corrupt) for a in arguments]
+    if arguments[0] in ("evaluate", "curve", "report") and "--engine" not in arguments:
+        arguments += ["--engine", engine]
+    got, out, err = invoke(*arguments)
+    assert got == code, (out, err)
+    assert message.replace("{corrupt}", corrupt) in err
+    assert "Traceback" not in err + out and out == ""
+    lines = [line for line in err.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1
+
+
+def test_progress_shows_on_a_terminal_only():
+    terminal = Console(file=io.StringIO(), force_terminal=True, width=100)
+    con = duckdb.connect()
+    with progress(terminal, "Evaluating", con=con, total=10**6):
+        con.sql("SELECT count(*) FROM range(1000)").fetchall()
+    assert "Evaluating" in terminal.file.getvalue()
+    pipe = Console(file=io.StringIO(), force_terminal=False)
+    with progress(pipe, "Evaluating", con=con):
+        pass
+    assert pipe.file.getvalue() == ""
+
+
+def test_python_dash_m_runs_the_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "framemetrics", "--version"], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})  # fmt: skip
+    assert done.returncode == 0 and fm.__version__ in done.stdout
