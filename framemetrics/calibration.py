@@ -8,14 +8,14 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve, sql_columns
+from framemetrics.columns import Resolved, as_tuple, check_nulls, polars_columns, resolve, sql_columns
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.calibration_query import calibration_query
 from framemetrics.sql.query import QueryInputs, checks_query
 
-__all__ = ["calibration_bin", "calibration_curve", "calibration_guess", "calibration_ratio"]
+__all__ = ["calibration_bin", "calibration_curve", "calibration_guess", "calibration_ratio", "resolve_calibration"]
 
 OUTPUTS = ("bin", "bin_lower", "bin_upper", "n_rows", "positive_weight", "negative_weight", "prob_true", "prob_pred")
 
@@ -46,6 +46,32 @@ def calibration_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
 def calibration_ratio(part: pl.Expr, total: pl.Expr) -> pl.Expr:
     """``part / total``, null when ``total`` is 0 (``fm_calibration_ratio``)."""
     return pl.when(total == 0).then(None).otherwise(part / total)
+
+
+def resolve_calibration(
+    n_bins: int, *, y_true: str, y_score: str, sample_weight: str | None, pos_label: Any, neg_label: Any
+) -> Resolved:
+    """Check ``n_bins``; the checks and labels of a probability metric (scores in [0, 1]).
+
+    Examples
+    --------
+    >>> resolve_calibration(0, y_true="y", y_score="p", sample_weight=None, pos_label=1, neg_label=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be a positive integer, got 0
+    """
+    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    return resolve(
+        ["brier_score_loss"],
+        y_true=y_true,
+        y_pred=None,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        zero_division=None,
+    )
 
 
 def calibration_curve(
@@ -115,18 +141,9 @@ def calibration_curve(
     check_nulls(nulls)
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
     by = as_tuple(by)
-    resolved = resolve(
-        ["brier_score_loss"],
-        y_true=y_true,
-        y_pred=None,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=None,
+    resolved = resolve_calibration(
+        n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     plan, roles = resolved.plan, resolved.roles
     for name in OUTPUTS:

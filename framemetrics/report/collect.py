@@ -14,8 +14,9 @@ import duckdb
 import polars as pl
 
 from framemetrics.calibration import calibration_curve
+from framemetrics.columns import resolve_curve
 from framemetrics.curves import precision_recall_curve, roc_curve
-from framemetrics.evaluate import evaluate
+from framemetrics.evaluate import check_schema, evaluate
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.quoting import quote_identifier
 
@@ -111,11 +112,9 @@ def score_range(
 
 
 def _check_score(y_score: str, kinds: dict[str, str]) -> None:
-    if y_score not in kinds:
-        shown = ", ".join(repr(k) for k in list(kinds)[:20])
-        raise ValueError(f"column {y_score!r} (y_score) not found; the input has columns {shown}")
-    if kinds[y_score] not in ("numeric", "null"):
-        raise ValueError(f"column {y_score!r} (y_score) must be numeric, got {kinds[y_score]} values")
+    """The column checks of :func:`framemetrics.evaluate` for the score alone."""
+    resolved = resolve_curve(y_true=y_score, y_score=y_score, sample_weight=None, pos_label=1, neg_label=None)
+    check_schema(resolved.plan, {"y_score": y_score}, (), kinds, False)
 
 
 def segment_label(by: tuple[str, ...]) -> pl.Expr:

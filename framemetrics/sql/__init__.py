@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from framemetrics.calibration import resolve_calibration
 from framemetrics.columns import as_tuple, check_nulls, resolve, resolve_curve, sql_columns
 from framemetrics.curve_points import CURVES
 from framemetrics.curves import check_max_points
@@ -212,17 +213,8 @@ def calibration_curve(
     [(0, 0.3333333333333333, 0.2833333333333333), (1, 1.0, 0.8)]
     """
     check_nulls(nulls)
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
-    resolved = resolve(
-        ["brier_score_loss"],
-        y_true=y_true,
-        y_pred=None,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=None,
+    resolved = resolve_calibration(
+        n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
