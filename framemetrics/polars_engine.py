@@ -8,6 +8,8 @@ from functools import reduce
 
 import polars as pl
 
+from framemetrics.compilers.polars import POLARS
+from framemetrics.core.formulas import apply_formula
 from framemetrics.curve import bin_score, curve_stage
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
@@ -34,9 +36,8 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
     0.75
     """
     n_invalid = reduce(lambda a, b: a + b, (checks[c.name] for c in call.checks))
-    arguments = {s: statistics[s] for s in call.statistics}
-    arguments |= {s: pl.lit(None, dtype=pl.Float64) for s in call.skipped}
-    return call.metric.formula(**arguments, n_invalid=n_invalid, **call.params).alias(call.name)
+    arguments = {s: statistics[s] for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
+    return apply_formula(POLARS, call.name, arguments, n_invalid, call.params).alias(call.name)
 
 
 def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:

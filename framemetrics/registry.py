@@ -11,10 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import polars as pl
-
-from framemetrics import formulas
 from framemetrics.checks import Check, check
+from framemetrics.core.formulas import FORMULAS
 
 __all__ = ["REGISTRY", "Metric", "get_metric"]
 
@@ -65,9 +63,9 @@ class Metric:
         return "y_score" if self.family in ("probability", "ranking") else "y_pred"
 
     @property
-    def formula(self) -> Callable[..., pl.Expr]:
-        """Stage 2 in Polars (:mod:`framemetrics.formulas`)."""
-        return getattr(formulas, self.name)
+    def formula(self) -> Callable[..., Any]:
+        """Stage 2, written once (:data:`framemetrics.core.formulas.FORMULAS`)."""
+        return FORMULAS[self.name]
 
     @property
     def sql_formula(self) -> str:

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from framemetrics.core.constants import EPS, KS_TOLERANCE
 from framemetrics.inputs import MetricInputs
 
 __all__ = ["KS_TOLERANCE", "STATISTICS", "Statistic", "log1p"]
 
-EPS = 2.220446049250313e-16  # numpy.finfo(float64).eps, scikit-learn's clipping bound
-KS_TOLERANCE = 1e-12  # gaps TPR - FPR this close to the maximum tie (SQL fm_stat_ks_score)
+
+
 
 
 @dataclass(frozen=True)

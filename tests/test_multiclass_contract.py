@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 import framemetrics as fm
-from framemetrics import formulas as binary
+from framemetrics.core.formulas import formula_parameters
 from framemetrics.multiclass import MULTICLASS, get_multiclass_metric
 from framemetrics.multiclass import formulas as mc_formulas
 from framemetrics.multiclass.polars_query import function
@@ -37,7 +37,8 @@ def test_every_multiclass_macro_has_a_polars_mirror_with_the_same_parameters():
     for name in names:
         mirror = getattr(mc_formulas, name.removeprefix("fm_"))
         assert tuple(inspect.signature(mirror).parameters) == macros()[name].params, name
-    assert function("formula_precision_score") is binary.precision_score
+    polars = tuple(inspect.signature(function("formula_precision_score")).parameters)
+    assert polars == formula_parameters("precision_score") == macros()["fm_formula_precision_score"].params
 
 
 def test_aliases_in_scikit_learn_spelling():

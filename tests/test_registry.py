@@ -10,10 +10,11 @@ import duckdb
 import pytest
 
 import framemetrics as fm
-from framemetrics import curve_points, formulas
+from framemetrics import curve_points
 from framemetrics.checks import _DOMAINS
+from framemetrics.core.formulas import FORMULAS, formula_parameters
 from framemetrics.sql.macros import macros
-from framemetrics.sql.user_macros import MARKER, render_user_macros
+from framemetrics.sql.user_macros import FORMULA_END, FORMULA_MARKER, MARKER, render_formula_macros, render_user_macros
 from framemetrics.statistics import KS_TOLERANCE, STATISTICS
 
 METRICS = sorted(fm.REGISTRY)
@@ -33,11 +34,10 @@ def test_metric_has_a_documented_polars_builder(name):
 
 
 @pytest.mark.parametrize("name", METRICS)
-def test_polars_and_sql_formulas_have_the_same_parameters(name):
+def test_formula_reads_the_statistics_and_parameters_of_its_metric(name):
     metric = fm.get_metric(name)
-    polars_params = tuple(inspect.signature(getattr(formulas, name)).parameters)
-    assert polars_params == macros()[metric.sql_formula].params
-    assert set(polars_params) == {*metric.statistics, "n_invalid", *metric.params}
+    assert formula_parameters(name) == macros()[metric.sql_formula].params
+    assert set(formula_parameters(name)) == {*metric.statistics, "n_invalid", *metric.params}
 
 
 @pytest.mark.parametrize("name", METRICS)
@@ -49,9 +49,15 @@ def test_metric_has_a_user_macro_and_a_reference(name):
     assert metric.reference.__doc__
 
 
-def test_formulas_module_holds_only_registered_metrics():
-    public = {n for n, f in vars(formulas).items() if inspect.isfunction(f) and not n.startswith("_")}
-    assert public == set(fm.REGISTRY)
+def test_every_formula_is_a_registered_metric():
+    assert set(FORMULAS) == set(fm.REGISTRY)
+
+
+def test_formula_macros_are_generated_from_the_core():
+    """Run `python -m framemetrics.sql.user_macros` after changing a formula."""
+    text = fm.sql.macro_file().read_text()
+    begin = text.rindex("-- ----", 0, text.index(FORMULA_MARKER))
+    assert text[begin : text.index(FORMULA_END) + len(FORMULA_END) + 1] == render_formula_macros()
 
 
 @pytest.mark.parametrize("name", sorted(STATISTICS))
@@ -103,6 +109,6 @@ def test_curve_formulas_mirror_their_macros(name):
 
 
 def test_ks_tolerance_is_the_same_in_sql():
-    """The KS tie tolerance is written in two SQL macros and one Python constant."""
+    """The KS tie tolerance is written in one SQL macro and one Python constant (the formula's is generated)."""
     for name in ("fm_stat_ks_score", "fm_formula_ks_threshold"):
         assert repr(KS_TOLERANCE) in macros()[name].body

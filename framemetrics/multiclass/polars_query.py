@@ -8,13 +8,15 @@ and the binary :mod:`framemetrics.formulas` and curve statistics.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from functools import reduce
 
 import polars as pl
 
-from framemetrics import formulas as binary
 from framemetrics.checks import check as binary_check
+from framemetrics.compilers.polars import POLARS
+from framemetrics.core.formulas import FORMULAS, parameter_literal
 from framemetrics.inputs import MetricInputs
 from framemetrics.multiclass import formulas
 from framemetrics.multiclass.plan import McCheck, McPlan
@@ -26,11 +28,19 @@ __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 _NULL = pl.lit(None, dtype=pl.Float64)
 
 
-def function(name: str):  # noqa: ANN201 - a formula function of either module
-    """The Polars mirror of macro ``fm_<name>``."""
+def function(name: str):
+    """The Polars mirror of macro ``fm_<name>``: a multiclass formula, or a binary one of the core."""
     if hasattr(formulas, name):
         return getattr(formulas, name)
-    return getattr(binary, name.removeprefix("formula_"))
+    binary = FORMULAS[name.removeprefix("formula_")]
+
+    def call(*arguments: object) -> pl.Expr:
+        values = (a if isinstance(a, pl.Expr) else parameter_literal(POLARS, a) for a in arguments)
+        return binary(POLARS, *values)
+
+    signature = inspect.signature(binary)
+    call.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return call
 
 
 def _argument(argument: str, params: dict, plan: McPlan) -> pl.Expr | object:

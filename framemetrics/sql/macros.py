@@ -132,7 +132,7 @@ def expand(name: str, arguments: dict[str, str]) -> str:
     Examples
     --------
     >>> expand("fm_formula_recall_score", {"n_invalid": "0", "zero_division": "NULL"})
-    'CASE WHEN 0 > 0 THEN NULL WHEN tp + fn = 0 THEN NULL ELSE tp / (tp + fn) END'
+    'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN NULL ELSE tp / (tp + fn) END'
     """
     macro = macros()[name]
     unknown = set(arguments) - set(macro.params)

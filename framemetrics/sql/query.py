@@ -7,8 +7,12 @@ any DuckDB session without loading the macros.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 
 from framemetrics.checks import Check
+from framemetrics.compilers.sql import SQL
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.core.formulas import apply_formula
 from framemetrics.plan import MetricCall, Plan
 from framemetrics.sql.macros import expand, macros
 from framemetrics.sql.quoting import quote_identifier, sql_literal
@@ -83,10 +87,10 @@ def _check(check: Check, literals: dict[str, str]) -> str:
 
 
 def _formula(call: MetricCall) -> str:
-    n_invalid = " + ".join(c.name for c in call.checks)
-    arguments = {"n_invalid": n_invalid, **{k: sql_literal(v) for k, v in call.params.items()}}
-    arguments |= {s: "CAST(NULL AS DOUBLE)" for s in call.skipped}
-    return f"{expand(call.metric.sql_formula, arguments)} AS {quote_identifier(call.name)}"
+    n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
+    arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
+    formula = apply_formula(SQL, call.name, arguments, n_invalid, call.params)
+    return f"{to_sql(formula)} AS {quote_identifier(call.name)}"
 
 
 def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> str:

@@ -25,7 +25,7 @@ fm_statistics AS (
 SELECT
     fm_statistics.fm_g0 AS "student",
     n_rows,
-    CASE WHEN invalid_label_y_true + invalid_score_y_score > 0 THEN NULL WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score",
-    CASE WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0 THEN NULL ELSE sum_log_loss / sum_weight END AS "log_loss"
+    CASE WHEN invalid_label_y_true + invalid_score_y_score > 0 THEN CAST(NULL AS DOUBLE) WHEN 2 * tp + fn + fp = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * tp / (2 * tp + fn + fp) END AS "f1_score",
+    CASE WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_log_loss / sum_weight END AS "log_loss"
 FROM fm_statistics
 ORDER BY fm_statistics.fm_g0 NULLS LAST

@@ -29,7 +29,7 @@ fm_statistics AS (
 SELECT
     fm_statistics.fm_g0 AS "season",
     n_rows,
-    CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR n_rows < 2 OR sum_weight = 0 THEN NULL WHEN ss_total <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total WHEN TRUE AND sum_sq_error = 0 THEN 1.0 WHEN TRUE THEN 0.0 WHEN sum_sq_error = 0 AND ss_total = 0 THEN NULL WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE 1.0 END AS "r2_score",
-    CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR sum_weight = 0 THEN NULL ELSE sqrt(sum_sq_error / sum_weight) END AS "root_mean_squared_error"
+    CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total WHEN TRUE AND sum_sq_error = 0 THEN CAST(1.0 AS DOUBLE) WHEN TRUE THEN CAST(0.0 AS DOUBLE) WHEN sum_sq_error = 0 AND ss_total = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE) END AS "r2_score",
+    SQRT(CASE WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_sq_error / sum_weight END) AS "root_mean_squared_error"
 FROM fm_statistics
 ORDER BY fm_statistics.fm_g0 NULLS LAST

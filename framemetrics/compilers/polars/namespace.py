@@ -1,0 +1,107 @@
+"""The :class:`~framemetrics.core.namespace.Namespace` of Polars: every operation as a ``pl.Expr``."""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any
+
+import polars as pl
+
+from framemetrics.core.namespace import Namespace
+
+__all__ = ["POLARS", "PolarsNamespace"]
+
+
+class PolarsNamespace(Namespace):
+    """Formulas over ``pl.Expr`` columns, for ``select`` and ``group_by().agg()``.
+
+    Examples
+    --------
+    >>> x = POLARS.col("x")
+    >>> pl.DataFrame({"x": [0.0, 2.0]}).select(POLARS.ratio(1, x)).to_series().to_list()
+    [None, 0.5]
+    """
+
+    def lit(self, value: Any) -> pl.Expr:
+        if value is None or (isinstance(value, float)):
+            return pl.lit(value, dtype=pl.Float64)
+        return pl.lit(value)
+
+    def col(self, name: str) -> pl.Expr:
+        return pl.col(name)
+
+    def to_float(self, x: pl.Expr) -> pl.Expr:
+        return x.cast(pl.Float64)
+
+    def eq(self, a: Any, b: Any) -> pl.Expr:
+        return a == b if isinstance(a, pl.Expr) else b == a
+
+    def ne(self, a: Any, b: Any) -> pl.Expr:
+        return a != b if isinstance(a, pl.Expr) else b != a
+
+    def any(self, *conditions: pl.Expr) -> pl.Expr:
+        return reduce(lambda a, b: a | b, conditions)
+
+    def all(self, *conditions: pl.Expr) -> pl.Expr:
+        return reduce(lambda a, b: a & b, conditions)
+
+    def not_(self, condition: pl.Expr) -> pl.Expr:
+        return ~condition
+
+    def is_null(self, x: pl.Expr) -> pl.Expr:
+        return x.is_null()
+
+    def is_nan(self, x: pl.Expr) -> pl.Expr:
+        return x.is_nan()
+
+    def is_finite(self, x: pl.Expr) -> pl.Expr:
+        return x.is_finite()
+
+    def case(self, branches: list[tuple[pl.Expr, pl.Expr]], otherwise: pl.Expr) -> pl.Expr:
+        (condition, value), *rest = branches
+        chain = pl.when(condition).then(value)
+        for condition, value in rest:
+            chain = chain.when(condition).then(value)
+        return chain.otherwise(otherwise)
+
+    def coalesce(self, *values: pl.Expr) -> pl.Expr:
+        return pl.coalesce(*values)
+
+    def sqrt(self, x: pl.Expr) -> pl.Expr:
+        return x.sqrt()
+
+    def ln(self, x: pl.Expr) -> pl.Expr:
+        return x.log()
+
+    def abs(self, x: pl.Expr) -> pl.Expr:
+        return x.abs()
+
+    def floor(self, x: pl.Expr) -> pl.Expr:
+        return x.floor()
+
+    def least(self, *values: pl.Expr) -> pl.Expr:
+        return pl.min_horizontal(*values)
+
+    def greatest(self, *values: pl.Expr) -> pl.Expr:
+        return pl.max_horizontal(*values)
+
+    def sum(self, x: pl.Expr) -> pl.Expr:
+        return x.sum()
+
+    def max(self, x: pl.Expr) -> pl.Expr:
+        return x.max()
+
+    def min(self, x: pl.Expr) -> pl.Expr:
+        return x.min()
+
+    def median(self, x: pl.Expr) -> pl.Expr:
+        return x.median()
+
+    def count_rows(self) -> pl.Expr:
+        return pl.len().cast(pl.Int64)
+
+    def count_where(self, condition: pl.Expr) -> pl.Expr:
+        return condition.fill_null(False).cast(pl.Int64).sum()
+
+
+POLARS = PolarsNamespace()

@@ -1,0 +1,95 @@
+"""SQL text from a sqlglot tree, for one dialect.
+
+sqlglot's Python operators leave out the parentheses of a right operand of
+the same class (``(a + b) / (c / d)`` is emitted ``a + b / c / d``), so
+every tree goes through :func:`parenthesize` before it is emitted: an
+operand that is itself an operator gets parentheses unless it binds more
+tightly (``a * b + c``, ``a + b = 0``, ``x > 0 AND y > 0``) or is the left
+operand of the same level (``a - b - c``, ``a / b * c``), the order in which
+Polars evaluates the same expression.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+__all__ = ["parenthesize", "to_sql"]
+
+_OPERATORS = (exp.Binary, exp.Unary)
+_LEVELS = {
+    exp.Neg: 5,
+    exp.Mul: 4,
+    exp.Div: 4,
+    exp.Mod: 4,
+    exp.Add: 3,
+    exp.Sub: 3,
+    exp.EQ: 2,
+    exp.NEQ: 2,
+    exp.GT: 2,
+    exp.GTE: 2,
+    exp.LT: 2,
+    exp.LTE: 2,
+    exp.Is: 2,
+    exp.NullSafeEQ: 2,
+    exp.NullSafeNEQ: 2,
+    exp.Not: 1.5,
+    exp.And: 1,
+    exp.Or: 0,
+}
+
+
+def _is_operator(node: exp.Expression) -> bool:
+    return isinstance(node, _OPERATORS) and not isinstance(node, (exp.Dot, exp.Paren, exp.Pow))
+
+
+def _needs_parentheses(parent: exp.Expression, child: exp.Expression, left: bool) -> bool:
+    parent_level, child_level = _LEVELS.get(type(parent)), _LEVELS.get(type(child))
+    if parent_level is None or child_level is None or (isinstance(parent, exp.Unary) and child_level < 5):
+        return True
+    if parent_level <= 2 and parent_level == child_level and type(parent) is not type(child):
+        return True
+    return child_level < parent_level or (child_level == parent_level and not left)
+
+
+def parenthesize(tree: exp.Expression) -> exp.Expression:
+    """A copy of ``tree`` where every operator operand of an operator is parenthesized.
+
+    Examples
+    --------
+    >>> a, b, c, d = (exp.column(x) for x in "abcd")
+    >>> parenthesize((a + b) / (c / d)).sql()
+    '(a + b) / (c / d)'
+    """
+
+    def wrap(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Pow):  # emitted as a function, POWER(x, y)
+            for key in ("this", "expression"):
+                if isinstance(node.args.get(key), exp.Paren):
+                    node.set(key, node.args[key].this)
+        if _is_operator(node):
+            for key in ("this", "expression"):
+                child = node.args.get(key)
+                if isinstance(child, exp.Paren) and not isinstance(child.this, exp.Query):
+                    child = child.this
+                    node.set(key, child)
+                if (
+                    isinstance(child, exp.Expression)
+                    and _is_operator(child)
+                    and _needs_parentheses(node, child, key == "this")
+                ):
+                    node.set(key, exp.Paren(this=child))
+        return node
+
+    return tree.copy().transform(wrap, copy=False)
+
+
+def to_sql(tree: exp.Expression, dialect: str = "duckdb") -> str:
+    """``tree`` as SQL text of ``dialect``, every operator explicitly parenthesized.
+
+    Examples
+    --------
+    >>> a, b = exp.column("a"), exp.column("b")
+    >>> to_sql(1 - (a - b))
+    '1 - (a - b)'
+    """
+    return parenthesize(tree).sql(dialect=dialect)

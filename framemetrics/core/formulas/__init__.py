@@ -1,0 +1,96 @@
+"""Stage 2 of every metric, written once: a formula over its per-group statistics.
+
+A formula is ``f(ns, **statistics, n_invalid, **parameters)``: ``ns`` is a
+:class:`~framemetrics.core.namespace.Namespace`, every other argument an
+expression of that namespace (a statistic's column, the count of invalid
+rows, a parameter's typed literal or macro parameter). The same function
+gives the Polars expression and the SQL tree; the macro file's
+``fm_formula_<metric>`` macros are generated from it.
+
+Examples
+--------
+>>> from framemetrics.compilers.sql import SQL
+>>> f = FORMULAS["recall_score"]
+>>> f(SQL, tp=SQL.col("tp"), fn=SQL.col("fn"), n_invalid=SQL.lit(0), zero_division=SQL.null()).sql()
+'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN CAST(NULL AS DOUBLE) ELSE tp / (tp + fn) END'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from framemetrics.core.formulas import classification, probability, ranking, regression
+from framemetrics.core.namespace import Namespace
+
+__all__ = ["FORMULAS", "apply_formula", "formula_parameters", "parameter_literal"]
+
+FORMULAS: dict[str, Callable[..., Any]] = {
+    name: getattr(module, name)
+    for module in (classification, probability, ranking, regression)
+    for name in module.__all__
+}
+
+
+def formula_parameters(name: str) -> tuple[str, ...]:
+    """The argument names of a formula, after the namespace, in order.
+
+    Examples
+    --------
+    >>> formula_parameters("f1_score")
+    ('tp', 'fp', 'fn', 'n_invalid', 'zero_division')
+    """
+    code = FORMULAS[name].__code__
+    return code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+
+
+def parameter_literal(ns: Namespace, value: Any) -> Any:
+    """A validated metric parameter as a typed literal: numbers as doubles, booleans and None as such.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> parameter_literal(SQL, 2).sql(), parameter_literal(SQL, True).sql()
+    ('CAST(2.0 AS DOUBLE)', 'TRUE')
+    """
+    if value is None or isinstance(value, bool):
+        return ns.lit(value)
+    return ns.lit(float(value))
+
+
+def apply_formula(
+    ns: Namespace,
+    name: str,
+    statistics: Mapping[str, Any],
+    n_invalid: Any,
+    params: Mapping[str, Any],
+) -> Any:
+    """The formula of metric ``name`` in namespace ``ns``.
+
+    Parameters
+    ----------
+    ns : Namespace
+        The compiler's namespace.
+    name : str
+        A registered metric.
+    statistics : mapping of str to expression
+        Each statistic the formula reads (a null literal for a skipped one).
+    n_invalid : expression
+        The number of invalid input rows of the group.
+    params : mapping of str to Python value
+        The metric's validated parameters, rendered as typed literals.
+
+    Returns
+    -------
+    expression
+        A ``pl.Expr`` or a sqlglot tree, as ``ns`` builds them.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> stats = {"tp": SQL.col("tp"), "fp": SQL.col("fp")}
+    >>> apply_formula(SQL, "precision_score", stats, SQL.lit(0), {"zero_division": 0}).sql()
+    'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN CAST(0.0 AS DOUBLE) ELSE tp / (tp + fp) END'
+    """
+    arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
+    return FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments)

@@ -1,0 +1,121 @@
+"""Confusion-matrix formulas over the weighted cells ``tp, fp, fn, tn``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from framemetrics.core.formulas.guards import guarded, share, valid
+from framemetrics.core.namespace import Namespace
+
+__all__ = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "error_rate",
+    "f1_score",
+    "false_negative_rate",
+    "false_positive_rate",
+    "fbeta_score",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "negative_predictive_value",
+    "precision_score",
+    "prevalence",
+    "recall_score",
+    "specificity_score",
+]
+
+Expr = Any
+
+
+def accuracy_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """(tp + tn) / (tp + fp + fn + tn); null if the total weight is 0."""
+    return share(ns, tp + tn, tp + fp + fn + tn, n_invalid)
+
+
+def error_rate(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """(fp + fn) / (tp + fp + fn + tn); null if the total weight is 0."""
+    return share(ns, fp + fn, tp + fp + fn + tn, n_invalid)
+
+
+def prevalence(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """(tp + fn) / (tp + fp + fn + tn); null if the total weight is 0."""
+    return share(ns, tp + fn, tp + fp + fn + tn, n_invalid)
+
+
+def precision_score(ns: Namespace, tp: Expr, fp: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tp / (tp + fp); zero_division if tp + fp = 0."""
+    return guarded(ns, n_invalid, tp + fp, zero_division, tp / (tp + fp))
+
+
+def recall_score(ns: Namespace, tp: Expr, fn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tp / (tp + fn); zero_division if tp + fn = 0."""
+    return guarded(ns, n_invalid, tp + fn, zero_division, tp / (tp + fn))
+
+
+def specificity_score(ns: Namespace, fp: Expr, tn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tn / (tn + fp); zero_division if tn + fp = 0."""
+    return guarded(ns, n_invalid, tn + fp, zero_division, tn / (tn + fp))
+
+
+def false_positive_rate(ns: Namespace, fp: Expr, tn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """fp / (fp + tn); zero_division if fp + tn = 0."""
+    return guarded(ns, n_invalid, fp + tn, zero_division, fp / (fp + tn))
+
+
+def false_negative_rate(ns: Namespace, tp: Expr, fn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """fn / (fn + tp); zero_division if fn + tp = 0."""
+    return guarded(ns, n_invalid, fn + tp, zero_division, fn / (fn + tp))
+
+
+def negative_predictive_value(ns: Namespace, fn: Expr, tn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tn / (tn + fn); zero_division if tn + fn = 0."""
+    return guarded(ns, n_invalid, tn + fn, zero_division, tn / (tn + fn))
+
+
+def fbeta_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, beta: Expr, zero_division: Expr) -> Expr:
+    """(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); zero_division if the denominator is 0."""
+    b2 = beta * beta
+    denominator = (1 + b2) * tp + b2 * fn + fp
+    return guarded(ns, n_invalid, denominator, zero_division, (1 + b2) * tp / denominator)
+
+
+def f1_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """2 tp / (2 tp + fp + fn); zero_division if the denominator is 0."""
+    denominator = 2 * tp + fn + fp
+    return guarded(ns, n_invalid, denominator, zero_division, 2 * tp / denominator)
+
+
+def jaccard_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tp / (tp + fp + fn); zero_division if the denominator is 0."""
+    return guarded(ns, n_invalid, tp + fp + fn, zero_division, tp / (tp + fp + fn))
+
+
+def balanced_accuracy_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """Mean recall of the classes present in y_true (scikit-learn's nanmean of tp/(tp+fn), tn/(tn+fp))."""
+    return (
+        ns.when(ns.any(n_invalid > 0, ns.eq(tp + fp + fn + tn, 0)), ns.null())
+        .when(ns.eq(tp + fn, 0), tn / (tn + fp))
+        .when(ns.eq(tn + fp, 0), tp / (tp + fn))
+        .otherwise((tp / (tp + fn) + tn / (tn + fp)) / 2)
+    )
+
+
+def matthews_corrcoef(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """scikit-learn's (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)) over the cells; 0 if undefined."""
+    total = tp + fp + fn + tn
+    cov_ypyp = total**2 - ((tn + fn) ** 2 + (fp + tp) ** 2)
+    cov_ytyt = total**2 - ((tn + fp) ** 2 + (fn + tp) ** 2)
+    cov_ytyp = (tp + tn) * total - ((tn + fp) * (tn + fn) + (fn + tp) * (fp + tp))
+    return (
+        ns.when(n_invalid > 0, ns.null())
+        .when(ns.eq(cov_ypyp * cov_ytyt, 0), ns.lit(0.0))
+        .otherwise(cov_ytyp / ns.sqrt(cov_ypyp * cov_ytyt))
+    )
+
+
+def cohen_kappa_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """1 - (fp + fn) / E, E = (pred_neg true_pos + pred_pos true_neg) / total the chance disagreement."""
+    total = tp + fp + fn + tn
+    expected = ((tn + fn) * (fn + tp) + (fp + tp) * (tn + fp)) / total
+    return valid(ns, n_invalid, 1 - (fp + fn) / expected, ns.eq(total, 0), ns.eq(expected, 0))

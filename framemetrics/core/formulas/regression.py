@@ -1,0 +1,112 @@
+"""Regression formulas: weighted means of per-row errors, extremes, explained fractions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from framemetrics.core.formulas.guards import share, valid
+from framemetrics.core.namespace import Namespace
+
+__all__ = [
+    "explained_variance_score",
+    "max_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_pinball_loss",
+    "mean_squared_error",
+    "mean_squared_log_error",
+    "median_absolute_error",
+    "r2_score",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
+]
+
+Expr = Any
+
+
+def mean_squared_error(ns: Namespace, sum_sq_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w (y - y_pred)^2 / sum w."""
+    return share(ns, sum_sq_error, sum_weight, n_invalid)
+
+
+def root_mean_squared_error(ns: Namespace, sum_sq_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sqrt(sum w (y - y_pred)^2 / sum w)."""
+    return ns.sqrt(share(ns, sum_sq_error, sum_weight, n_invalid))
+
+
+def mean_absolute_error(ns: Namespace, sum_abs_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w |y - y_pred| / sum w."""
+    return share(ns, sum_abs_error, sum_weight, n_invalid)
+
+
+def mean_squared_log_error(ns: Namespace, sum_sq_log_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w (log1p(y) - log1p(y_pred))^2 / sum w."""
+    return share(ns, sum_sq_log_error, sum_weight, n_invalid)
+
+
+def root_mean_squared_log_error(ns: Namespace, sum_sq_log_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sqrt(sum w (log1p(y) - log1p(y_pred))^2 / sum w)."""
+    return ns.sqrt(share(ns, sum_sq_log_error, sum_weight, n_invalid))
+
+
+def mean_absolute_percentage_error(ns: Namespace, sum_abs_pct_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w |y - y_pred| / max(|y|, eps) / sum w."""
+    return share(ns, sum_abs_pct_error, sum_weight, n_invalid)
+
+
+def mean_pinball_loss(ns: Namespace, sum_pinball: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred."""
+    return share(ns, sum_pinball, sum_weight, n_invalid)
+
+
+def max_error(ns: Namespace, max_abs_error: Expr, n_invalid: Expr) -> Expr:
+    """max |y - y_pred| over the rows of positive weight."""
+    return valid(ns, n_invalid, max_abs_error)
+
+
+def median_absolute_error(ns: Namespace, median_abs_error: Expr, n_invalid: Expr) -> Expr:
+    """median |y - y_pred| (unweighted)."""
+    return valid(ns, n_invalid, median_abs_error)
+
+
+def _explained_fraction(
+    ns: Namespace, numerator: Expr, ss_total: Expr, ratio: Expr, undefined: Expr, force_finite: Expr
+) -> Expr:
+    """1 - ratio, with scikit-learn's force_finite rules for a zero numerator or ss_total."""
+    return (
+        ns.when(undefined, ns.null())
+        .when(ns.all(ns.ne(ss_total, 0), ns.ne(numerator, 0)), 1 - ratio)
+        .when(ns.all(force_finite, ns.eq(numerator, 0)), ns.lit(1.0))
+        .when(force_finite, ns.lit(0.0))
+        .when(ns.all(ns.eq(numerator, 0), ns.eq(ss_total, 0)), ns.null())
+        .when(ns.eq(ss_total, 0), ns.lit(float("-inf")))
+        .otherwise(ns.lit(1.0))
+    )
+
+
+def r2_score(
+    ns: Namespace,
+    sum_sq_error: Expr,
+    ss_total: Expr,
+    sum_weight: Expr,
+    n_rows: Expr,
+    n_invalid: Expr,
+    force_finite: Expr,
+) -> Expr:
+    """1 - ss_res / ss_tot; force_finite: 1 if ss_res = 0, else 0 if ss_tot = 0; null below two rows."""
+    undefined = ns.any(n_invalid > 0, n_rows < 2, ns.eq(sum_weight, 0))
+    return _explained_fraction(ns, sum_sq_error, ss_total, sum_sq_error / ss_total, undefined, force_finite)
+
+
+def explained_variance_score(
+    ns: Namespace,
+    ss_error_deviation: Expr,
+    ss_total: Expr,
+    sum_weight: Expr,
+    n_invalid: Expr,
+    force_finite: Expr,
+) -> Expr:
+    """1 - var_w(y - y_pred) / var_w(y), with the same force_finite rules as R^2."""
+    undefined = ns.any(n_invalid > 0, ns.eq(sum_weight, 0))
+    ratio = (ss_error_deviation / sum_weight) / (ss_total / sum_weight)
+    return _explained_fraction(ns, ss_error_deviation, ss_total, ratio, undefined, force_finite)

@@ -1,0 +1,169 @@
+"""The few operations a formula needs beyond Python's operators, once per engine.
+
+``pl.Expr`` and sqlglot expressions both overload ``+ - * /``, unary minus,
+``**`` and ``< <= > >=``; everything else a formula says goes through a
+:class:`Namespace`: equality (sqlglot's ``==`` compares trees), boolean
+logic, conditionals, nulls, typed literals, casts, the elementary functions
+and the aggregates. The null and zero-division rules of every metric are
+written here, once: :meth:`Namespace.ratio` is null on a zero denominator on
+every engine (Polars would give inf or NaN, DuckDB NULL or inf).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+__all__ = ["Case", "Namespace"]
+
+Expr = Any  # a pl.Expr or a sqlglot expression, as the namespace builds it
+
+
+class Case:
+    """``CASE WHEN ... THEN ... ELSE ... END``, built branch by branch.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.namespace import SQL
+    >>> x = SQL.col("x")
+    >>> SQL.when(x > 0, x).otherwise(-x).sql()
+    'CASE WHEN x > 0 THEN x ELSE -x END'
+    """
+
+    def __init__(self, namespace: Namespace, condition: Expr, value: Expr) -> None:
+        self._namespace = namespace
+        self._branches = [(condition, value)]
+
+    def when(self, condition: Expr, value: Expr) -> Case:
+        """Add the branch ``condition -> value`` after the previous ones."""
+        self._branches.append((condition, value))
+        return self
+
+    def otherwise(self, value: Expr | None = None) -> Expr:
+        """Close the case with ``value`` where no branch holds (a float null if None)."""
+        return self._namespace.case(self._branches, self._namespace.null() if value is None else value)
+
+
+class Namespace(ABC):
+    """What formulas and statistics call besides operators; one subclass per compiler."""
+
+    # Literals, columns, casts.
+    @abstractmethod
+    def lit(self, value: Any) -> Expr:
+        """A typed literal: floats as double, None as a double null, ints, bools and strings as such."""
+
+    def null(self) -> Expr:
+        """A double-typed null."""
+        return self.lit(None)
+
+    @abstractmethod
+    def col(self, name: str) -> Expr:
+        """The column ``name``."""
+
+    @abstractmethod
+    def to_float(self, x: Expr) -> Expr:
+        """``x`` cast to double (integers, decimals and booleans alike)."""
+
+    # Comparisons and logic.
+    @abstractmethod
+    def eq(self, a: Expr, b: Expr) -> Expr:
+        """``a = b`` (null if either is null)."""
+
+    def ne(self, a: Expr, b: Expr) -> Expr:
+        """``a <> b`` (null if either is null)."""
+        return self.not_(self.eq(a, b))
+
+    @abstractmethod
+    def any(self, *conditions: Expr) -> Expr:
+        """``c1 OR c2 OR ...``."""
+
+    @abstractmethod
+    def all(self, *conditions: Expr) -> Expr:
+        """``c1 AND c2 AND ...``."""
+
+    @abstractmethod
+    def not_(self, condition: Expr) -> Expr:
+        """``NOT condition``."""
+
+    @abstractmethod
+    def is_null(self, x: Expr) -> Expr:
+        """``x IS NULL``."""
+
+    @abstractmethod
+    def is_nan(self, x: Expr) -> Expr:
+        """``x`` is a float NaN (false for null)."""
+
+    @abstractmethod
+    def is_finite(self, x: Expr) -> Expr:
+        """``x`` is neither NaN nor +-inf (null for null)."""
+
+    # Conditionals and null rules.
+    def when(self, condition: Expr, value: Expr) -> Case:
+        """Start a :class:`Case`: ``ns.when(c, v).when(c2, v2).otherwise(d)``."""
+        return Case(self, condition, value)
+
+    @abstractmethod
+    def case(self, branches: list[tuple[Expr, Expr]], otherwise: Expr) -> Expr:
+        """The first value whose condition holds, else ``otherwise`` (used by :class:`Case`)."""
+
+    def ratio(self, numerator: Expr, denominator: Expr) -> Expr:
+        """``numerator / denominator``, null where the denominator is 0."""
+        return self.when(self.eq(denominator, 0), self.null()).otherwise(numerator / denominator)
+
+    @abstractmethod
+    def coalesce(self, *values: Expr) -> Expr:
+        """The first non-null value."""
+
+    # Elementary functions.
+    @abstractmethod
+    def sqrt(self, x: Expr) -> Expr:
+        """Square root."""
+
+    @abstractmethod
+    def ln(self, x: Expr) -> Expr:
+        """Natural logarithm."""
+
+    @abstractmethod
+    def abs(self, x: Expr) -> Expr:
+        """Absolute value."""
+
+    @abstractmethod
+    def floor(self, x: Expr) -> Expr:
+        """Largest integer-valued double <= x."""
+
+    @abstractmethod
+    def least(self, *values: Expr) -> Expr:
+        """Smallest of the values, nulls ignored (null only if all are null)."""
+
+    @abstractmethod
+    def greatest(self, *values: Expr) -> Expr:
+        """Largest of the values, nulls ignored (null only if all are null)."""
+
+    # Aggregates over a group's rows.
+    @abstractmethod
+    def sum(self, x: Expr) -> Expr:
+        """Sum over the group (nulls skipped)."""
+
+    @abstractmethod
+    def max(self, x: Expr) -> Expr:
+        """Largest value over the group (nulls skipped)."""
+
+    @abstractmethod
+    def min(self, x: Expr) -> Expr:
+        """Smallest value over the group (nulls skipped)."""
+
+    @abstractmethod
+    def median(self, x: Expr) -> Expr:
+        """Median over the group (nulls skipped)."""
+
+    @abstractmethod
+    def count_rows(self) -> Expr:
+        """Number of rows of the group, as a 64-bit integer."""
+
+    @abstractmethod
+    def count_where(self, condition: Expr) -> Expr:
+        """Number of rows where ``condition`` holds (null counts as false), as a 64-bit integer."""
+
+    def indicator(self, condition: Expr) -> Expr:
+        """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""
+        return self.to_float(condition)
