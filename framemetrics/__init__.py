@@ -64,6 +64,7 @@ __version__ = "0.1.0"
 __all__ = [
     "MULTICLASS",
     "REGISTRY",
+    "Metric",
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
@@ -98,7 +99,6 @@ __all__ = [
     "mean_squared_log_error",
     "median_absolute_error",
     "multiclass_confusion_matrix",
-    "Metric",
     "negative_predictive_value",
     "pr_auc_score",
     "precision_recall_curve",

@@ -8,44 +8,26 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import Resolved, as_tuple, check_nulls, polars_columns, resolve, sql_columns
+from framemetrics.columns import (
+    Resolved,
+    as_tuple,
+    check_nulls,
+    check_output_names,
+    polars_columns,
+    resolve,
+    sql_columns,
+)
+from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.query import QueryInputs, checks_query
+from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.calibration_query import calibration_query
-from framemetrics.sql.query import QueryInputs, checks_query
 
-__all__ = ["calibration_bin", "calibration_curve", "calibration_guess", "calibration_ratio", "resolve_calibration"]
-
-OUTPUTS = ("bin", "bin_lower", "bin_upper", "n_rows", "positive_weight", "negative_weight", "prob_true", "prob_pred")
-
-
-def calibration_guess(p: pl.Expr, n_bins: int) -> pl.Expr:
-    """``ceil(p * n_bins) - 1`` within ``[0, n_bins - 1]`` (``fm_calibration_guess``)."""
-    return pl.min_horizontal(pl.max_horizontal((p * n_bins).ceil().cast(pl.Int64) - 1, 0), n_bins - 1)
-
-
-def calibration_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
-    """The bin of score ``p``: how many inner edges ``i * (1 / n_bins)`` are below it (``fm_calibration_bin``).
-
-    Examples
-    --------
-    >>> pl.select(calibration_bin(pl.lit(0.3), 10)).item()  # 3 * (1 / 10) is 0.30000000000000004
-    2
-    """
-    guess, step = calibration_guess(p, n_bins), 1.0 / n_bins
-    return (
-        pl.when((guess >= 1) & (p <= guess * step))
-        .then(guess - 1)
-        .when((guess <= n_bins - 2) & (p > (guess + 1) * step))
-        .then(guess + 1)
-        .otherwise(guess)
-    )
-
-
-def calibration_ratio(part: pl.Expr, total: pl.Expr) -> pl.Expr:
-    """``part / total``, null when ``total`` is 0 (``fm_calibration_ratio``)."""
-    return pl.when(total == 0).then(None).otherwise(part / total)
+__all__ = ["OUTPUTS", "calibration_curve", "resolve_calibration"]
 
 
 def resolve_calibration(
@@ -146,17 +128,15 @@ def calibration_curve(
         n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     plan, roles = resolved.plan, resolved.roles
-    for name in OUTPUTS:
-        if name in by:
-            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    check_output_names(by, OUTPUTS)
     drop = nulls == "drop"
     if engine == "duckdb":
         duck = open_duckdb(source, con)
         try:
             check_schema(plan, roles, by, duckdb_schema(duck), False)
-            inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, False, 0.5), by, drop)
-            raise_for_invalid(duck.run(checks_query(plan, inputs)).pl(), plan, roles, nulls)
-            return duck.run(calibration_query(plan, inputs, n_bins)).pl()
+            inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, drop)
+            raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
+            return duck.run(to_sql(calibration_query(plan, inputs, n_bins))).pl()
         finally:
             duck.close()
     frame = open_polars(source, con)
@@ -164,23 +144,11 @@ def calibration_curve(
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=drop)
     raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
-    inputs = plan_inputs(plan)
-    binned = data.group_by([*keys, calibration_bin(pl.col("y_score"), n_bins).alias("bin")]).agg(
-        n_rows=pl.len().cast(pl.Int64),
-        positive_weight=inputs.positive_weight.sum(),
-        negative_weight=inputs.negative_weight.sum(),
-        score_weight=(pl.col("sample_weight") * pl.col("y_score")).sum(),
-    )
-    step, total = 1.0 / n_bins, pl.col("positive_weight") + pl.col("negative_weight")
-    out = binned.select(
+    x, n = rows_of(plan_inputs(plan)), pl.lit(int(n_bins))
+    binned = data.group_by([*keys, calibration_bin(POLARS, x.y_score, n).alias("bin")])
+    sums = binned.agg(**{name: build(POLARS, x) for name, build in BIN_SUMS.items()})
+    out = sums.select(
         *(pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)),
-        "bin",
-        bin_lower=pl.col("bin") * step,
-        bin_upper=pl.when(pl.col("bin") == n_bins - 1).then(1.0).otherwise((pl.col("bin") + 1) * step),
-        n_rows="n_rows",
-        positive_weight="positive_weight",
-        negative_weight="negative_weight",
-        prob_true=calibration_ratio(pl.col("positive_weight"), total),
-        prob_pred=calibration_ratio(pl.col("score_weight"), total),
+        **{name: value.alias(name) for name, value in bin_columns(POLARS, n).items()},
     )
     return out.sort([*by, "bin"], nulls_last=True).collect(optimizations=NO_SHARED_SCANS)

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
+from sqlglot import exp
 
-from framemetrics.plan import MetricsArg, Plan, make_plan, requested_metrics
+from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.sql import SQL
+from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.namespace import Namespace
+from framemetrics.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics
 from framemetrics.registry import get_metric
-from framemetrics.sql.quoting import quote_identifier, sql_literal
 
 __all__ = [
     "Resolved",
     "as_tuple",
     "check_nulls",
+    "check_output_names",
+    "check_threshold",
+    "input_columns",
     "polars_columns",
     "resolve",
     "resolve_curve",
@@ -41,6 +49,35 @@ def check_nulls(nulls: str) -> None:
     """Raise unless ``nulls`` is "error" or "drop"."""
     if nulls not in ("error", "drop"):
         raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+
+
+def check_threshold(threshold: object) -> float:
+    """``threshold`` as a float; raise unless it is a finite number (NumPy scalars included, booleans not).
+
+    Examples
+    --------
+    >>> check_threshold(1)
+    1.0
+    """
+    value = as_python_scalar(threshold)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"threshold must be a finite number, got {threshold!r}")
+    return float(value)
+
+
+def check_output_names(by: tuple[str, ...], outputs: Sequence[str]) -> None:
+    """Raise if a group column is named like an output column (the result would hold two of that name).
+
+    Examples
+    --------
+    >>> check_output_names(("n_rows",), ["n_rows", "f1_score"])
+    Traceback (most recent call last):
+    ...
+    ValueError: group column 'n_rows' clashes with an output column of the same name
+    """
+    for name in outputs:
+        if name in by:
+            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
 
 
 def resolve_roles(plan: Plan, columns: dict[str, str | None], thresholded: bool) -> dict[str, str]:
@@ -137,33 +174,41 @@ def _numeric_roles(plan: Plan) -> set[str]:
     return {"sample_weight", "y_score"} | ({"y_true", "y_pred"} if "regression" in plan.families else set())
 
 
-def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, str]:
-    """SQL expression of each input role: quoted columns, numbers cast to DOUBLE.
+def input_columns(
+    ns: Namespace, column: Callable[[str], Any], plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float
+) -> dict[str, Any]:
+    """The expression of each input role in namespace ``ns``: the columns, numbers cast to double.
 
     A thresholded prediction is ``pos_label`` where ``y_score >= threshold``,
     else ``neg_label`` (the score is the probability of ``pos_label``).
-
-    Examples
-    --------
-    >>> from framemetrics.plan import make_plan
-    >>> plan = make_plan("f1_score", weighted=False, pos_label="Yes", neg_label="No", thresholded=True)
-    >>> print(sql_columns(plan, {"y_true": "y", "y_pred": "p", "y_score": "p"}, True, 0.5)["y_pred"])
-    CASE WHEN CAST("p" AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 'Yes' ELSE 'No' END
+    ``column`` makes the expression of a source column.
     """
-    exprs = {role: quote_identifier(column) for role, column in roles.items()}
+    exprs = {role: column(name) for role, name in roles.items()}
     for role in _numeric_roles(plan) & set(exprs):
-        exprs[role] = f"CAST({exprs[role]} AS DOUBLE)"
+        exprs[role] = ns.to_float(exprs[role])
     if thresholded and "y_pred" in roles:
-        score = f"CAST({quote_identifier(roles['y_pred'])} AS DOUBLE)"
-        exprs["y_pred"] = (
-            f"CASE WHEN {score} >= {sql_literal(float(threshold))} "
-            f"THEN {sql_literal(plan.pos_label)} ELSE {sql_literal(plan.neg_label)} END"
-        )
+        score = ns.to_float(column(roles["y_pred"]))
+        chosen = ns.when(score >= ns.lit(float(threshold)), ns.lit(plan.pos_label))
+        exprs["y_pred"] = chosen.otherwise(ns.lit(plan.neg_label))
     return exprs
 
 
+def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, exp.Expression]:
+    """SQL tree of each input role (:func:`input_columns` over :func:`user_column`).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.plan import make_plan
+    >>> plan = make_plan("f1_score", weighted=False, pos_label="Yes", neg_label="No", thresholded=True)
+    >>> print(to_sql(sql_columns(plan, {"y_true": "y", "y_pred": "p", "y_score": "p"}, True, 0.5)["y_pred"]))
+    CASE WHEN CAST(COLUMNS(LAMBDA fm_name : fm_name = 'p') AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 'Yes' ELSE 'No' END
+    """
+    return input_columns(SQL, user_column, plan, roles, thresholded, threshold)
+
+
 def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold: float) -> dict[str, pl.Expr]:
-    """Polars expression of each input role, as :func:`sql_columns`.
+    """Polars expression of each input role (:func:`input_columns` over ``pl.col``).
 
     Examples
     --------
@@ -173,10 +218,4 @@ def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, thresho
     >>> df.select(polars_columns(plan, {"y_pred": "p"}, True, 0.5)["y_pred"]).rows()
     [(1,), (0,)]
     """
-    exprs = {role: pl.col(column) for role, column in roles.items()}
-    for role in _numeric_roles(plan) & set(exprs):
-        exprs[role] = exprs[role].cast(pl.Float64)
-    if thresholded and "y_pred" in roles:
-        score = pl.col(roles["y_pred"]).cast(pl.Float64)
-        exprs["y_pred"] = pl.when(score >= threshold).then(pl.lit(plan.pos_label)).otherwise(pl.lit(plan.neg_label))
-    return exprs
+    return input_columns(POLARS, pl.col, plan, roles, thresholded, threshold)

@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
 from framemetrics.inputs import ColumnLike, MetricInputs
 from framemetrics.plan import make_plan
 from framemetrics.polars_engine import formula_expr
-from framemetrics.statistics import STATISTICS
 
 __all__ = ["fill_doc", "metric_expr"]
 
@@ -133,6 +133,7 @@ def metric_expr(
         max_fpr=plan.max_fpr,
     )
     call = plan.calls[0]
-    statistics = {s: STATISTICS[s].polars(inputs) for s in call.statistics}
-    checks = {c.name: c.polars(inputs) for c in call.checks}
+    x = rows_of(inputs)
+    statistics = {s: statistic_in_group(s, x) for s in call.statistics}
+    checks = {c.name: check_count(c, x) for c in call.checks}
     return formula_expr(call, statistics, checks)

@@ -8,13 +8,15 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve_curve, sql_columns
-from framemetrics.curve_points import CURVES, curve_points
+from framemetrics.columns import as_tuple, check_nulls, check_output_names, polars_columns, resolve_curve, sql_columns
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.query import QueryInputs, checks_query
+from framemetrics.core.curves import CURVES, curve_outputs
+from framemetrics.curve_points import curve_points
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.curve_query import curve_query
-from framemetrics.sql.query import QueryInputs, checks_query
 
 __all__ = ["check_max_points", "curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
 
@@ -95,9 +97,7 @@ def curve_table(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
     plan, roles = resolved.plan, resolved.roles
-    for name in ("threshold", *spec.rates, "tp", "fp", "tn", "fn"):
-        if name in by:
-            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    check_output_names(by, curve_outputs(spec))
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), False)
@@ -109,8 +109,8 @@ def curve_table(
     duck = open_duckdb(source, con)
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)
-        inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
-        raise_for_invalid(duck.run(checks_query(plan, inputs)).pl(), plan, roles, nulls)
+        inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
+        raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
         return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points)).pl()
     finally:
         duck.close()

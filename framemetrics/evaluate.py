@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls, polars_columns, resolve, sql_columns
+from framemetrics.columns import (
+    as_tuple,
+    check_nulls,
+    check_output_names,
+    check_threshold,
+    polars_columns,
+    resolve,
+    sql_columns,
+)
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.plan import MetricsArg, Plan
 from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
-from framemetrics.sql.query import QueryInputs, plan_query
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]
 
@@ -48,9 +56,7 @@ def check_schema(
         numeric = role not in labels or (role in ("y_true", "y_pred") and "regression" in plan.families)
         if numeric and role != "by" and kind != "numeric":
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
-    for name in ("n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks)):
-        if name in by:
-            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    check_output_names(by, ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
 
 
 def raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
@@ -168,8 +174,7 @@ def evaluate(
     check_nulls(nulls)
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
-        raise ValueError(f"threshold must be a finite number, got {threshold!r}")
+    threshold = check_threshold(threshold)
     by = as_tuple(by)
     metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
     resolved = resolve(
@@ -193,8 +198,8 @@ def evaluate(
         duck = open_duckdb(source, con)
         try:
             check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
-            inputs = QueryInputs(duck.from_sql, sql_columns(plan, roles, thresholded, threshold), by, drop)
-            result = duck.run(plan_query(plan, inputs, checks=True)).pl()
+            inputs = QueryInputs(duck.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
+            result = duck.run(to_sql(plan_query(plan, inputs, checks=True))).pl()
         finally:
             duck.close()
     raise_for_invalid(result, plan, roles, nulls)

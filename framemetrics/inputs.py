@@ -76,16 +76,6 @@ class MetricInputs:
     max_fpr: float = 1.0
     group_means: bool = False
 
-    @property
-    def positive_weight(self) -> pl.Expr:
-        """Each row's weight if it is of ``pos_label``, else 0 (SQL: ``fm_score_pw`` sums it)."""
-        return self.sample_weight * (self.y_true == self.pos_label).cast(pl.Float64)
-
-    @property
-    def negative_weight(self) -> pl.Expr:
-        """Each row's weight if it is of ``neg_label``, else 0 (SQL: ``fm_score_nw`` sums it)."""
-        return self.sample_weight * (self.y_true == self.neg_label).cast(pl.Float64)
-
     @classmethod
     def of(
         cls,

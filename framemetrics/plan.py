@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from framemetrics.checks import Check, check
+from framemetrics.core.checks import Check, check
+from framemetrics.core.statistics import STATISTICS
 from framemetrics.inputs import default_neg_label
 from framemetrics.registry import Metric, get_metric
-from framemetrics.statistics import STATISTICS
 
 __all__ = ["MetricCall", "MetricsArg", "Plan", "make_plan", "requested_metrics"]
 
@@ -70,7 +70,7 @@ class Plan:
     @property
     def curve_statistics(self) -> tuple[str, ...]:
         """Ranking statistics, computed over the curve stage."""
-        return tuple(s for s in self.statistics if STATISTICS[s].curve is not None)
+        return tuple(s for s in self.statistics if STATISTICS[s].curve)
 
     @property
     def row_statistics(self) -> tuple[str, ...]:
@@ -144,7 +144,9 @@ def make_plan(
     {'beta': 2, 'zero_division': None}
     """
     pos_label, neg_label = as_python_scalar(pos_label), as_python_scalar(neg_label)
-    bins = as_python_scalar(bins)
+    if pos_label is None:
+        raise ValueError("pos_label must be a label, got None")
+    bins, zero_division = as_python_scalar(bins), as_python_scalar(zero_division)
     if bins is not None and not (isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1):
         raise ValueError(f"bins must be None or a positive integer, got {bins!r}")
     requested = requested_metrics(metrics)
@@ -152,6 +154,7 @@ def make_plan(
         raise ValueError("no metrics requested")
     calls, inputs = [], {"alpha": set(), "max_fpr": set()}
     for name, given in requested.items():
+        given = {k: as_python_scalar(v) for k, v in given.items()}
         metric = get_metric(name)
         allowed = set(metric.params) | set(metric.input_params)
         unknown = set(given) - allowed

@@ -9,11 +9,18 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.stages import (
+    check_count,
+    curve_stage,
+    curve_statistic,
+    frame_points,
+    row_statistic,
+    rows_of,
+)
 from framemetrics.core.formulas import apply_formula
-from framemetrics.curve import bin_score, curve_stage
+from framemetrics.core.statistics import bin_score
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
-from framemetrics.statistics import STATISTICS
 
 __all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
 
@@ -59,16 +66,16 @@ def _with_group_means(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Laz
     """As in SQL: the group means of the first pass, joined back to the rows."""
     if not plan.first_pass:
         return data
-    means = [STATISTICS[s].polars(plan_inputs(plan)).alias(s) for s in plan.first_pass]
+    means = [row_statistic(s, rows_of(plan_inputs(plan))).alias(s) for s in plan.first_pass]
     first = data.group_by(keys).agg(means) if keys else data.select(means)
     return data.join(first, on=keys, nulls_equal=True) if keys else data.join(first, how="cross")
 
 
 def aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str], statistics: tuple[str, ...]) -> pl.LazyFrame:
     """The one ``GROUP BY`` of ``statistics`` and the plan's checks (SQL: ``statistics_cte``)."""
-    inputs = plan_inputs(plan, group_means=bool(plan.first_pass))
-    aggregations = [STATISTICS[s].polars(inputs).alias(s) for s in statistics]
-    aggregations += [c.polars(inputs).alias(c.name) for c in plan.checks]
+    x = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
+    aggregations = [row_statistic(s, x).alias(s) for s in statistics]
+    aggregations += [check_count(c, x).alias(c.name) for c in plan.checks]
     return rows.group_by(keys).agg(aggregations) if keys else rows.select(aggregations)
 
 
@@ -136,11 +143,12 @@ def run_polars(
     data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
     stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
     if plan.curve_statistics:
-        ranking = [STATISTICS[s].curve(plan_inputs(plan)).alias(s) for s in plan.curve_statistics]
-        inputs = plan_inputs(plan)
+        points = frame_points(plan.max_fpr)
+        ranking = [curve_statistic(s, points).alias(s) for s in plan.curve_statistics]
+        x = rows_of(plan_inputs(plan))
         if plan.bins is not None:
-            inputs = replace(inputs, y_score=bin_score(inputs.y_score.cast(pl.Float64), plan.bins))
-        curve = curve_stage(data, keys, inputs)
+            x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
+        curve = curve_stage(data, keys, x)
         ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}

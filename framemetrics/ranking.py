@@ -1,6 +1,6 @@
 """Binary ranking metrics from true labels and scores, as Polars expressions.
 
-Every one is a formula over the curve stage (:mod:`framemetrics.curve`):
+Every one is a formula over the curve stage (:mod:`framemetrics.compilers.polars.stages`):
 per distinct score, the positive and negative weight ``pw, nw`` and their
 cumulative sums ``tp, fp`` over scores at or above it. Inside one
 expression the stage is read from the group's rows by sorting and binary

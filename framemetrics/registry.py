@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from framemetrics.checks import Check, check
+from framemetrics.core.checks import Check, check
 from framemetrics.core.formulas import FORMULAS
 
 __all__ = ["REGISTRY", "Metric", "get_metric"]
@@ -76,13 +76,6 @@ class Metric:
     def sql_macro(self) -> str:
         """The user-facing DuckDB aggregate macro."""
         return f"fm_{self.name}"
-
-    @property
-    def reference(self) -> Callable[..., float | None]:
-        """The scikit-learn reference (:mod:`framemetrics.references`, which needs the test extras)."""
-        from framemetrics.references import REFERENCES
-
-        return REFERENCES[self.name]
 
 
 def _classification(name: str, statistics: str, **params: Any) -> Metric:

@@ -17,8 +17,10 @@ from typing import Any
 
 import duckdb
 import polars as pl
+from sqlglot import exp
 
-from framemetrics.sql.quoting import quote_identifier, sql_literal
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import identifier
 
 __all__ = ["DuckDBSource", "Source", "duckdb_schema", "open_duckdb", "open_polars", "schema"]
 
@@ -27,7 +29,7 @@ _PARQUET = (".parquet", ".pq")
 _CSV = (".csv", ".tsv", ".csv.gz")
 _names = itertools.count()
 # DuckDB's CSV types limited to those Polars infers (DuckDB would read "Yes"/"No" as BOOLEAN).
-_CSV_TYPES = "['BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'VARCHAR']"
+_CSV_TYPES = ("BIGINT", "DOUBLE", "DATE", "TIMESTAMP", "VARCHAR")
 
 
 def _file_kind(source: Source) -> str | None:
@@ -72,7 +74,7 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if isinstance(source, duckdb.DuckDBPyRelation):
         return source.pl(lazy=True)
     if isinstance(source, str) and con is not None:
-        return con.table(quote_identifier(source)).pl(lazy=True)
+        return con.table(to_sql(exp.to_identifier(source, quoted=True))).pl(lazy=True)
     module = type(source).__module__
     if module.startswith("pyarrow") and type(source).__name__ in ("Table", "RecordBatch"):
         return pl.from_arrow(source).lazy()
@@ -89,8 +91,13 @@ class DuckDBSource:
     """
 
     run: Callable[[str], duckdb.DuckDBPyRelation]
-    from_sql: str
+    table: exp.Expression
     close: Callable[[], object] = lambda: None
+
+    @property
+    def from_sql(self) -> str:
+        """The FROM clause as DuckDB SQL text."""
+        return to_sql(self.table)
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
@@ -107,22 +114,25 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     [(1,)]
     """
     if isinstance(source, duckdb.DuckDBPyRelation):
-        return DuckDBSource(lambda sql: source.query("fm_source", sql), "fm_source")
+        return DuckDBSource(lambda sql: source.query("fm_source", sql), exp.to_table("fm_source"))
     kind = _file_kind(source)
     if isinstance(source, str) and not kind and con is None:
         raise TypeError(_unsupported(source))
     con = con if con is not None else duckdb.connect()
     if kind:
         _check_files(str(source))
+        path = exp.Literal.string(str(source))
         if kind == "parquet":
-            return DuckDBSource(con.sql, f"read_parquet({sql_literal(str(source))})")
-        return DuckDBSource(con.sql, f"read_csv({sql_literal(str(source))}, auto_type_candidates = {_CSV_TYPES})")
+            return DuckDBSource(con.sql, exp.Table(this=exp.func("read_parquet", path)))
+        types = exp.Array(expressions=[exp.Literal.string(t) for t in _CSV_TYPES])
+        option = exp.EQ(this=exp.column("auto_type_candidates"), expression=types)
+        return DuckDBSource(con.sql, exp.Table(this=exp.ReadCSV(this=path, expressions=[option])))
     if isinstance(source, str):
-        return DuckDBSource(con.sql, quote_identifier(source))
+        return DuckDBSource(con.sql, exp.Table(this=identifier(source)))
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
         name = f"fm_source_{next(_names)}"
         con.register(name, source)
-        return DuckDBSource(con.sql, quote_identifier(name), partial(con.unregister, name))
+        return DuckDBSource(con.sql, exp.Table(this=identifier(name)), partial(con.unregister, name))
     raise TypeError(_unsupported(source))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
+from sklearn_binary import REFERENCES
 
 import framemetrics as fm
 
@@ -52,7 +53,7 @@ def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], 
         if weight is not None and not weight.any():
             values.append(UNDEFINED)
             continue
-        values.append(info.reference(y, pred, weight, **{**info.params, **info.input_params, **params}))
+        values.append(REFERENCES[info.name](y, pred, weight, **{**info.params, **info.input_params, **params}))
     return values
 
 

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reference import close, groups
 from sklearn import metrics as skm
+from sklearn_binary import REFERENCES
 from test_parity import SETTINGS, classification_frames
 
 import framemetrics as fm
-from framemetrics.references import REFERENCES
 
 RANKING = ["roc_auc_score", "gini_score", "average_precision_score", "ks_statistic"]
 

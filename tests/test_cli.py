@@ -168,6 +168,7 @@ BAD_INPUTS = [
     (["curve", "roc", SAMPLE, *CREDIT, "--max-points", "2"], 2, "2 is not in the range x>=4"),
     (["sql", "roc_auc_scor", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "did you mean roc_auc_score"),
     (["sql", "roc", "f1_score", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "a curve is printed alone"),
+    (["sql", "roc", "--table", "t", "--y-true", "y", "--y-score", "p", "--by", "threshold"], 2, "clashes with an output"),
     (["report", SAMPLE, "--y-true", "default", "--y-score", "nope"], 1, "column 'nope' (y_score) not found"),
 ]
 

@@ -20,7 +20,7 @@ from reference import close, groups
 from sklearn import metrics as skm
 
 import framemetrics as fm
-from framemetrics.curve_points import CURVES as CURVE_SPECS
+from framemetrics.core.curves import CURVES as CURVE_SPECS
 
 CURVES = ("roc_curve", "precision_recall_curve", "det_curve")
 GROUPS = st.sampled_from(["a", "b", "c", None])

@@ -1,15 +1,18 @@
-"""Every formula, written once, computes the same on both compilers.
+"""Every statistic, check and formula, written once, computes the same on both compilers.
 
 Each formula of :mod:`framemetrics.core.formulas` is applied to Polars
 columns and to sqlglot columns (emitted for DuckDB) over the same random
 statistics, zeros, nulls, tiny and huge values included, with random
-parameters; the two results must be identical (same nulls, same NaN and
-infinities, the same doubles to a few ulps).
+parameters; each statistic and check of :mod:`framemetrics.core` over the
+same random rows (NaN, infinities, nulls) or curve points. The two results
+must be identical: same nulls, same NaN and infinities, the same doubles to
+a few ulps.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import duckdb
 import polars as pl
@@ -20,7 +23,9 @@ from hypothesis import strategies as st
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap
 from framemetrics.registry import REGISTRY
 
 MAGNITUDES = st.sampled_from([0.0, 0.0, 1e-300, 1e-150, 1e-20, 0.5, 1.0, 3.0, 1e20, 1e150, 1e300])
@@ -46,12 +51,12 @@ def _rows(name: str) -> st.SearchStrategy:
     return st.lists(st.fixed_dictionaries(row), min_size=1, max_size=20)
 
 
-def _same(a: float | None, b: float | None) -> bool:
+def _same(a: float | None, b: float | None, abs_tol: float = 0.0) -> bool:
     if a is None or b is None:
         return a is b
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
-    return a == b or math.isclose(a, b, rel_tol=1e-14, abs_tol=0.0)
+    return a == b or math.isclose(a, b, rel_tol=1e-14, abs_tol=abs_tol)
 
 
 @pytest.mark.parametrize("name", sorted(FORMULAS))
@@ -71,3 +76,102 @@ def test_formula_is_identical_on_polars_and_duckdb(name, data):
     duck = [r[0] for r in con.execute(f"SELECT {to_sql(sql_tree)} FROM stats").fetchall()]
     for row, a, b in zip(rows, polars.to_list(), duck, strict=True):
         assert _same(a, b), (name, params, row, a, b)
+
+
+ROW_VALUES = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, -0.5, -1.0, -3.0, 1e-300, 1e-20, 0.5, 1.0, 2.0, 1e20, 1e300, -1e300]),
+    st.sampled_from([float("nan"), float("inf"), float("-inf")]),
+    st.floats(-1e6, 1e6, allow_nan=False),
+)
+ROW = st.fixed_dictionaries(
+    {
+        "y_true": st.one_of(st.sampled_from([0.0, 1.0, 2.0]), ROW_VALUES),
+        "y_pred": st.one_of(st.sampled_from([0.0, 1.0]), ROW_VALUES),
+        "y_score": st.one_of(st.floats(0, 1), ROW_VALUES),
+        "sample_weight": st.one_of(st.sampled_from([0.0, 1.0, 2.5, 1e-300, 1e300]), ROW_VALUES),
+    }
+)
+
+
+def _row_frame(rows: list[dict]) -> pl.DataFrame:
+    frame = pl.DataFrame(rows, schema=dict.fromkeys(rows[0], pl.Float64))
+    return frame.with_columns(
+        mean_y_true=pl.col("y_true").mean(), mean_error=(pl.col("y_true") - pl.col("y_pred")).mean()
+    )
+
+
+def _row_inputs(ns, column, alpha: float) -> Rows:
+    return Rows(
+        **{f: column(f) for f in ("y_true", "y_pred", "y_score", "sample_weight", "mean_y_true", "mean_error")},
+        pos_label=ns.lit(1.0),
+        neg_label=ns.lit(0.0),
+        alpha=ns.lit(alpha),
+        max_fpr=ns.lit(1.0),
+    )
+
+
+def _duckdb_values(frame: pl.DataFrame, trees: list) -> list:
+    con = duckdb.connect()
+    con.register("fm_rows", frame.to_arrow())
+    columns = ", ".join(to_sql(t) for t in trees)
+    return list(con.execute(f"SELECT {columns} FROM fm_rows").fetchall()[0])
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(ROW, min_size=1, max_size=12), alpha=st.sampled_from([0.1, 0.5, 0.9]))
+def test_row_statistics_and_checks_are_identical_on_polars_and_duckdb(rows, alpha):
+    """Stage 1 over rows: every row statistic and check count, NaN, infinities and nulls included."""
+    frame = _row_frame(rows)
+    names = [s.name for s in STATISTICS.values() if not s.curve]
+    checks = [check(d, role) for d in DOMAINS for role in ("y_true", "y_pred", "y_score", "sample_weight")]
+    x_pl, x_sql = _row_inputs(POLARS, pl.col, alpha), _row_inputs(SQL, SQL.col, alpha)
+    polars = frame.select(
+        *(STATISTICS[n].build(POLARS, x_pl).alias(n) for n in names),
+        *(c.count(POLARS, getattr(x_pl, c.role), x_pl.pos_label, x_pl.neg_label).alias(c.name) for c in checks),
+    ).row(0)
+    trees = [STATISTICS[n].build(SQL, x_sql) for n in names]
+    trees += [c.count(SQL, getattr(x_sql, c.role), x_sql.pos_label, x_sql.neg_label) for c in checks]
+    duck = _duckdb_values(frame, trees)
+    labels = names + [c.name for c in checks]
+    for label, a, b in zip(labels, polars, duck, strict=True):
+        assert _same(a, b), (label, rows, a, b)
+
+
+WEIGHT_SUM = st.one_of(
+    MAGNITUDES,
+    st.floats(0, 1e6, allow_nan=False, allow_infinity=False),
+    st.builds(lambda m, f: m * f, MAGNITUDES, st.floats(0.5, 2)),
+)
+POINT = st.fixed_dictionaries({"pw": WEIGHT_SUM, "nw": WEIGHT_SUM})
+RATE_STATISTICS = {"ks_max", "partial_auc"}
+
+
+@settings(max_examples=80, deadline=None)
+@given(points=st.lists(POINT, min_size=1, max_size=12), max_fpr=st.floats(1e-3, 1.0))
+def test_curve_statistics_are_identical_on_polars_and_duckdb(points, max_fpr):
+    """Stage 1 over a curve: every curve statistic from the same points (running sums made once, in Polars)."""
+    frame = (
+        pl.DataFrame(points, schema={"pw": pl.Float64, "nw": pl.Float64})
+        .with_row_index("y_score")
+        .with_columns(
+            y_score=-pl.col("y_score").cast(pl.Float64),
+            tp=pl.col("pw").cum_sum(),
+            fp=pl.col("nw").cum_sum(),
+            tp_prev=pl.col("pw").cum_sum().shift(1, fill_value=0.0),
+            fp_prev=pl.col("nw").cum_sum().shift(1, fill_value=0.0),
+            pos_total=pl.col("pw").sum(),
+            neg_total=pl.col("nw").sum(),
+        )
+    )
+    fields = [f for f in CurvePoints.__dataclass_fields__ if f not in ("gap_max", "max_fpr")]
+    c_pl = CurvePoints(**{f: pl.col(f) for f in fields}, gap_max=None, max_fpr=max_fpr)
+    c_pl = replace(c_pl, gap_max=roc_gap(POLARS, c_pl).max())
+    frame = frame.with_columns(gap_max=roc_gap(POLARS, c_pl).max())
+    c_sql = CurvePoints(**{f: SQL.col(f) for f in [*fields, "gap_max"]}, max_fpr=SQL.lit(max_fpr))
+    names = [s.name for s in STATISTICS.values() if s.curve]
+    polars = frame.select(STATISTICS[n].build(POLARS, c_pl).alias(n) for n in names).row(0)
+    duck = _duckdb_values(frame, [STATISTICS[n].build(SQL, c_sql) for n in names])
+    for label, a, b in zip(names, polars, duck, strict=True):
+        # Rates are O(1); Polars divides by a group total as a product with its reciprocal (an ulp apart).
+        assert _same(a, b, abs_tol=1e-15 if label in RATE_STATISTICS else 0.0), (label, points, a, b)

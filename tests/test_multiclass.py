@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
+from sklearn_multiclass import MC_REFERENCES
 
 import framemetrics as fm
 from framemetrics.multiclass import MULTICLASS
-from framemetrics.multiclass.references import MC_REFERENCES
 
 ENGINES = ["polars", "duckdb"]
 HARD = [m for m in MULTICLASS if MULTICLASS[m].reads == "y_pred"]

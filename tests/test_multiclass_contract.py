@@ -7,13 +7,13 @@ import re
 
 import polars as pl
 import pytest
+from sklearn_multiclass import MC_REFERENCES
 
 import framemetrics as fm
 from framemetrics.core.formulas import formula_parameters
 from framemetrics.multiclass import MULTICLASS, get_multiclass_metric
 from framemetrics.multiclass import formulas as mc_formulas
 from framemetrics.multiclass.polars_query import function
-from framemetrics.multiclass.references import MC_REFERENCES
 from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.sql.macros import macros
 

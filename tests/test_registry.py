@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 import inspect
+import re
 import subprocess
 import sys
 
 import duckdb
 import pytest
+from sklearn_binary import REFERENCES
 
 import framemetrics as fm
-from framemetrics import curve_points
-from framemetrics.checks import _DOMAINS
+from framemetrics.core.checks import DOMAINS
+from framemetrics.core.constants import KS_TOLERANCE
 from framemetrics.core.formulas import FORMULAS, formula_parameters
+from framemetrics.core.statistics import STATISTICS
 from framemetrics.sql.macros import macros
-from framemetrics.sql.user_macros import FORMULA_END, FORMULA_MARKER, MARKER, render_formula_macros, render_user_macros
-from framemetrics.statistics import KS_TOLERANCE, STATISTICS
+from framemetrics.sql.user_macros import (
+    FORMULA_END,
+    FORMULA_MARKER,
+    MARKER,
+    STATISTIC_END,
+    STATISTIC_MARKER,
+    generated_section,
+    render_formula_macros,
+    render_statistic_macros,
+    render_user_macros,
+)
 
 METRICS = sorted(fm.REGISTRY)
 ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
@@ -46,30 +58,34 @@ def test_metric_has_a_user_macro_and_a_reference(name):
     user = macros()[metric.sql_macro]
     assert user.params[:2] == ("y_true", metric.prediction)
     assert ("sample_weight" in user.params) == metric.weighted
-    assert metric.reference.__doc__
+    assert REFERENCES[name].__doc__
 
 
 def test_every_formula_is_a_registered_metric():
     assert set(FORMULAS) == set(fm.REGISTRY)
 
 
-def test_formula_macros_are_generated_from_the_core():
-    """Run `python -m framemetrics.sql.user_macros` after changing a formula."""
+@pytest.mark.parametrize(
+    ("marker", "end", "render"),
+    [(STATISTIC_MARKER, STATISTIC_END, render_statistic_macros), (FORMULA_MARKER, FORMULA_END, render_formula_macros)],
+)
+def test_statistic_and_formula_macros_are_generated_from_the_core(marker, end, render):
+    """Run `python -m framemetrics.sql.user_macros` after changing a statistic, check or formula."""
     text = fm.sql.macro_file().read_text()
-    begin = text.rindex("-- ----", 0, text.index(FORMULA_MARKER))
-    assert text[begin : text.index(FORMULA_END) + len(FORMULA_END) + 1] == render_formula_macros()
+    begin, stop = generated_section(text, marker, end)
+    assert text[begin:stop] == render()
 
 
 @pytest.mark.parametrize("name", sorted(STATISTICS))
 def test_statistic_has_a_macro_over_canonical_columns(name):
-    params = set(macros()[STATISTICS[name].sql_macro].params)
-    if STATISTICS[name].curve is not None:
+    params = set(macros()[f"fm_stat_{name}"].params)
+    if STATISTICS[name].curve:
         assert params <= CURVE_COLUMNS | LITERALS
     else:
         assert params <= ROLES | LITERALS | set(STATISTICS[name].needs)
 
 
-@pytest.mark.parametrize("domain", sorted(_DOMAINS))
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 def test_check_domain_has_a_macro(domain):
     assert f"fm_invalid_{domain}" in macros()
 
@@ -89,7 +105,7 @@ def test_unknown_metric_suggests_names():
 
 def test_runtime_imports_no_test_dependency():
     """numpy and scikit-learn are test extras: importing framemetrics must not need them."""
-    code = "import sys, framemetrics; sys.exit(any(m in sys.modules for m in ('sklearn', 'framemetrics.references')))"
+    code = "import sys, framemetrics; sys.exit('sklearn' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
@@ -100,15 +116,16 @@ def test_user_macros_are_generated_from_the_registry():
     assert text[text.rindex("-- ----", 0, start) :] == render_user_macros()
 
 
-@pytest.mark.parametrize("name", ["keep_roc", "keep_pr", "keep_det", "rate", "precision", "column"])
-def test_curve_formulas_mirror_their_macros(name):
-    """Each Polars curve formula takes the parameters of its SQL macro, in order."""
-    function = getattr(curve_points, name, None) or getattr(curve_points, f"curve_{name}")
-    python = list(inspect.signature(function).parameters)
-    assert tuple(python) == tuple(macros()[f"fm_curve_{name}"].params)
-
-
-def test_ks_tolerance_is_the_same_in_sql():
-    """The KS tie tolerance is written in one SQL macro and one Python constant (the formula's is generated)."""
+def test_ks_tolerance_is_one_constant_in_sql():
+    """The KS tie tolerance is one Python constant, which the generated macros read."""
     for name in ("fm_stat_ks_score", "fm_formula_ks_threshold"):
         assert repr(KS_TOLERANCE) in macros()[name].body
+
+
+def test_one_pass_ranking_macro_calls_each_statistic_with_its_parameters():
+    """fm_list_ranking is written by hand: its positional calls must follow the generated parameter order."""
+    body = macros()["fm_list_ranking"].body
+    calls = re.findall(r"(fm_stat_\w+)\(([^()]*)\)", body)
+    assert {name for name, _ in calls} == {f"fm_stat_{s}" for s, st in STATISTICS.items() if st.curve}
+    for name, arguments in calls:
+        assert tuple(a.strip() for a in arguments.split(",")) == macros()[name].params, name

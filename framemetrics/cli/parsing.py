@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from framemetrics.cli.errors import Unreadable
-from framemetrics.curve_points import CURVES
+from framemetrics.core.curves import CURVES
 from framemetrics.registry import get_metric
 
 __all__ = ["CURVE_NAMES", "parse_label", "parse_metrics", "resolve_path"]

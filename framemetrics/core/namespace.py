@@ -64,6 +64,10 @@ class Namespace(ABC):
     def to_float(self, x: Expr) -> Expr:
         """``x`` cast to double (integers, decimals and booleans alike)."""
 
+    @abstractmethod
+    def to_int(self, x: Expr) -> Expr:
+        """``x`` cast to a 64-bit integer (an integer-valued double)."""
+
     # Comparisons and logic.
     @abstractmethod
     def eq(self, a: Expr, b: Expr) -> Expr:
@@ -132,6 +136,10 @@ class Namespace(ABC):
         """Largest integer-valued double <= x."""
 
     @abstractmethod
+    def ceil(self, x: Expr) -> Expr:
+        """Smallest integer-valued double >= x."""
+
+    @abstractmethod
     def least(self, *values: Expr) -> Expr:
         """Smallest of the values, nulls ignored (null only if all are null)."""
 
@@ -142,15 +150,15 @@ class Namespace(ABC):
     # Aggregates over a group's rows.
     @abstractmethod
     def sum(self, x: Expr) -> Expr:
-        """Sum over the group (nulls skipped)."""
+        """Sum over the group (nulls skipped); 0 when there is no value."""
 
     @abstractmethod
     def max(self, x: Expr) -> Expr:
-        """Largest value over the group (nulls skipped)."""
+        """Largest value over the group (nulls skipped; NaN is larger than every number)."""
 
     @abstractmethod
     def min(self, x: Expr) -> Expr:
-        """Smallest value over the group (nulls skipped)."""
+        """Smallest value over the group (nulls skipped; NaN is larger than every number)."""
 
     @abstractmethod
     def median(self, x: Expr) -> Expr:

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls
+from framemetrics.columns import as_tuple, check_nulls, check_output_names
 from framemetrics.multiclass.plan import McPlan, make_mc_plan
 from framemetrics.multiclass.polars_query import confusion_frame, input_frame, report_frame, run_mc_polars
 from framemetrics.multiclass.sql_query import McQueryInputs, confusion_query, mc_query, report_query
@@ -154,9 +154,7 @@ def _resolve(
         float_labels=dtypes[y_true].is_float() or (y_pred is not None and dtypes[y_pred].is_float()),
         zero_division=zero_division,
     )
-    for name in ("n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)):
-        if name in by:
-            raise ValueError(f"group column {name!r} clashes with an output column of the same name")
+    check_output_names(by, ["n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
     return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, nulls == "drop")
 
 

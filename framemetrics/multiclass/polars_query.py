@@ -14,14 +14,14 @@ from functools import reduce
 
 import polars as pl
 
-from framemetrics.checks import check as binary_check
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.stages import check_count, curve_statistic, frame_points, rows_of
+from framemetrics.core.checks import check as binary_check
 from framemetrics.core.formulas import FORMULAS, parameter_literal
 from framemetrics.inputs import MetricInputs
 from framemetrics.multiclass import formulas
 from framemetrics.multiclass.plan import McCheck, McPlan
 from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call, MulticlassMetric
-from framemetrics.statistics import STATISTICS
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 
@@ -77,7 +77,7 @@ def _check(check: McCheck, plan: McPlan) -> pl.Expr:
         return formulas.invalid_present(x)
     # The binary domains (score, finite, probability, weight): SQL's fm_invalid_<domain>.
     inputs = MetricInputs(y_true=x, y_pred=x, y_score=x, sample_weight=x, pos_label=None, neg_label=None)
-    return binary_check(check.domain, "y_score").polars(inputs)
+    return check_count(binary_check(check.domain, "y_score"), rows_of(inputs))
 
 
 def input_frame(
@@ -277,7 +277,7 @@ def curve_pairs(rows: pl.LazyFrame, partition: list[str], row_class: str, positi
     )
     # RANGE frame: a score's cumulative sums include its ties (the last of them, the largest).
     curve = curve.with_columns(pl.col("tp", "fp").max().over([*partition, "y_score"]))
-    stats = [STATISTICS[s].curve(None).alias(s) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")]
+    stats = [curve_statistic(s, frame_points()).alias(s) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")]
     return curve.group_by([*partition, row_class]).agg(stats)
 
 

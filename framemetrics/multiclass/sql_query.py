@@ -249,10 +249,7 @@ def _curve_ctes(
     stats = [
         *partition,
         row_class,
-        f"{_macro('stat_auc_sum', 'pw', 'nw', 'tp', 'fp')} AS auc_sum",
-        f"{_macro('stat_ap_sum', 'pw', 'nw', 'tp', 'fp')} AS ap_sum",
-        f"{_macro('stat_sum_pos', 'pw', 'nw', 'tp', 'fp')} AS sum_pos",
-        f"{_macro('stat_sum_neg', 'pw', 'nw', 'tp', 'fp')} AS sum_neg",
+        *(f"{expand(f'fm_stat_{s}', {})} AS {s}" for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")),
     ]
     return [scores, curve, cte(f"{prefix}_pairs", stats, f"{prefix}_curve", [*partition, row_class])]
 

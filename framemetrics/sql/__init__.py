@@ -9,18 +9,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sqlglot import exp
+
+from framemetrics.calibration import OUTPUTS as CALIBRATION_OUTPUTS
 from framemetrics.calibration import resolve_calibration
-from framemetrics.columns import as_tuple, check_nulls, resolve, resolve_curve, sql_columns
-from framemetrics.curve_points import CURVES
+from framemetrics.columns import (
+    as_tuple,
+    check_nulls,
+    check_output_names,
+    check_threshold,
+    resolve,
+    resolve_curve,
+    sql_columns,
+)
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.compilers.sql.query import QueryInputs, plan_query
+from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.curves import check_max_points
 from framemetrics.plan import MetricsArg
 from framemetrics.sql.calibration_query import calibration_query
 from framemetrics.sql.curve_query import curve_query
 from framemetrics.sql.macros import macro_file
-from framemetrics.sql.query import QueryInputs, plan_query
 from framemetrics.sql.quoting import quote_identifier
 
 __all__ = ["calibration_curve", "curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
+
+
+def _table(name: str) -> exp.Table:
+    """A table or view name as one quoted identifier."""
+    return exp.Table(this=identifier(name))
 
 
 def query(
@@ -92,6 +110,7 @@ def query(
     [('de', 1, 0.0, 1.2039728043259361), ('fr', 2, 1.0, 0.164252033486018)]
     """
     check_nulls(nulls)
+    threshold = check_threshold(threshold)
     resolved = resolve(
         metrics,
         y_true=y_true,
@@ -104,10 +123,11 @@ def query(
         bins=bins,
     )
     plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
-    inputs = QueryInputs(
-        quote_identifier(table), sql_columns(plan, roles, thresholded, threshold), as_tuple(by), nulls == "drop"
-    )
-    return plan_query(plan, inputs, checks=checks)
+    by = as_tuple(by)
+    outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
+    check_output_names(by, outputs)
+    inputs = QueryInputs(_table(table), sql_columns(plan, roles, thresholded, threshold), by, nulls == "drop")
+    return to_sql(plan_query(plan, inputs, checks=checks), pretty=True)
 
 
 def curve(
@@ -168,8 +188,9 @@ def curve(
     resolved = resolve_curve(
         y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
+    check_output_names(as_tuple(by), curve_outputs(CURVES[name]))
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
-    inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
+    inputs = QueryInputs(_table(table), columns, as_tuple(by), nulls == "drop")
     return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
 
 
@@ -216,9 +237,10 @@ def calibration_curve(
     resolved = resolve_calibration(
         n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
     )
+    check_output_names(as_tuple(by), CALIBRATION_OUTPUTS)
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
-    inputs = QueryInputs(quote_identifier(table), columns, as_tuple(by), nulls == "drop")
-    return calibration_query(resolved.plan, inputs, n_bins)
+    inputs = QueryInputs(_table(table), columns, as_tuple(by), nulls == "drop")
+    return to_sql(calibration_query(resolved.plan, inputs, n_bins), pretty=True)
 
 
 def multiclass_query(
@@ -270,6 +292,8 @@ def multiclass_query(
         float_labels=False,
         zero_division=zero_division,
     )
+    outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
+    check_output_names(as_tuple(by), outputs)
     inputs = McQueryInputs(
         source=quote_identifier(table),
         y_true=quote_identifier(y_true),

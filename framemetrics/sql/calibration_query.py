@@ -1,73 +1,62 @@
-"""Generate plain SQL for the calibration (reliability) curve per group.
+"""The calibration (reliability) curve per group as one SQL statement (a sqlglot tree).
 
 The same stages as :func:`framemetrics.calibration.calibration_curve` on
-Polars: the canonical input (``fm_input``), then one ``GROUP BY`` of group
-and bin (``fm_bins``, macro ``fm_calibration_bin``) summing the positive and
-negative weights and the weighted score, then the ratios.
+Polars, from the same definitions (:mod:`framemetrics.core.calibration`): the
+canonical input (``fm_input``), one ``GROUP BY`` of group and bin
+(``fm_bins``) summing the positive and negative weights and the weighted
+score, then the edges and ratios of each bin.
 """
 
 from __future__ import annotations
 
+from sqlglot import exp
+
+from framemetrics.compilers.sql.namespace import SQL, identifier
+from framemetrics.compilers.sql.query import QueryInputs, group_keys, input_select, plan_literals
+from framemetrics.compilers.sql.stages import rows_of
+from framemetrics.core.calibration import BIN_SUMS, bin_columns, calibration_bin
 from framemetrics.plan import Plan
-from framemetrics.sql.macros import expand
-from framemetrics.sql.query import QueryInputs, _literals, cte, group_keys, inline, input_cte
-from framemetrics.sql.quoting import quote_identifier, sql_literal
 
 __all__ = ["calibration_query"]
 
 
-def calibration_query(plan: Plan, inputs: QueryInputs, n_bins: int) -> str:
-    """SQL text of the calibration curve's bins per group of ``inputs``.
+def calibration_query(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Select:
+    """The calibration curve's bins per group of ``inputs``, as a tree.
 
     Parameters
     ----------
     plan : Plan
         The plan of a probability metric: its checks and labels.
     inputs : QueryInputs
-        The source and the SQL of ``y_true``, ``y_score``, ``sample_weight``.
+        The source and the expressions of ``y_true``, ``y_score``, ``sample_weight``.
     n_bins : int
         Number of equal-width bins of [0, 1].
 
     Returns
     -------
-    str
-        One statement: the group columns, ``bin``, ``bin_lower``,
-        ``bin_upper``, ``n_rows``, ``positive_weight``, ``negative_weight``,
-        ``prob_true``, ``prob_pred``; only bins with rows, ordered by group and bin.
+    sqlglot.exp.Select
+        The group columns, ``bin``, ``bin_lower``, ``bin_upper``, ``n_rows``,
+        ``positive_weight``, ``negative_weight``, ``prob_true``,
+        ``prob_pred``; only bins with rows, ordered by group and bin.
 
     Examples
     --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.compilers.sql.query import user_column
     >>> from framemetrics.plan import make_plan
     >>> q = calibration_query(make_plan("brier_score_loss", weighted=False),
-    ...                       QueryInputs('"t"', {"y_true": '"y"', "y_score": '"s"'}), 10)
-    >>> q.splitlines()[-1]
-    'ORDER BY bin'
+    ...                       QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}), 10)
+    >>> to_sql(q).endswith("FROM fm_bins ORDER BY bin")
+    True
     """
     keys = group_keys(inputs)
-    literals = _literals(plan, inputs)
-    n = sql_literal(int(n_bins))
-    step = f"(CAST(1 AS DOUBLE) / {n})"
-    binned = [
-        *keys,
-        f"{expand('fm_calibration_bin', {'p': 'y_score', 'n_bins': n})} AS bin",
-        "count(*) AS n_rows",
-        f"{inline('fm_score_pw', literals)} AS positive_weight",
-        f"{inline('fm_score_nw', literals)} AS negative_weight",
-        "sum(sample_weight * y_score) AS score_weight",
-    ]
-    total = "(positive_weight + negative_weight)"
-    outputs = [f"{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
-    outputs += [
-        "bin",
-        f"bin * {step} AS bin_lower",
-        f"CASE WHEN bin = {n} - 1 THEN CAST(1 AS DOUBLE) ELSE (bin + 1) * {step} END AS bin_upper",
-        "n_rows",
-        "positive_weight",
-        "negative_weight",
-        f"{expand('fm_calibration_ratio', {'part': 'positive_weight', 'total': total})} AS prob_true",
-        f"{expand('fm_calibration_ratio', {'part': 'score_weight', 'total': total})} AS prob_pred",
-    ]
-    ctes = [input_cte(plan, inputs, keys), cte("fm_bins", binned, "fm_input", [*keys, "bin"])]
-    ordering = ", ".join([*(f"{k} NULLS LAST" for k in keys), "bin"])
-    select = ",\n    ".join(outputs)
-    return "WITH " + ",\n".join(ctes) + f"\nSELECT\n    {select}\nFROM fm_bins\nORDER BY {ordering}"
+    x, n = rows_of(plan_literals(plan, inputs)), SQL.lit(int(n_bins))
+    groups = [exp.column(k) for k in keys]
+    binned = calibration_bin(SQL, x.y_score, n)
+    sums = [exp.alias_(build(SQL, x), name) for name, build in BIN_SUMS.items()]
+    bins = exp.select(*groups, exp.alias_(binned, "bin"), *sums).from_("fm_input").group_by(*groups, binned)
+    outputs = [exp.alias_(exp.column(k), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
+    outputs += [exp.alias_(value, name) for name, value in bin_columns(SQL, n).items()]
+    ordering = [*(exp.Ordered(this=exp.column(k), nulls_first=False) for k in keys), exp.column("bin")]
+    select = exp.select(*outputs).from_("fm_bins").order_by(*ordering)
+    return select.with_("fm_input", as_=input_select(plan, inputs, keys)).with_("fm_bins", as_=bins)

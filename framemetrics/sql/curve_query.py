@@ -4,15 +4,18 @@ The same stages as :mod:`framemetrics.curve_points`: the input checks and
 row counts per group (``fm_statistics``), the weights per distinct score
 (``fm_scores``), the cumulative sums and neighbours (``fm_curve``, one
 window), the kept points plus the +inf point (``fm_points``), then the
-rates of the macros ``fm_curve_*``. A group with an invalid row gets NULL
+rates, as :mod:`framemetrics.core.curves` defines them. A group with an invalid row gets NULL
 rates; ``framemetrics.roc_curve`` and its siblings raise instead.
 """
 
 from __future__ import annotations
 
-from framemetrics.curve_points import COUNTS, Curve
+from functools import reduce
+
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.core.curves import COUNTS, Curve, curve_column
 from framemetrics.plan import Plan
-from framemetrics.sql.macros import expand, macros
 from framemetrics.sql.query import (
     QueryInputs,
     cte,
@@ -22,17 +25,12 @@ from framemetrics.sql.query import (
     score_weights,
     statistics_cte,
 )
-from framemetrics.sql.quoting import quote_identifier, sql_literal
+from framemetrics.sql.quoting import quote_identifier
 
 __all__ = ["curve_query"]
 
 
-def _macro_call(call: str, values: dict[str, str]) -> str:
-    """Inline a macro call written as ``name(arg, ...)``: each argument is a column name of
-    the surrounding query, or the SQL text ``values`` gives for it."""
-    name, arguments = call.rstrip(")").split("(", 1)
-    given = [a.strip() for a in arguments.split(",")]
-    return expand(name, dict(zip(macros()[name].params, (values.get(a, a) for a in given), strict=True)))
+_COLUMNS = ("pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
 
 
 def curve_query(
@@ -70,20 +68,17 @@ def curve_query(
 
     Examples
     --------
-    >>> from framemetrics.curve_points import CURVES
+    >>> from framemetrics.core.curves import CURVES
+    >>> from sqlglot import exp
+    >>> from framemetrics.compilers.sql.query import user_column
     >>> from framemetrics.plan import make_plan
     >>> q = curve_query(CURVES["roc_curve"], make_plan("roc_auc_score", weighted=False),
-    ...                 QueryInputs('"t"', {"y_true": '"y"', "y_score": '"s"'}))
+    ...                 QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}))
     >>> q.splitlines()[-1]
     'ORDER BY threshold DESC'
     """
     keys = group_keys(inputs)
     drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
-    literals = inputs.literals or {
-        "pos_label": sql_literal(plan.pos_label),
-        "neg_label": sql_literal(plan.neg_label),
-        "drop_intermediate": sql_literal(bool(drop)),
-    }
     partition = f"PARTITION BY {', '.join(keys)} " if keys else ""
     order = "ORDER BY y_score DESC"
     window = f"OVER ({partition}{order} ROWS UNBOUNDED PRECEDING)"
@@ -106,15 +101,17 @@ def curve_query(
     ]
     kept = [*keys, "y_score AS threshold", *COUNTS, "pos_total", "neg_total"]
     at_inf = [*keys, "CAST('inf' AS DOUBLE) AS threshold", "0", "0", "neg_total", "pos_total", "pos_total", "neg_total"]
-    keep = _macro_call(curve.keep_sql, {"drop_intermediate": literals["drop_intermediate"]})
+    columns = {name: SQL.col(name) for name in _COLUMNS}
+    drop_flag = (inputs.literals or {}).get("drop_intermediate", SQL.lit(bool(drop)))
+    keep = to_sql(curve.keep(SQL, columns, drop_flag))
     points = (
         f"fm_points AS (\n    SELECT {', '.join(kept)} FROM fm_curve WHERE {keep}\n"
         f"    UNION ALL\n    SELECT {', '.join(at_inf)} FROM fm_curve WHERE is_first\n)"
     )
     ctes = [
         input_cte(plan, inputs, keys),
-        statistics_cte(plan, literals, keys, ("n_rows",)),
-        cte("fm_scores", score_weights(literals, keys), "fm_input", [*keys, "y_score"]),
+        statistics_cte(plan, inputs, keys, ("n_rows",)),
+        cte("fm_scores", score_weights(plan, inputs, keys), "fm_input", [*keys, "y_score"]),
         cte("fm_curve", curve_columns, "fm_scores WHERE pw + nw > 0", []),
         points,
     ]
@@ -128,10 +125,10 @@ def curve_query(
         ctes.append(cte("fm_ends", ends, "fm_points", []))
         source = "fm_ends"
         where = "\nWHERE threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0"
-    n_invalid = " + ".join(c.name for c in plan.checks)
+    columns["n_invalid"] = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in plan.checks))
     outputs = [f"fm_statistics.{k} AS {quote_identifier(c)}" for k, c in zip(keys, inputs.by, strict=True)]
     outputs.append("threshold")
-    outputs += [f"{_macro_call(sql, {'n_invalid': n_invalid})} AS {name}" for name, (sql, _) in curve.rates.items()]
+    outputs += [f"{to_sql(build(SQL, columns))} AS {name}" for name, build in curve.rates.items()]
     outputs += [f"{source}.{c} AS {c}" for c in COUNTS]
     direction = "DESC" if curve.descending else "ASC"
     ordering = ", ".join([*(f"fm_statistics.{k} NULLS LAST" for k in keys), f"threshold {direction}"])
@@ -152,7 +149,7 @@ def _thinned_cte(curve: Curve, keys: list[str], max_points: int) -> str:
     """Per group and column of the x rate, the rank of each point from both ends and by the y rate."""
     cell = f"PARTITION BY {', '.join([*keys, 'fm_column'])}"
     direction, reverse = ("DESC", "ASC") if curve.descending else ("ASC", "DESC")
-    column = expand("fm_curve_column", {"x": curve.x, "columns": sql_literal(max_points // 4)})
+    column = to_sql(curve_column(SQL, SQL.col(curve.x), SQL.lit(max_points // 4)))
     ranks = [
         f"row_number() OVER ({cell} ORDER BY threshold {direction}) AS fm_first",
         f"row_number() OVER ({cell} ORDER BY threshold {reverse}) AS fm_last",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 __all__ = ["Macro", "expand", "macro_file", "macros"]
 
-_DEFINITION = re.compile(r"CREATE OR REPLACE MACRO (\w+)\(([^)]*)\) AS\s+(.*?);\s*$", re.S | re.M)
+_DEFINITION = re.compile(r"CREATE OR REPLACE MACRO (\w+)\(([^)]*)\) AS\s+(.*?);\s*$", re.DOTALL | re.MULTILINE)
 _CALL = re.compile(r"\b(fm_\w+)\(")
 
 
@@ -62,7 +62,7 @@ def macros() -> dict[str, Macro]:
     Examples
     --------
     >>> macros()["fm_stat_tp"].params
-    ('y_true', 'y_pred', 'sample_weight', 'pos_label', 'neg_label')
+    ('y_true', 'y_pred', 'sample_weight', 'pos_label')
     """
     text = _strip_comments(macro_file().read_text(encoding="utf-8"))
     found = {}

@@ -33,6 +33,9 @@ class PolarsNamespace(Namespace):
     def to_float(self, x: pl.Expr) -> pl.Expr:
         return x.cast(pl.Float64)
 
+    def to_int(self, x: pl.Expr) -> pl.Expr:
+        return x.cast(pl.Int64)
+
     def eq(self, a: Any, b: Any) -> pl.Expr:
         return a == b if isinstance(a, pl.Expr) else b == a
 
@@ -79,6 +82,9 @@ class PolarsNamespace(Namespace):
     def floor(self, x: pl.Expr) -> pl.Expr:
         return x.floor()
 
+    def ceil(self, x: pl.Expr) -> pl.Expr:
+        return x.ceil()
+
     def least(self, *values: pl.Expr) -> pl.Expr:
         return pl.min_horizontal(*values)
 
@@ -89,7 +95,8 @@ class PolarsNamespace(Namespace):
         return x.sum()
 
     def max(self, x: pl.Expr) -> pl.Expr:
-        return x.max()
+        # NaN is the largest value, as in SQL engines' total order of doubles.
+        return x.nan_max()
 
     def min(self, x: pl.Expr) -> pl.Expr:
         return x.min()

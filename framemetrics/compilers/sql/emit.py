@@ -83,7 +83,7 @@ def parenthesize(tree: exp.Expression) -> exp.Expression:
     return tree.copy().transform(wrap, copy=False)
 
 
-def to_sql(tree: exp.Expression, dialect: str = "duckdb") -> str:
+def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = False) -> str:
     """``tree`` as SQL text of ``dialect``, every operator explicitly parenthesized.
 
     Examples
@@ -92,4 +92,4 @@ def to_sql(tree: exp.Expression, dialect: str = "duckdb") -> str:
     >>> to_sql(1 - (a - b))
     '1 - (a - b)'
     """
-    return parenthesize(tree).sql(dialect=dialect)
+    return parenthesize(tree).sql(dialect=dialect, pretty=pretty)

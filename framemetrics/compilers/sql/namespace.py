@@ -66,6 +66,9 @@ class SqlNamespace(Namespace):
     def to_float(self, x: exp.Expression) -> exp.Expression:
         return exp.cast(x, exp.DataType.Type.DOUBLE)
 
+    def to_int(self, x: exp.Expression) -> exp.Expression:
+        return exp.cast(x, exp.DataType.Type.BIGINT)
+
     def _value(self, x: Any) -> exp.Expression:
         return x if isinstance(x, exp.Expression) else self.lit(x)
 
@@ -115,6 +118,9 @@ class SqlNamespace(Namespace):
     def floor(self, x: exp.Expression) -> exp.Expression:
         return exp.Floor(this=x)
 
+    def ceil(self, x: exp.Expression) -> exp.Expression:
+        return exp.Ceil(this=x)
+
     def least(self, *values: Any) -> exp.Expression:
         first, *rest = (self._value(v) for v in values)
         return exp.Least(this=first, expressions=rest, ignore_nulls=True)
@@ -124,7 +130,8 @@ class SqlNamespace(Namespace):
         return exp.Greatest(this=first, expressions=rest, ignore_nulls=True)
 
     def sum(self, x: exp.Expression) -> exp.Expression:
-        return exp.Sum(this=x)
+        # SQL's SUM of no value is NULL; the namespace's (and Polars') is 0.
+        return exp.Coalesce(this=exp.Sum(this=x), expressions=[exp.Literal.number(0)])
 
     def max(self, x: exp.Expression) -> exp.Expression:
         return exp.Max(this=x)

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,10 +26,12 @@ from framemetrics.core.namespace import Namespace
 
 __all__ = ["FORMULAS", "apply_formula", "formula_parameters", "parameter_literal"]
 
+# Every public function of the family modules is the formula of the metric of its name.
 FORMULAS: dict[str, Callable[..., Any]] = {
-    name: getattr(module, name)
+    name: function
     for module in (classification, probability, ranking, regression)
-    for name in module.__all__
+    for name, function in vars(module).items()
+    if inspect.isfunction(function) and function.__module__ == module.__name__ and not name.startswith("_")
 }
 
 

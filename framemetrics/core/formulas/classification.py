@@ -7,24 +7,6 @@ from typing import Any
 from framemetrics.core.formulas.guards import guarded, share, valid
 from framemetrics.core.namespace import Namespace
 
-__all__ = [
-    "accuracy_score",
-    "balanced_accuracy_score",
-    "cohen_kappa_score",
-    "error_rate",
-    "f1_score",
-    "false_negative_rate",
-    "false_positive_rate",
-    "fbeta_score",
-    "jaccard_score",
-    "matthews_corrcoef",
-    "negative_predictive_value",
-    "precision_score",
-    "prevalence",
-    "recall_score",
-    "specificity_score",
-]
-
 Expr = Any
 
 

@@ -7,8 +7,6 @@ from typing import Any
 from framemetrics.core.formulas.guards import share
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["brier_score_loss", "log_loss"]
-
 Expr = Any
 
 

@@ -8,17 +8,6 @@ from framemetrics.core.constants import KS_TOLERANCE
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
 
-__all__ = [
-    "average_precision_score",
-    "break_even_point",
-    "gini_score",
-    "ks_statistic",
-    "ks_threshold",
-    "pr_auc_score",
-    "roc_auc_error_bound",
-    "roc_auc_score",
-]
-
 Expr = Any
 
 

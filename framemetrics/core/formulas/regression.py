@@ -7,20 +7,6 @@ from typing import Any
 from framemetrics.core.formulas.guards import share, valid
 from framemetrics.core.namespace import Namespace
 
-__all__ = [
-    "explained_variance_score",
-    "max_error",
-    "mean_absolute_error",
-    "mean_absolute_percentage_error",
-    "mean_pinball_loss",
-    "mean_squared_error",
-    "mean_squared_log_error",
-    "median_absolute_error",
-    "r2_score",
-    "root_mean_squared_error",
-    "root_mean_squared_log_error",
-]
-
 Expr = Any
 
 

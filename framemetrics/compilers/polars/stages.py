@@ -1,0 +1,188 @@
+"""The stages of the core in Polars: statistics and checks over rows, and the curve stage.
+
+The curve stage exists in the two forms Polars needs: :func:`curve_stage`, a
+frame with one row per group and distinct score (``evaluate`` and the
+curves), and :func:`curve_in_group`, the same points as expressions inside
+one group's ``group_by().agg()`` (the public ``pl.Expr`` builders). Every
+statistic is the core's definition applied to either (:func:`curve_statistic`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import polars as pl
+
+from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.core.checks import Check
+from framemetrics.core.statistics import (
+    STATISTICS,
+    CurvePoints,
+    Rows,
+    negative_weight,
+    positive_weight,
+    roc_gap,
+)
+from framemetrics.inputs import MetricInputs
+
+__all__ = [
+    "check_count",
+    "curve_in_group",
+    "curve_stage",
+    "curve_statistic",
+    "frame_points",
+    "row_statistic",
+    "rows_of",
+    "statistic_in_group",
+]
+
+
+def rows_of(inputs: MetricInputs) -> Rows:
+    """The core's :class:`Rows` of ``inputs``: first-pass means as columns, or broadcast aggregations.
+
+    Examples
+    --------
+    >>> x = rows_of(MetricInputs.of(y_true="y", y_pred="p"))
+    >>> pl.DataFrame({"y": [0, 1], "p": [1, 1]}).select(row_statistic("tp", x)).item()
+    1.0
+    """
+    x = Rows(
+        y_true=inputs.y_true,
+        y_pred=inputs.y_pred,
+        y_score=inputs.y_score,
+        sample_weight=inputs.sample_weight,
+        pos_label=inputs.pos_label,
+        neg_label=inputs.neg_label,
+        alpha=inputs.alpha,
+        max_fpr=inputs.max_fpr,
+    )
+    if inputs.group_means:
+        return replace(x, mean_y_true=pl.col("mean_y_true"), mean_error=pl.col("mean_error"))
+    return replace(
+        x,
+        mean_y_true=STATISTICS["mean_y_true"].build(POLARS, x),
+        mean_error=STATISTICS["mean_error"].build(POLARS, x),
+    )
+
+
+def row_statistic(name: str, x: Rows) -> pl.Expr:
+    """The row statistic ``name`` as an aggregation over a group's rows."""
+    return STATISTICS[name].build(POLARS, x)
+
+
+def check_count(check: Check, x: Rows) -> pl.Expr:
+    """The number of rows of ``check.role`` outside its domain, as an aggregation."""
+    return check.count(POLARS, getattr(x, check.role), x.pos_label, x.neg_label)
+
+
+def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
+    """The curve statistic ``name`` as an aggregation over a group's curve points."""
+    return STATISTICS[name].build(POLARS, points)
+
+
+def frame_points(max_fpr: float = 1.0) -> CurvePoints:
+    """The points of :func:`curve_stage` as its columns, ``gap_max`` read within the group.
+
+    Examples
+    --------
+    >>> frame_points().tp.meta.output_name()
+    'tp'
+    """
+    points = CurvePoints(
+        y_score=pl.col("y_score"),
+        pw=pl.col("pw"),
+        nw=pl.col("nw"),
+        tp=pl.col("tp"),
+        fp=pl.col("fp"),
+        tp_prev=pl.col("tp_prev"),
+        fp_prev=pl.col("fp_prev"),
+        pos_total=pl.col("pos_total"),
+        neg_total=pl.col("neg_total"),
+        gap_max=None,
+        max_fpr=max_fpr,
+    )
+    return replace(points, gap_max=roc_gap(POLARS, points).max())
+
+
+def curve_in_group(x: Rows) -> CurvePoints:
+    """One group's curve points as expressions inside its ``group_by().agg()``.
+
+    The rows sorted by decreasing score; ``tp, fp`` are the running sums at
+    the last row of each distinct score, ``tp_prev, fp_prev`` those of the
+    previous distinct score, and ``pw = tp - tp_prev`` (exactly 0 where a score
+    has no positive weight).
+
+    Examples
+    --------
+    >>> x = rows_of(MetricInputs.of(y_true="y", y_score="s"))
+    >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> df.select(curve_in_group(x).tp).to_series().to_list()
+    [1.0, 2.0]
+    """
+    score = x.y_score.cast(pl.Float64)
+    ordered = score.sort(descending=True, nulls_last=True)
+    last = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
+
+    def running(weight: pl.Expr) -> pl.Expr:
+        return weight.sort_by(score, descending=True, nulls_last=True).cum_sum().filter(last)
+
+    tp, fp = running(positive_weight(POLARS, x)), running(negative_weight(POLARS, x))
+    tp_prev, fp_prev = tp.shift(1, fill_value=0.0), fp.shift(1, fill_value=0.0)
+    points = CurvePoints(
+        y_score=ordered.filter(last),
+        pw=tp - tp_prev,
+        nw=fp - fp_prev,
+        tp=tp,
+        fp=fp,
+        tp_prev=tp_prev,
+        fp_prev=fp_prev,
+        pos_total=positive_weight(POLARS, x).sum(),
+        neg_total=negative_weight(POLARS, x).sum(),
+        gap_max=None,
+        max_fpr=x.max_fpr,
+    )
+    return replace(points, gap_max=roc_gap(POLARS, points).max())
+
+
+def statistic_in_group(name: str, x: Rows) -> pl.Expr:
+    """Statistic ``name`` of one group inside ``group_by().agg()``: over its rows or its curve."""
+    if STATISTICS[name].curve:
+        return curve_statistic(name, curve_in_group(x))
+    return row_statistic(name, x)
+
+
+def curve_stage(data: pl.LazyFrame, keys: list[str], x: Rows) -> pl.LazyFrame:
+    """One row per group and distinct ``y_score``, with ``pw, nw, tp, fp, tp_prev, fp_prev, pos_total, neg_total``.
+
+    Parameters
+    ----------
+    data : polars.LazyFrame
+        Rows with the group columns ``keys`` and the columns ``x`` reads.
+    keys : list of str
+        Group columns.
+    x : Rows
+        Expressions of ``y_true``, ``y_score`` and ``sample_weight``, and the labels.
+
+    Returns
+    -------
+    polars.LazyFrame
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> x = rows_of(MetricInputs.of(y_true="y", y_score="s"))
+    >>> curve_stage(lf, [], x).collect().rows()
+    [(0.9, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 1.0), (0.2, 1.0, 1.0, 2.0, 1.0, 1.0, 0.0, 2.0, 1.0)]
+    """
+    per_score = data.group_by([*keys, x.y_score.cast(pl.Float64).alias("y_score")]).agg(
+        pw=positive_weight(POLARS, x).sum(),
+        nw=negative_weight(POLARS, x).sum(),
+    )
+    # One sort on the score alone: a window keeps each group's rows in frame order, and a
+    # multi-key sort (group, score) measured 1.3-1.4x slower for the whole AUC.
+    ordered = per_score.sort("y_score", descending=True, nulls_last=True)
+    sums = {"tp": pl.col("pw").cum_sum(), "fp": pl.col("nw").cum_sum()}
+    sums |= {"tp_prev": pl.col("pw").cum_sum().shift(1, fill_value=0.0)}
+    sums |= {"fp_prev": pl.col("nw").cum_sum().shift(1, fill_value=0.0)}
+    sums |= {"pos_total": pl.col("pw").sum(), "neg_total": pl.col("nw").sum()}
+    return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})

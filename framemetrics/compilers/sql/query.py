@@ -1,0 +1,216 @@
+"""A plan as one SQL statement, built as a sqlglot tree: one ``GROUP BY`` of statistics, then formulas.
+
+The statement reads the source once into ``fm_input`` (group keys
+``fm_g0, fm_g1...`` and the canonical columns ``y_true, y_pred, y_score,
+sample_weight``), gathers the statistics and check counts per group in
+``fm_statistics`` (after ``fm_means``, the group means of a first pass, when
+a centred sum needs them), builds the curve stage (:mod:`.stages`) when a
+ranking statistic is requested, and applies the formulas. Every statistic,
+check and formula is the core's (:mod:`framemetrics.core`), so this module
+only composes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+
+from sqlglot import exp
+
+from framemetrics.compilers.sql.namespace import SQL, identifier
+from framemetrics.compilers.sql.stages import curve_ctes, rows_of
+from framemetrics.core.formulas import apply_formula
+from framemetrics.core.statistics import STATISTICS
+from framemetrics.plan import MetricCall, Plan
+
+__all__ = [
+    "QueryInputs",
+    "checks_query",
+    "group_keys",
+    "input_select",
+    "plan_literals",
+    "plan_query",
+    "same_group",
+    "statistics_select",
+    "user_column",
+]
+
+
+@dataclass(frozen=True)
+class QueryInputs:
+    """Where the data comes from: the FROM clause and the expression of each input role.
+
+    Attributes
+    ----------
+    source : sqlglot expression
+        The FROM clause: a quoted table, a table function.
+    columns : dict of str to sqlglot expression
+        The expression of each input role (``y_true``, ``y_pred``, ``y_score``,
+        ``sample_weight``) over the source (:func:`user_column` for a column).
+    by : tuple of str
+        Group columns: the output names, and the source columns unless
+        ``group_columns`` says otherwise.
+    drop_nulls : bool
+        Drop rows with a null in any used column before aggregating.
+    literals : dict of str to sqlglot expression, optional
+        The parameters (``pos_label``...) in place of the plan's values as
+        literals: the parameter names of a table macro.
+    group_columns : tuple of sqlglot expressions, optional
+        The group expressions, if not the source columns ``by``.
+    """
+
+    source: exp.Expression
+    columns: dict[str, exp.Expression]
+    by: tuple[str, ...] = ()
+    drop_nulls: bool = False
+    literals: dict[str, exp.Expression] | None = None
+    group_columns: tuple[exp.Expression, ...] | None = None
+
+
+def user_column(name: str) -> exp.Expression:
+    """A column of the user's source, matched by its exact name.
+
+    DuckDB matches even quoted identifiers case-insensitively (``"P"`` reads
+    a column ``p``), so the column is selected by name with ``COLUMNS``: a
+    source without a column of exactly that name fails when the SQL runs.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(user_column("P"))
+    "COLUMNS(LAMBDA fm_name : fm_name = 'P')"
+    """
+    identifier(name)  # validates the name
+    parameter = exp.to_identifier("fm_name")
+    match = exp.EQ(this=parameter.copy(), expression=exp.Literal.string(name))
+    return exp.Columns(this=exp.Lambda(this=match, expressions=[parameter]))
+
+
+def group_keys(inputs: QueryInputs) -> list[str]:
+    """Internal names of the group columns: ``fm_g0, fm_g1...``."""
+    return [f"fm_g{i}" for i in range(len(inputs.by))]
+
+
+def plan_literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, exp.Expression]:
+    """The labels and input parameters as typed literals (or a table macro's parameters)."""
+    if inputs is not None and inputs.literals is not None:
+        return inputs.literals
+    return {
+        "pos_label": SQL.lit(plan.pos_label),
+        "neg_label": SQL.lit(plan.neg_label),
+        "alpha": SQL.lit(float(plan.alpha)),
+        "max_fpr": SQL.lit(float(plan.max_fpr)),
+    }
+
+
+def same_group(left: str, right: str, keys: list[str]) -> exp.Expression:
+    """Join condition of two CTEs on the group keys (NULL keys match)."""
+    pairs = [exp.NullSafeEQ(this=exp.column(k, table=left), expression=exp.column(k, table=right)) for k in keys]
+    return exp.and_(*pairs) if pairs else exp.true()
+
+
+def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select:
+    """``fm_input``: the group keys and the canonical input columns of every row."""
+    groups = inputs.group_columns or tuple(user_column(b) for b in inputs.by)
+    columns = [exp.alias_(g, k) for g, k in zip(groups, keys, strict=True)]
+    columns += [exp.alias_(inputs.columns[role], role) for role in plan.roles]
+    if not plan.weighted:
+        columns.append(exp.alias_(SQL.lit(1.0), "sample_weight"))
+    select = exp.select(*columns).from_(inputs.source)
+    if inputs.drop_nulls:
+        select = select.where(SQL.all(*(SQL.not_(SQL.is_null(inputs.columns[r])) for r in plan.roles)))
+    return select
+
+
+def statistics_select(
+    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], statistics: tuple[str, ...]
+) -> exp.Select:
+    """``fm_statistics``: one ``GROUP BY`` of ``statistics`` and the plan's check counts (after ``fm_means``)."""
+    x = rows_of(literals)
+    columns = [exp.alias_(exp.column(k, table="fm_input"), k) for k in keys]
+    columns += [exp.alias_(STATISTICS[s].build(SQL, x), s) for s in statistics]
+    columns += [exp.alias_(c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label), c.name) for c in plan.checks]
+    select = exp.select(*columns).from_("fm_input")
+    if any(STATISTICS[s].needs for s in statistics):
+        select = select.join("fm_means", on=same_group("fm_input", "fm_means", keys))
+    return select.group_by(*(exp.column(k, table="fm_input") for k in keys)) if keys else select
+
+
+def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> exp.Select:
+    x = rows_of(literals)
+    columns = [*(exp.column(k) for k in keys), *(exp.alias_(STATISTICS[s].build(SQL, x), s) for s in plan.first_pass)]
+    select = exp.select(*columns).from_("fm_input")
+    return select.group_by(*(exp.column(k) for k in keys)) if keys else select
+
+
+def _formula(call: MetricCall) -> exp.Expression:
+    n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
+    arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
+    return exp.alias_(apply_formula(SQL, call.name, arguments, n_invalid, call.params), identifier(call.name))
+
+
+def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.Select:
+    """The statement computing ``plan`` per group of ``inputs``, as a tree.
+
+    Parameters
+    ----------
+    plan : Plan
+        The metrics to compute (:func:`framemetrics.plan.make_plan`).
+    inputs : QueryInputs
+        The source and the expression of each input role.
+    checks : bool, default False
+        Also return the ``invalid_*`` counts per group.
+
+    Returns
+    -------
+    sqlglot.exp.Select
+        Group columns, ``n_rows``, one column per metric (and the check counts).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.plan import make_plan
+    >>> tree = plan_query(make_plan("accuracy_score", weighted=False),
+    ...                   QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_pred": user_column("p")}))
+    >>> to_sql(tree).startswith("WITH fm_input AS (SELECT COLUMNS(LAMBDA fm_name : fm_name = 'y') AS y_true")
+    True
+    """
+    keys = group_keys(inputs)
+    literals = plan_literals(plan, inputs)
+    ctes = [("fm_input", input_select(plan, inputs, keys))]
+    if plan.first_pass:
+        ctes.append(("fm_means", _means_select(plan, literals, keys)))
+    ctes.append(("fm_statistics", statistics_select(plan, literals, keys, plan.row_statistics)))
+    outputs = [
+        exp.alias_(exp.column(k, table="fm_statistics"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)
+    ]
+    outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
+    outputs += [exp.column(c.name) for c in plan.checks] if checks else []
+    select = exp.select(*outputs).from_("fm_statistics")
+    if plan.curve_statistics:
+        ctes += curve_ctes(plan, literals, keys)
+        select = select.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys))
+    if keys:
+        select = select.order_by(
+            *(exp.Ordered(this=exp.column(k, table="fm_statistics"), nulls_first=False) for k in keys)
+        )
+    for name, cte in ctes:
+        select = select.with_(name, as_=cte)
+    return select
+
+
+def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
+    """The row counts and check counts per group alone (``fm_statistics``), as a tree.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.plan import make_plan
+    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")})
+    >>> to_sql(checks_query(make_plan("roc_auc_score", weighted=False), inputs)).endswith("SELECT * FROM fm_statistics")
+    True
+    """
+    keys = group_keys(inputs)
+    statistics = statistics_select(plan, plan_literals(plan, inputs), keys, ("n_rows",))
+    select = exp.select(exp.Star()).from_("fm_statistics")
+    return select.with_("fm_input", as_=input_select(plan, inputs, keys)).with_("fm_statistics", as_=statistics)

@@ -1,0 +1,318 @@
+"""Stage 1 of every metric, written once: the sufficient statistics per group.
+
+A row statistic is an aggregation over the rows of a group (:class:`Rows`);
+a curve statistic an aggregation over the curve stage of a group, one row
+per distinct score (:class:`CurvePoints`, the role of scikit-learn's
+``confusion_matrix_at_thresholds``). Each is a function of a
+:class:`~framemetrics.core.namespace.Namespace` and its inputs, compiled to
+Polars and to SQL; the macro file's ``fm_stat_<name>`` macros are generated
+from it.
+
+Examples
+--------
+>>> from framemetrics.compilers.sql import SQL
+>>> from framemetrics.compilers.sql.emit import to_sql
+>>> to_sql(STATISTICS["tp"].build(SQL, Rows.named(SQL)))
+'COALESCE(SUM(sample_weight * CAST(y_true = pos_label AND y_pred = pos_label AS DOUBLE)), 0)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from framemetrics.core.constants import EPS, KS_TOLERANCE
+from framemetrics.core.namespace import Namespace
+
+__all__ = [
+    "STATISTICS",
+    "CurvePoints",
+    "Rows",
+    "Statistic",
+    "bin_score",
+    "error",
+    "group_mean",
+    "log1p",
+    "negative_weight",
+    "positive_weight",
+    "roc_gap",
+]
+
+Expr = Any
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The row inputs of a group: the four roles, the labels and parameters, the first-pass means.
+
+    Every field is an expression of the namespace (a column, a literal, a
+    macro parameter); ``mean_y_true`` and ``mean_error`` are the group means
+    of the first pass, as columns joined back or as aggregations broadcast
+    within the group.
+    """
+
+    y_true: Expr
+    y_pred: Expr
+    y_score: Expr
+    sample_weight: Expr
+    pos_label: Expr
+    neg_label: Expr
+    alpha: Expr
+    max_fpr: Expr
+    mean_y_true: Expr = None
+    mean_error: Expr = None
+
+    @classmethod
+    def named(cls, ns: Namespace) -> Rows:
+        """Every field as the column (or macro parameter) of its own name."""
+        return cls(**{f.name: ns.col(f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class CurvePoints:
+    """The curve stage of a group, one row per distinct score.
+
+    ``pw, nw``: the positive and negative weight at the score; ``tp, fp``: their
+    sums over the scores at or above it; ``tp_prev, fp_prev``: the same over
+    strictly higher scores (the previous point, summed rather than subtracted);
+    ``pos_total, neg_total``: the group's totals; ``gap_max``: the group's
+    largest ``tp / P - fp / N``; ``max_fpr``: the partial-AUC bound.
+    """
+
+    y_score: Expr
+    pw: Expr
+    nw: Expr
+    tp: Expr
+    fp: Expr
+    tp_prev: Expr
+    fp_prev: Expr
+    pos_total: Expr
+    neg_total: Expr
+    gap_max: Expr
+    max_fpr: Expr
+
+    @classmethod
+    def named(cls, ns: Namespace) -> CurvePoints:
+        """Every field as the column (or macro parameter) of its own name."""
+        return cls(**{f.name: ns.col(f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A per-group aggregate: its column name and its definition.
+
+    ``doc`` says what it gathers (the macro file's comment; the build's docstring if empty);
+    ``curve`` marks a curve statistic (``build`` reads :class:`CurvePoints`);
+    ``needs`` lists the first-pass means a row statistic reads; ``previous``
+    and ``gap_max`` ask the curve stage for ``tp_prev, fp_prev`` and for
+    ``gap_max``.
+    """
+
+    name: str
+    build: Callable[[Namespace, Any], Expr]
+    doc: str = ""
+    needs: tuple[str, ...] = ()
+    curve: bool = False
+    previous: bool = False
+    gap_max: bool = False
+
+
+def positive_weight(ns: Namespace, x: Rows) -> Expr:
+    """A row's weight if it is of ``pos_label``, else 0."""
+    return x.sample_weight * ns.indicator(ns.eq(x.y_true, x.pos_label))
+
+
+def negative_weight(ns: Namespace, x: Rows) -> Expr:
+    """A row's weight if it is of ``neg_label``, else 0."""
+    return x.sample_weight * ns.indicator(ns.eq(x.y_true, x.neg_label))
+
+
+def bin_score(ns: Namespace, y_score: Expr, bins: Expr) -> Expr:
+    """The lower edge of the score's bin of width 1 / bins (the approximate mode ``bins=``)."""
+    return ns.floor(y_score * bins) / bins
+
+
+def error(ns: Namespace, x: Rows) -> Expr:
+    """``y_true - y_pred`` in double (integer inputs never overflow)."""
+    return ns.to_float(x.y_true) - ns.to_float(x.y_pred)
+
+
+def log1p(ns: Namespace, v: Expr) -> Expr:
+    """log(1 + v) in Goldberg's form, ln(1 + v) v / ((1 + v) - 1), exact to a few ulps for tiny v."""
+    return ns.when(ns.eq(1 + v, 1), v).otherwise(ns.ln(1 + v) * v / ((1 + v) - 1))
+
+
+def group_mean(ns: Namespace, v: Expr, w: Expr) -> Expr:
+    """Weighted mean; exactly the value when it is constant over the rows of positive weight."""
+    kept = ns.when(w > 0, v).otherwise()
+    return ns.when(ns.eq(ns.min(kept), ns.max(kept)), ns.min(kept)).otherwise(ns.ratio(ns.sum(w * v), ns.sum(w)))
+
+
+def _cell(true_label: str, pred_label: str) -> Callable[[Namespace, Rows], Expr]:
+    def build(ns: Namespace, x: Rows) -> Expr:
+        hit = ns.all(ns.eq(x.y_true, getattr(x, true_label)), ns.eq(x.y_pred, getattr(x, pred_label)))
+        return ns.sum(x.sample_weight * ns.indicator(hit))
+
+    build.__doc__ = f"Weight of the rows with y_true = {true_label} and y_pred = {pred_label}."
+    return build
+
+
+def _sum_log_loss(ns: Namespace, x: Rows) -> Expr:
+    """sum w (-log q), q the probability of the true class clipped to [eps, 1 - eps] as scikit-learn."""
+    p = ns.to_float(x.y_score)
+    q = ns.when(ns.eq(x.y_true, x.pos_label), p).otherwise(1 - p)
+    return ns.sum(x.sample_weight * -ns.ln(ns.greatest(ns.least(q, ns.lit(1 - EPS)), ns.lit(EPS))))
+
+
+def _sum_pinball(ns: Namespace, x: Rows) -> Expr:
+    """sum w (alpha e if e >= 0 else (alpha - 1) e), e = y_true - y_pred."""
+    e = error(ns, x)
+    return ns.sum(x.sample_weight * ns.when(e >= 0, x.alpha * e).otherwise((x.alpha - 1) * e))
+
+
+def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
+    """TPR - FPR at a score; null with one class."""
+    return ns.when(ns.all(c.pos_total > 0, c.neg_total > 0), c.tp / c.pos_total - c.fp / c.neg_total).otherwise()
+
+
+def partial_roc_area(ns: Namespace, c: CurvePoints) -> Expr:
+    """Area of one ROC segment, from the previous (higher-score) point to this one, left of FPR = max_fpr.
+
+    The previous point is (tp - pw, fp - nw): rates are normalised, so the
+    subtraction costs ~1e-16 and AUC queries need no extra window.
+    """
+    m = c.max_fpr
+    fpr, tpr = c.fp / c.neg_total, c.tp / c.pos_total
+    fpr0, tpr0 = (c.fp - c.nw) / c.neg_total, (c.tp - c.pw) / c.pos_total
+    tpr_at_max = tpr0 + (tpr - tpr0) * (m - fpr0) / (fpr - fpr0)
+    return (
+        ns.when(ns.any(ns.eq(c.pos_total, 0), ns.eq(c.neg_total, 0)), ns.null())
+        .when(fpr <= m, (fpr - fpr0) * (tpr + tpr0) / 2)
+        .when(fpr0 < m, (m - fpr0) * (tpr0 + tpr_at_max) / 2)
+        .otherwise(ns.lit(0.0))
+    )
+
+
+def _pr_auc_sum(ns: Namespace, c: CurvePoints) -> Expr:
+    """sum pw (precision + previous precision) / 2, the previous being 1 at the top."""
+    previous = ns.when(c.tp_prev + c.fp_prev > 0, c.tp_prev / (c.tp_prev + c.fp_prev)).otherwise(ns.lit(1.0))
+    return ns.sum(ns.when(c.pw > 0, c.pw * (c.tp / (c.tp + c.fp) + previous) / 2).otherwise(ns.lit(0.0)))
+
+
+def _bep_tp(ns: Namespace, c: CurvePoints) -> Expr:
+    """Positive weight ranked among the top P, a score of weight pw + nw straddling rank P sharing pw pro rata."""
+    block = c.pw + c.nw
+    share = ns.least(ns.greatest((c.pos_total - (c.tp + c.fp - block)) / block, ns.lit(0.0)), ns.lit(1.0))
+    return ns.sum(ns.when(block > 0, c.pw * share).otherwise(ns.lit(0.0)))
+
+
+def _ks_score(ns: Namespace, c: CurvePoints) -> Expr:
+    """The highest score whose gap is within KS_TOLERANCE of the group's largest."""
+    return ns.max(ns.when(roc_gap(ns, c) >= c.gap_max - ns.lit(KS_TOLERANCE), c.y_score).otherwise())
+
+
+_ALL = [
+    Statistic("n_rows", lambda ns, x: ns.count_rows(), doc="Rows of the group (unweighted)."),
+    Statistic("tp", _cell("pos_label", "pos_label")),
+    Statistic("fp", _cell("neg_label", "pos_label")),
+    Statistic("fn", _cell("pos_label", "neg_label")),
+    Statistic("tn", _cell("neg_label", "neg_label")),
+    Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group."),
+    Statistic("sum_log_loss", _sum_log_loss),
+    Statistic(
+        "sum_brier",
+        lambda ns, x: ns.sum(
+            x.sample_weight * (ns.indicator(ns.eq(x.y_true, x.pos_label)) - ns.to_float(x.y_score)) ** 2
+        ),
+        doc="sum w (1[y_true = pos_label] - y_score)^2.",
+    ),
+    Statistic(
+        "sum_sq_error", lambda ns, x: ns.sum(x.sample_weight * error(ns, x) ** 2), doc="sum w (y_true - y_pred)^2."
+    ),
+    Statistic(
+        "sum_abs_error", lambda ns, x: ns.sum(x.sample_weight * ns.abs(error(ns, x))), doc="sum w |y_true - y_pred|."
+    ),
+    Statistic(
+        "sum_sq_log_error",
+        lambda ns, x: ns.sum(
+            x.sample_weight * (log1p(ns, ns.to_float(x.y_true)) - log1p(ns, ns.to_float(x.y_pred))) ** 2
+        ),
+        doc="sum w (log1p(y_true) - log1p(y_pred))^2.",
+    ),
+    Statistic(
+        "sum_abs_pct_error",
+        lambda ns, x: ns.sum(
+            x.sample_weight * ns.abs(error(ns, x)) / ns.greatest(ns.abs(ns.to_float(x.y_true)), ns.lit(EPS))
+        ),
+        doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
+    ),
+    Statistic("sum_pinball", _sum_pinball),
+    Statistic(
+        "max_abs_error",
+        lambda ns, x: ns.max(ns.when(x.sample_weight > 0, ns.abs(error(ns, x))).otherwise()),
+        doc="max |y_true - y_pred| over the rows of positive weight.",
+    ),
+    Statistic(
+        "median_abs_error", lambda ns, x: ns.median(ns.abs(error(ns, x))), doc="median |y_true - y_pred| (unweighted)."
+    ),
+    Statistic(
+        "mean_y_true",
+        lambda ns, x: group_mean(ns, ns.to_float(x.y_true), x.sample_weight),
+        doc="Weighted mean of y_true (exact when constant), for the centred sums.",
+    ),
+    Statistic(
+        "mean_error",
+        lambda ns, x: group_mean(ns, error(ns, x), x.sample_weight),
+        doc="Weighted mean of y_true - y_pred (exact when constant), for the centred sums.",
+    ),
+    Statistic(
+        "ss_total",
+        lambda ns, x: ns.sum(x.sample_weight * (ns.to_float(x.y_true) - x.mean_y_true) ** 2),
+        needs=("mean_y_true",),
+        doc="sum w (y_true - mean_y_true)^2, given the group mean of a first pass.",
+    ),
+    Statistic(
+        "ss_error_deviation",
+        lambda ns, x: ns.sum(x.sample_weight * (error(ns, x) - x.mean_error) ** 2),
+        needs=("mean_error",),
+        doc="sum w (e - mean_error)^2, e = y_true - y_pred, given the group mean of a first pass.",
+    ),
+    Statistic(
+        "auc_sum",
+        lambda ns, c: ns.sum(c.nw * (2 * c.tp - c.pw)),
+        curve=True,
+        doc="Trapezoidal ROC AUC numerator, ties counting 1/2: AUC = sum nw (2 tp - pw) / (2 P N).",
+    ),
+    Statistic(
+        "auc_tie_sum",
+        lambda ns, c: ns.sum(c.pw * c.nw),
+        curve=True,
+        doc="Weight of the tied (positive, negative) pairs: sum pw nw bounds the AUC's tie or binning error.",
+    ),
+    Statistic(
+        "partial_auc",
+        lambda ns, c: ns.sum(partial_roc_area(ns, c)),
+        curve=True,
+        doc="Area of the ROC curve left of FPR = max_fpr, the last segment cut by interpolation.",
+    ),
+    Statistic(
+        "ap_sum",
+        lambda ns, c: ns.sum(ns.when(c.pw > 0, c.pw * c.tp / (c.tp + c.fp)).otherwise(ns.lit(0.0))),
+        curve=True,
+        doc="Average precision numerator: sum over scores of pw times the precision there.",
+    ),
+    Statistic("pr_auc_sum", _pr_auc_sum, curve=True, previous=True),
+    Statistic(
+        "ks_max",
+        lambda ns, c: ns.max(roc_gap(ns, c)),
+        curve=True,
+        doc="Kolmogorov-Smirnov: the largest TPR - FPR over the scores.",
+    ),
+    Statistic("ks_score", _ks_score, curve=True, gap_max=True),
+    Statistic("bep_tp", _bep_tp, curve=True),
+    Statistic("sum_pos", lambda ns, c: ns.sum(c.pw), curve=True, doc="Positive weight of the group (P)."),
+    Statistic("sum_neg", lambda ns, c: ns.sum(c.nw), curve=True, doc="Negative weight of the group (N)."),
+]
+
+STATISTICS: dict[str, Statistic] = {s.name: s for s in _ALL}
