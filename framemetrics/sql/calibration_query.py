@@ -53,10 +53,16 @@ def calibration_query(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Selec
     x, n = rows_of(plan_literals(plan, inputs)), SQL.lit(int(n_bins))
     groups = [exp.column(k) for k in keys]
     binned = calibration_bin(SQL, x.y_score, n)
-    sums = [exp.alias_(build(SQL, x), name) for name, build in BIN_SUMS.items()]
-    bins = exp.select(*groups, exp.alias_(binned, "bin"), *sums).from_("fm_input").group_by(*groups, binned)
-    outputs = [exp.alias_(exp.column(k), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
-    outputs += [exp.alias_(value, name) for name, value in bin_columns(SQL, n).items()]
+    sums = [exp.alias_(build(SQL, x), name, copy=False) for name, build in BIN_SUMS.items()]
+    bins = (
+        exp.select(*groups, exp.alias_(binned, "bin", copy=False), *sums)
+        .from_("fm_input", copy=False)
+        .group_by(*groups, binned, copy=False)
+    )
+    outputs = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]
+    outputs += [exp.alias_(value, name, copy=False) for name, value in bin_columns(SQL, n).items()]
     ordering = [*(exp.Ordered(this=exp.column(k), nulls_first=False) for k in keys), exp.column("bin")]
-    select = exp.select(*outputs).from_("fm_bins").order_by(*ordering)
-    return select.with_("fm_input", as_=input_select(plan, inputs, keys)).with_("fm_bins", as_=bins)
+    select = exp.select(*outputs, copy=False).from_("fm_bins", copy=False).order_by(*ordering, copy=False)
+    return select.with_("fm_input", as_=input_select(plan, inputs, keys), copy=False).with_(
+        "fm_bins", as_=bins, copy=False
+    )

@@ -52,7 +52,7 @@ def _needs_parentheses(parent: exp.Expression, child: exp.Expression, left: bool
 
 
 def parenthesize(tree: exp.Expression) -> exp.Expression:
-    """A copy of ``tree`` where every operator operand of an operator is parenthesized.
+    """``tree`` with the parentheses its operators need, fixed in place (idempotent).
 
     Examples
     --------
@@ -61,26 +61,33 @@ def parenthesize(tree: exp.Expression) -> exp.Expression:
     '(a + b) / (c / d)'
     """
 
-    def wrap(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, exp.Pow):  # emitted as a function, POWER(x, y)
-            for key in ("this", "expression"):
-                if isinstance(node.args.get(key), exp.Paren):
-                    node.set(key, node.args[key].this)
-        if _is_operator(node):
-            for key in ("this", "expression"):
-                child = node.args.get(key)
-                if isinstance(child, exp.Paren) and not isinstance(child.this, exp.Query):
-                    child = child.this
-                    node.set(key, child)
-                if (
-                    isinstance(child, exp.Expression)
-                    and _is_operator(child)
-                    and _needs_parentheses(node, child, key == "this")
-                ):
-                    node.set(key, exp.Paren(this=child))
-        return node
+    _wrap(tree, set())
+    return tree
 
-    return tree.copy().transform(wrap, copy=False)
+
+def _wrap(node: exp.Expression, seen: set[int]) -> None:
+    """Fix the parentheses below ``node`` in place, walking the arguments (shared nodes once)."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, exp.Pow):  # emitted as a function, POWER(x, y)
+        for key in ("this", "expression"):
+            if isinstance(node.args.get(key), exp.Paren):
+                node.args[key] = node.args[key].this
+    elif _is_operator(node):
+        for key in ("this", "expression"):
+            child = node.args.get(key)
+            wrapped = isinstance(child, exp.Paren) and not isinstance(child.this, exp.Query)
+            inner = child.this if wrapped else child
+            needed = _is_operator(inner) and _needs_parentheses(node, inner, key == "this")
+            if needed and not wrapped:  # a fixed tree is left as it is (idempotent, no mutation)
+                node.args[key] = exp.Paren(this=child)
+            elif wrapped and not needed:
+                node.args[key] = inner
+    for value in node.args.values():
+        for child in value if isinstance(value, list) else (value,):
+            if isinstance(child, exp.Expression):
+                _wrap(child, seen)
 
 
 def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = False) -> str:

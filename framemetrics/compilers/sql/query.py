@@ -112,11 +112,11 @@ def same_group(left: str, right: str, keys: list[str]) -> exp.Expression:
 def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select:
     """``fm_input``: the group keys and the canonical input columns of every row."""
     groups = inputs.group_columns or tuple(user_column(b) for b in inputs.by)
-    columns = [exp.alias_(g, k) for g, k in zip(groups, keys, strict=True)]
-    columns += [exp.alias_(inputs.columns[role], role) for role in plan.roles]
+    columns = [exp.alias_(g, k, copy=False) for g, k in zip(groups, keys, strict=True)]
+    columns += [exp.alias_(inputs.columns[role], role, copy=False) for role in plan.roles]
     if not plan.weighted:
-        columns.append(exp.alias_(SQL.lit(1.0), "sample_weight"))
-    select = exp.select(*columns).from_(inputs.source)
+        columns.append(exp.alias_(SQL.lit(1.0), "sample_weight", copy=False))
+    select = exp.select(*columns, copy=False).from_(inputs.source, copy=False)
     if inputs.drop_nulls:
         select = select.where(SQL.all(*(SQL.not_(SQL.is_null(inputs.columns[r])) for r in plan.roles)))
     return select
@@ -127,26 +127,32 @@ def statistics_select(
 ) -> exp.Select:
     """``fm_statistics``: one ``GROUP BY`` of ``statistics`` and the plan's check counts (after ``fm_means``)."""
     x = rows_of(literals)
-    columns = [exp.alias_(exp.column(k, table="fm_input"), k) for k in keys]
-    columns += [exp.alias_(STATISTICS[s].build(SQL, x), s) for s in statistics]
-    columns += [exp.alias_(c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label), c.name) for c in plan.checks]
-    select = exp.select(*columns).from_("fm_input")
+    columns = [exp.alias_(exp.column(k, table="fm_input"), k, copy=False) for k in keys]
+    columns += [exp.alias_(STATISTICS[s].build(SQL, x), s, copy=False) for s in statistics]
+    columns += [
+        exp.alias_(c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label), c.name, copy=False) for c in plan.checks
+    ]
+    select = exp.select(*columns, copy=False).from_("fm_input", copy=False)
     if any(STATISTICS[s].needs for s in statistics):
-        select = select.join("fm_means", on=same_group("fm_input", "fm_means", keys))
-    return select.group_by(*(exp.column(k, table="fm_input") for k in keys)) if keys else select
+        select = select.join("fm_means", on=same_group("fm_input", "fm_means", keys), copy=False)
+    return select.group_by(*(exp.column(k, table="fm_input") for k in keys), copy=False) if keys else select
 
 
 def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> exp.Select:
     x = rows_of(literals)
-    columns = [*(exp.column(k) for k in keys), *(exp.alias_(STATISTICS[s].build(SQL, x), s) for s in plan.first_pass)]
-    select = exp.select(*columns).from_("fm_input")
-    return select.group_by(*(exp.column(k) for k in keys)) if keys else select
+    columns = [
+        *(exp.column(k) for k in keys),
+        *(exp.alias_(STATISTICS[s].build(SQL, x), s, copy=False) for s in plan.first_pass),
+    ]
+    select = exp.select(*columns, copy=False).from_("fm_input", copy=False)
+    return select.group_by(*(exp.column(k) for k in keys), copy=False) if keys else select
 
 
 def _formula(call: MetricCall) -> exp.Expression:
     n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
     arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
-    return exp.alias_(apply_formula(SQL, call.name, arguments, n_invalid, call.params), identifier(call.name))
+    formula = apply_formula(SQL, call.name, arguments, n_invalid, call.params)
+    return exp.alias_(formula, identifier(call.name), copy=False)
 
 
 def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.Select:
@@ -182,20 +188,21 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
         ctes.append(("fm_means", _means_select(plan, literals, keys)))
     ctes.append(("fm_statistics", statistics_select(plan, literals, keys, plan.row_statistics)))
     outputs = [
-        exp.alias_(exp.column(k, table="fm_statistics"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)
+        exp.alias_(exp.column(k, table="fm_statistics"), identifier(c), copy=False)
+        for k, c in zip(keys, inputs.by, strict=True)
     ]
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
-    select = exp.select(*outputs).from_("fm_statistics")
+    select = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     if plan.curve_statistics:
         ctes += curve_ctes(plan, literals, keys)
-        select = select.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys))
+        select = select.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys), copy=False)
     if keys:
         select = select.order_by(
             *(exp.Ordered(this=exp.column(k, table="fm_statistics"), nulls_first=False) for k in keys)
         )
     for name, cte in ctes:
-        select = select.with_(name, as_=cte)
+        select = select.with_(name, as_=cte, copy=False)
     return select
 
 
@@ -212,5 +219,7 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     """
     keys = group_keys(inputs)
     statistics = statistics_select(plan, plan_literals(plan, inputs), keys, ("n_rows",))
-    select = exp.select(exp.Star()).from_("fm_statistics")
-    return select.with_("fm_input", as_=input_select(plan, inputs, keys)).with_("fm_statistics", as_=statistics)
+    select = exp.select(exp.Star(), copy=False).from_("fm_statistics", copy=False)
+    return select.with_("fm_input", as_=input_select(plan, inputs, keys), copy=False).with_(
+        "fm_statistics", as_=statistics, copy=False
+    )

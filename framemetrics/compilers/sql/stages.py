@@ -82,33 +82,43 @@ def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str])
     scores = (
         exp.select(
             *groups,
-            exp.alias_(score, "y_score"),
-            exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw"),
-            exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw"),
+            exp.alias_(score, "y_score", copy=False),
+            exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw", copy=False),
+            exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw", copy=False),
         )
-        .from_("fm_input")
-        .group_by(*groups, score)
+        .from_("fm_input", copy=False)
+        .group_by(*groups, score, copy=False)
     )
     columns = [*groups, exp.column("y_score"), exp.column("pw"), exp.column("nw")]
-    columns += [exp.alias_(running_sum("pw", keys), "tp"), exp.alias_(running_sum("nw", keys), "fp")]
+    columns += [
+        exp.alias_(running_sum("pw", keys), "tp", copy=False),
+        exp.alias_(running_sum("nw", keys), "fp", copy=False),
+    ]
     columns += [
         exp.alias_(_group_window(exp.Sum(this=exp.column("pw")), keys), "pos_total"),
         exp.alias_(_group_window(exp.Sum(this=exp.column("nw")), keys), "neg_total"),
     ]
     if any(STATISTICS[s].previous for s in plan.curve_statistics):
         columns += [
-            exp.alias_(SQL.coalesce(running_sum(c, keys, end="1 PRECEDING"), SQL.lit(0.0)), f"{name}_prev")
+            exp.alias_(SQL.coalesce(running_sum(c, keys, end="1 PRECEDING"), SQL.lit(0.0)), f"{name}_prev", copy=False)
             for c, name in (("pw", "tp"), ("nw", "fp"))
         ]
-    ctes = [("fm_scores", scores), ("fm_curve", exp.select(*columns).from_("fm_scores"))]
+    ctes = [("fm_scores", scores), ("fm_curve", exp.select(*columns, copy=False).from_("fm_scores", copy=False))]
     points = CurvePoints(
         **{f: SQL.col(f) for f in CurvePoints.__dataclass_fields__ if f != "max_fpr"}, max_fpr=x.max_fpr
     )
     source = "fm_curve"
     if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
         gap_max = _group_window(exp.Max(this=roc_gap(SQL, points)), keys)
-        ctes.append(("fm_gaps", exp.select(exp.Star(), exp.alias_(gap_max, "gap_max")).from_("fm_curve")))
+        ctes.append(
+            (
+                "fm_gaps",
+                exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_("fm_curve", copy=False),
+            )
+        )
         source = "fm_gaps"
-    ranking = exp.select(*groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s) for s in plan.curve_statistics))
-    ranking = ranking.from_(source)
-    return [*ctes, ("fm_ranking", ranking.group_by(*groups) if keys else ranking)]
+    ranking = exp.select(
+        *groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in plan.curve_statistics)
+    )
+    ranking = ranking.from_(source, copy=False)
+    return [*ctes, ("fm_ranking", ranking.group_by(*groups, copy=False) if keys else ranking)]
