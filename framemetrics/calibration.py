@@ -18,12 +18,12 @@ from framemetrics.columns import (
     sql_columns,
 )
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.evaluate import check_schema, raise_for_invalid
-from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.calibration_query import calibration_query
 

@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
 from framemetrics.inputs import ColumnLike, MetricInputs
 from framemetrics.plan import make_plan
-from framemetrics.polars_engine import formula_expr
 
 __all__ = ["fill_doc", "metric_expr"]
 

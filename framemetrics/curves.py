@@ -9,12 +9,12 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import as_tuple, check_nulls, check_output_names, polars_columns, resolve_curve, sql_columns
+from framemetrics.compilers.polars.curves import curve_points
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, curve_outputs
-from framemetrics.curve_points import curve_points
 from framemetrics.evaluate import check_schema, raise_for_invalid
-from framemetrics.polars_engine import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.sql.curve_query import curve_query
 

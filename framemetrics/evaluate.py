@@ -17,10 +17,10 @@ from framemetrics.columns import (
     resolve,
     sql_columns,
 )
+from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.plan import MetricsArg, Plan
-from framemetrics.polars_engine import run_polars
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]

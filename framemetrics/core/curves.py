@@ -6,7 +6,7 @@ next_nw`` (the next lower score's) and ``is_first``; each curve keeps the
 points scikit-learn keeps (``drop_intermediate``), adds the point at
 threshold +inf and computes its two rates. :data:`CURVES` describes each
 curve over those columns (``cols``, a mapping of name to expression), for
-the Polars points (:mod:`framemetrics.curve_points`) and the SQL text
+the Polars points (:mod:`framemetrics.compilers.polars.curves`) and the SQL text
 (:mod:`framemetrics.sql.curve_query`).
 
 Examples

@@ -10,11 +10,11 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import as_tuple, check_nulls, check_output_names
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS
 from framemetrics.multiclass.plan import McPlan, make_mc_plan
 from framemetrics.multiclass.polars_query import confusion_frame, input_frame, report_frame, run_mc_polars
 from framemetrics.multiclass.sql_query import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.plan import MetricsArg
-from framemetrics.polars_engine import NO_SHARED_SCANS
 from framemetrics.sources import Source, open_duckdb, open_polars
 from framemetrics.sql.quoting import quote_identifier
 

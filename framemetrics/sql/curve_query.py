@@ -1,6 +1,6 @@
 """Generate plain SQL for a curve (ROC, precision-recall, DET) per group.
 
-The same stages as :mod:`framemetrics.curve_points`: the input checks and
+The same stages as :mod:`framemetrics.compilers.polars.curves`: the input checks and
 row counts per group (``fm_statistics``), the weights per distinct score
 (``fm_scores``), the cumulative sums and neighbours (``fm_curve``, one
 window), the kept points plus the +inf point (``fm_points``), then the
@@ -46,7 +46,7 @@ def curve_query(
     Parameters
     ----------
     curve : Curve
-        Which curve (:data:`framemetrics.curve_points.CURVES`).
+        Which curve (:data:`framemetrics.compilers.polars.curves.CURVES`).
     plan : Plan
         The plan of a ranking metric: its checks and labels.
     inputs : QueryInputs
@@ -57,8 +57,8 @@ def curve_query(
         Default: the curve's (scikit-learn's) default.
     max_points : int, optional
         Thin each group's curve to at most this many points: the CTEs
-        ``fm_curve_points`` and ``fm_thinned`` (macro ``fm_curve_column``), as
-        :func:`framemetrics.curve_points.thin`.
+        ``fm_curve_points`` and ``fm_thinned`` (the core's ``curve_column``), as
+        :func:`framemetrics.compilers.polars.curves.thin`.
 
     Returns
     -------
