@@ -1,9 +1,16 @@
-"""Quoting of identifiers and literals: the only way user text enters SQL."""
+"""Quoting of identifiers and literals as text, for the queries still assembled as text.
+
+Both are the SQL namespace's own rules (:func:`framemetrics.compilers.sql.namespace.identifier`,
+:meth:`~framemetrics.compilers.sql.namespace.SqlNamespace.lit`), emitted for DuckDB.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import SQL, identifier
 
 __all__ = ["quote_identifier", "sql_literal"]
 
@@ -26,9 +33,7 @@ def quote_identifier(name: str) -> str:
     >>> quote_identifier('my "col"; DROP TABLE t')
     '"my ""col""; DROP TABLE t"'
     """
-    if not isinstance(name, str) or not name or "\x00" in name:
-        raise ValueError(f"invalid SQL identifier: {name!r}")
-    return '"' + name.replace('"', '""') + '"'
+    return to_sql(identifier(name))
 
 
 def sql_literal(value: Any) -> str:
@@ -50,18 +55,6 @@ def sql_literal(value: Any) -> str:
     >>> sql_literal(0.5), sql_literal("it's"), sql_literal(None), sql_literal(True)
     ('CAST(0.5 AS DOUBLE)', "'it''s'", 'CAST(NULL AS DOUBLE)', 'TRUE')
     """
-    if value is None:
-        return "CAST(NULL AS DOUBLE)"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"parameter must be finite, got {value!r}")
-        return f"CAST({value!r} AS DOUBLE)"
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("string parameters cannot contain NUL characters")
-        return "'" + value.replace("'", "''") + "'"
-    raise TypeError(f"cannot use {type(value).__name__} {value!r} as a SQL parameter")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"parameter must be finite, got {value!r}")
+    return to_sql(SQL.lit(value))
