@@ -25,7 +25,7 @@ from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
-from framemetrics.sql.calibration_query import calibration_query
+from framemetrics.compilers.sql.calibration import calibration_query
 
 __all__ = ["OUTPUTS", "calibration_curve", "resolve_calibration"]
 

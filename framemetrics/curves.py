@@ -11,12 +11,12 @@ import polars as pl
 from framemetrics.columns import as_tuple, check_nulls, check_output_names, polars_columns, resolve_curve, sql_columns
 from framemetrics.compilers.polars.curves import curve_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
+from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
-from framemetrics.sql.curve_query import curve_query
 
 __all__ = ["check_max_points", "curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
 
@@ -111,7 +111,7 @@ def curve_table(
         check_schema(plan, roles, by, duckdb_schema(duck), False)
         inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
         raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
-        return duck.run(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points)).pl()
+        return duck.run(to_sql(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points))).pl()
     finally:
         duck.close()
 

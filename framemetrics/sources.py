@@ -85,7 +85,7 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
 
 @dataclass(frozen=True)
 class DuckDBSource:
-    """How to query a source with DuckDB: ``run(sql)`` with ``from_sql`` in its FROM clause.
+    """How to query a source with DuckDB: ``run(sql)`` of a statement reading ``table`` (a sqlglot tree).
 
     ``close()`` drops what was registered on the connection for it.
     """
@@ -94,10 +94,13 @@ class DuckDBSource:
     table: exp.Expression
     close: Callable[[], object] = lambda: None
 
-    @property
-    def from_sql(self) -> str:
-        """The FROM clause as DuckDB SQL text."""
-        return to_sql(self.table)
+    def select(self, *columns: exp.Expression) -> duckdb.DuckDBPyRelation:
+        """Run ``SELECT columns FROM table`` (``*`` without columns)."""
+        return self.run(to_sql(exp.select(*(columns or [exp.Star()])).from_(self.table.copy())))
+
+    def empty(self) -> pl.DataFrame:
+        """No rows, the source's columns and types."""
+        return self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0))).pl()
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
@@ -110,7 +113,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     Examples
     --------
     >>> src = open_duckdb(pl.DataFrame({"y": [1]}))
-    >>> src.run(f"SELECT * FROM {src.from_sql}").fetchall()
+    >>> src.select().fetchall()
     [(1,)]
     """
     if isinstance(source, duckdb.DuckDBPyRelation):
@@ -156,8 +159,7 @@ def schema(frame: pl.LazyFrame) -> dict[str, str]:
 
 def duckdb_schema(source: DuckDBSource) -> dict[str, str]:
     """Like :func:`schema`, for a DuckDB source (read from an empty result)."""
-    empty = source.run(f"SELECT * FROM {source.from_sql} LIMIT 0").pl()
-    return {name: _kind(dtype) for name, dtype in empty.schema.items()}
+    return {name: _kind(dtype) for name, dtype in source.empty().schema.items()}
 
 
 def _kind(dtype: pl.DataType) -> str:

@@ -11,6 +11,7 @@ a few ulps.
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import replace
 
@@ -24,7 +25,8 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.core.checks import DOMAINS, check
-from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters
+from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters, parameter_literal
+from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap
 from framemetrics.registry import REGISTRY
 
@@ -175,3 +177,52 @@ def test_curve_statistics_are_identical_on_polars_and_duckdb(points, max_fpr):
     for label, a, b in zip(names, polars, duck, strict=True):
         # Rates are O(1); Polars divides by a group total as a product with its reciprocal (an ulp apart).
         assert _same(a, b, abs_tol=1e-15 if label in RATE_STATISTICS else 0.0), (label, points, a, b)
+
+
+MC_GROUP_FORMULAS = [mc.share, mc.value, mc.balanced_accuracy, mc.matthews, mc.kappa, mc.harmonic_f1, mc.brier]
+MC_AVERAGES = [mc.macro, mc.weighted, mc.macro_strict, mc.weighted_strict]
+COUNTS = ("n_invalid", "n_true_classes", "n_pred_classes")
+
+
+def _mc_argument(name: str) -> st.SearchStrategy:
+    if name in COUNTS:
+        return st.sampled_from([0, 0, 1, 2, 3])
+    if name == "adjusted":
+        return st.booleans()
+    if name == "zero_division":
+        return st.sampled_from([None, 0, 1])
+    if name == "n_classes":
+        return st.sampled_from([2, 3, 5])
+    return STATISTIC
+
+
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)[1:]
+
+
+def _compile(ns, function, columns: dict, literal) -> object:
+    arguments = [columns[n] if n in columns else literal(n) for n in _parameters(function)]
+    return function(ns, *arguments)
+
+
+@pytest.mark.parametrize("function", MC_GROUP_FORMULAS + MC_AVERAGES, ids=lambda f: f.__name__)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_multiclass_formula_is_identical_on_polars_and_duckdb(function, data):
+    """Per-group formulas row by row; averages over the rows (the classes of one group)."""
+    names = _parameters(function)
+    fixed = {n: data.draw(_mc_argument(n)) for n in names if n in ("adjusted", "zero_division", "n_classes")}
+    varying = [n for n in names if n not in fixed]
+    rows = data.draw(st.lists(st.fixed_dictionaries({n: _mc_argument(n) for n in varying}), min_size=1, max_size=12))
+    frame = pl.DataFrame(rows, schema={n: pl.Int64 if n in COUNTS else pl.Float64 for n in varying})
+
+    def literal(ns):
+        return lambda n: ns.lit(fixed[n]) if n == "n_classes" else parameter_literal(ns, fixed[n])
+
+    polars = frame.select(_compile(POLARS, function, {n: pl.col(n) for n in varying}, literal(POLARS)))
+    tree = _compile(SQL, function, {n: SQL.col(n) for n in varying}, literal(SQL))
+    con = duckdb.connect()
+    con.register("stats", frame.to_arrow())
+    duck = [r[0] for r in con.execute(f"SELECT {to_sql(tree)} FROM stats").fetchall()]
+    for a, b in zip(polars.to_series().to_list(), duck, strict=True):
+        assert _same(a, b, abs_tol=1e-300), (function.__name__, fixed, rows, a, b)

@@ -3,42 +3,28 @@
 from __future__ import annotations
 
 import inspect
-import re
 
 import polars as pl
 import pytest
 from sklearn_multiclass import MC_REFERENCES
 
 import framemetrics as fm
-from framemetrics.core.formulas import formula_parameters
+from framemetrics.core.formulas import FORMULAS
+from framemetrics.core.formulas import multiclass as mc
 from framemetrics.multiclass import MULTICLASS, get_multiclass_metric
-from framemetrics.multiclass import formulas as mc_formulas
-from framemetrics.multiclass.polars_query import function
 from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
-from framemetrics.sql.macros import macros
 
 ENGINES = ["polars", "duckdb"]
 
 
-def test_every_metric_has_a_reference_and_formulas_on_both_engines():
+def test_every_metric_has_a_reference_and_core_formulas_with_matching_arguments():
     assert set(MC_REFERENCES) == set(MULTICLASS)
     per_class = [*PER_CLASS.values(), *RANK_PER_CLASS.values()]
+    core = [*(f for f in vars(mc).values() if inspect.isfunction(f)), *FORMULAS.values()]
     for metric in MULTICLASS.values():
         for call in (metric.formula, *metric.averages.values(), *per_class):
-            sql = macros()[f"fm_{call.function}"]
-            assert len(sql.params) == len(call.arguments), call
-            polars = inspect.signature(function(call.function)).parameters
-            assert tuple(polars) == sql.params, call.function
-
-
-def test_every_multiclass_macro_has_a_polars_mirror_with_the_same_parameters():
-    names = [n for n in macros() if re.match(r"fm_(mc_|formula_mc_|invalid_(class|present|simplex))", n)]
-    assert len(names) >= 15
-    for name in names:
-        mirror = getattr(mc_formulas, name.removeprefix("fm_"))
-        assert tuple(inspect.signature(mirror).parameters) == macros()[name].params, name
-    polars = tuple(inspect.signature(function("formula_precision_score")).parameters)
-    assert polars == formula_parameters("precision_score") == macros()["fm_formula_precision_score"].params
+            assert call.function in core, call
+            assert len(inspect.signature(call.function).parameters) == len(call.arguments) + 1, call
 
 
 def test_aliases_in_scikit_learn_spelling():

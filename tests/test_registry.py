@@ -21,10 +21,13 @@ from framemetrics.sql.user_macros import (
     FORMULA_END,
     FORMULA_MARKER,
     MARKER,
+    MULTICLASS_END,
+    MULTICLASS_MARKER,
     STATISTIC_END,
     STATISTIC_MARKER,
     generated_section,
     render_formula_macros,
+    render_multiclass_macros,
     render_statistic_macros,
     render_user_macros,
 )
@@ -67,7 +70,11 @@ def test_every_formula_is_a_registered_metric():
 
 @pytest.mark.parametrize(
     ("marker", "end", "render"),
-    [(STATISTIC_MARKER, STATISTIC_END, render_statistic_macros), (FORMULA_MARKER, FORMULA_END, render_formula_macros)],
+    [
+        (STATISTIC_MARKER, STATISTIC_END, render_statistic_macros),
+        (FORMULA_MARKER, FORMULA_END, render_formula_macros),
+        (MULTICLASS_MARKER, MULTICLASS_END, render_multiclass_macros),
+    ],
 )
 def test_statistic_and_formula_macros_are_generated_from_the_core(marker, end, render):
     """Run `python -m framemetrics.sql.user_macros` after changing a statistic, check or formula."""

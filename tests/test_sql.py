@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -12,7 +13,6 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
-from framemetrics.sql.macros import expand, macros
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -99,13 +99,7 @@ def test_nulls_drop_adds_a_where_clause():
     assert con.sql(sql).fetchall() == [(2, 2 / 3)]
 
 
-def test_expand_inlines_nested_macros():
-    text = expand("fm_mean_squared_log_error", {})
-    assert "fm_" not in text and "LN(1 + CAST((y_true) AS DOUBLE))" in text
-    assert all(expand(name, {}) for name in macros())
-
-
-def test_literals_are_never_expanded_as_macros():
+def test_a_label_that_looks_like_sql_stays_a_literal():
     sql = fm.sql.query("f1_score", table="t", y_true="y", y_pred="p", pos_label="fm_log1p(1)", neg_label="no")
     assert "'fm_log1p(1)'" in sql
 
@@ -191,3 +185,12 @@ def test_a_column_is_read_by_its_exact_name():
             assert f"'{name}'" in str(error)
         else:
             assert got == fm.evaluate(both, y_true="y", y_score=name, metrics="roc_auc_score", engine="polars").rows()
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), 0.1, -0.0, 1e-300])
+def test_float_literals_keep_their_value(value):
+    from framemetrics.compilers.sql import SQL
+    from framemetrics.compilers.sql.emit import to_sql
+
+    got = duckdb.connect().execute(f"SELECT {to_sql(SQL.lit(value))}").fetchone()[0]
+    assert (math.isnan(got) and math.isnan(value)) or got == value

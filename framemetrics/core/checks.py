@@ -23,7 +23,9 @@ from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["DOMAINS", "Check", "Domain", "check"]
+__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check", "class_count"]
+
+SIMPLEX_TOLERANCE = 1e-5
 
 Expr = Any
 
@@ -58,7 +60,18 @@ DOMAINS: dict[str, Domain] = {
         "null, NaN, infinite or negative",
     ),
     "log1p": Domain(lambda ns, x, *_: ns.to_float(x) > -1, False, "<= -1 (log(1 + x) is undefined)"),
+    "present": Domain(lambda ns, x, *_: ns.lit(True), True, "null"),
+    "simplex": Domain(
+        lambda ns, x, *_: ns.abs(ns.to_float(x) - 1) <= SIMPLEX_TOLERANCE,
+        False,
+        "rows whose class probabilities do not sum to 1 (|sum - 1| > 1e-5)",
+    ),
 }
+
+
+def class_count(ns: Namespace, x: Expr, labels: list[Expr]) -> Expr:
+    """The number of rows of the group whose class is null or not one of ``labels`` (literals)."""
+    return ns.count_where(ns.any(ns.is_null(x), ns.not_(ns.any(*(ns.eq(x, label) for label in labels)))))
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ __all__ = [
     "Rows",
     "Statistic",
     "bin_score",
+    "clipped_log_loss",
     "error",
     "group_mean",
     "log1p",
@@ -158,11 +159,16 @@ def _cell(true_label: str, pred_label: str) -> Callable[[Namespace, Rows], Expr]
     return build
 
 
+def clipped_log_loss(ns: Namespace, q: Expr) -> Expr:
+    """``-log q``, the probability ``q`` of the true class clipped to [eps, 1 - eps] as scikit-learn."""
+    return -ns.ln(ns.greatest(ns.least(q, ns.lit(1 - EPS)), ns.lit(EPS)))
+
+
 def _sum_log_loss(ns: Namespace, x: Rows) -> Expr:
     """sum w (-log q), q the probability of the true class clipped to [eps, 1 - eps] as scikit-learn."""
     p = ns.to_float(x.y_score)
     q = ns.when(ns.eq(x.y_true, x.pos_label), p).otherwise(1 - p)
-    return ns.sum(x.sample_weight * -ns.ln(ns.greatest(ns.least(q, ns.lit(1 - EPS)), ns.lit(EPS))))
+    return ns.sum(x.sample_weight * clipped_log_loss(ns, q))
 
 
 def _sum_pinball(ns: Namespace, x: Rows) -> Expr:

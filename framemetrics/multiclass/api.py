@@ -8,15 +8,17 @@ from typing import Any, Literal
 
 import duckdb
 import polars as pl
+from sqlglot import exp
 
 from framemetrics.columns import as_tuple, check_nulls, check_output_names
+from framemetrics.compilers.polars.multiclass import confusion_frame, input_frame, report_frame, run_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.multiclass import McQueryInputs, confusion_query, mc_query, report_query
+from framemetrics.compilers.sql.query import user_column
 from framemetrics.multiclass.plan import McPlan, make_mc_plan
-from framemetrics.multiclass.polars_query import confusion_frame, input_frame, report_frame, run_mc_polars
-from framemetrics.multiclass.sql_query import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.plan import MetricsArg
 from framemetrics.sources import Source, open_duckdb, open_polars
-from framemetrics.sql.quoting import quote_identifier
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
 
@@ -56,21 +58,24 @@ class _Request:
             scores = [pl.col(s) for s in self.scores]
         return input_frame(frame, self.plan, columns, scores, self.by, self.drop_nulls)
 
-    def sql_inputs(self, source: str) -> McQueryInputs:
-        def label(column: str) -> str:
-            quoted = quote_identifier(column)
-            return f"CAST({quoted} AS VARCHAR)" if _is_text(self.dtypes[column]) else quoted
+    def sql_inputs(self, source: exp.Expression) -> McQueryInputs:
+        def label(column: str) -> exp.Expression:
+            selected = user_column(column)
+            return exp.cast(selected, "VARCHAR") if _is_text(self.dtypes[column]) else selected
 
         if self.score_list is not None:
-            scores = tuple(f"{quote_identifier(self.score_list)}[{j + 1}]" for j in range(self.plan.n_scores))
+            scores = tuple(
+                exp.Bracket(this=user_column(self.score_list), expressions=[exp.Literal.number(j)], offset=0)
+                for j in range(self.plan.n_scores)
+            )
         else:
-            scores = tuple(quote_identifier(s) for s in self.scores)
+            scores = tuple(user_column(s) for s in self.scores)
         return McQueryInputs(
             source=source,
             y_true=label(self.y_true),
             y_pred=None if self.y_pred is None else label(self.y_pred),
             scores=scores,
-            sample_weight=None if self.sample_weight is None else quote_identifier(self.sample_weight),
+            sample_weight=None if self.sample_weight is None else user_column(self.sample_weight),
             by=self.by,
             drop_nulls=self.drop_nulls,
         )
@@ -90,7 +95,7 @@ def _dtypes(source: Source, engine: str, con: duckdb.DuckDBPyConnection | None) 
         return frame, dict(frame.collect_schema())
     duck = open_duckdb(source, con)
     try:
-        return duck, dict(duck.run(f"SELECT * FROM {duck.from_sql} LIMIT 0").pl().schema)
+        return duck, dict(duck.empty().schema)
     except Exception:
         duck.close()
         raise
@@ -197,7 +202,7 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
         flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
         result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
     else:
-        result = opened.run(mc_query(plan, request.sql_inputs(opened.from_sql), checks=True)).pl()
+        result = opened.run(to_sql(mc_query(plan, request.sql_inputs(opened.table), checks=True))).pl()
     _raise_for_invalid(result, request, nulls)
     return result.drop([c.name for c in plan.checks])
 
@@ -335,7 +340,7 @@ def _table(
             result = build(request.polars_input(opened), request.plan, keys, by).collect()
         else:
             build = report_query if kind == "report" else confusion_query
-            result = opened.run(build(request.plan, request.sql_inputs(opened.from_sql))).pl()
+            result = opened.run(to_sql(build(request.plan, request.sql_inputs(opened.table)))).pl()
     finally:
         if engine == "duckdb":
             opened.close()

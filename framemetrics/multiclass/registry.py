@@ -1,10 +1,10 @@
 """Every multiclass metric: its inputs, its stage-2 formula and its reference.
 
-A metric's formula is a call of a macro ``fm_<function>`` of
-``sql/framemetrics.sql`` (Polars: the function of the same name without
-``fm_`` in :mod:`framemetrics.multiclass.formulas`, or a binary formula of
-:mod:`framemetrics.formulas`) over per-group columns; averaged metrics first
-aggregate a per-class value over the classes of the group (``average``).
+A metric's formula is a call of a function of the core (a multiclass formula
+of :mod:`framemetrics.core.formulas.multiclass` or a binary one of
+:data:`framemetrics.core.formulas.FORMULAS`) over per-group columns, compiled
+by each engine; averaged metrics first aggregate a per-class value over the
+classes of the group (``average``).
 Argument names are columns of the per-group table, parameters of the metric,
 or ``NULL``. Names follow scikit-learn's scorer names (``f1_macro``,
 ``roc_auc_ovo_weighted``); ``{"f1_score": {"average": "macro"}}`` is an alias.
@@ -13,17 +13,21 @@ or ``NULL``. Names follow scikit-learn's scorer names (``f1_macro``,
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from framemetrics.core.formulas import FORMULAS
+from framemetrics.core.formulas import multiclass as mc
 
 __all__ = ["MULTICLASS", "PER_CLASS", "RANK_PER_CLASS", "Call", "MulticlassMetric", "get_multiclass_metric"]
 
 
 @dataclass(frozen=True)
 class Call:
-    """A macro ``fm_<function>`` applied to columns, parameters or ``NULL``, in parameter order."""
+    """A core function applied to columns, parameters or ``NULL``, in parameter order (after the namespace)."""
 
-    function: str
+    function: Callable[..., Any]
     arguments: tuple[str, ...]
 
 
@@ -71,15 +75,15 @@ class MulticlassMetric:
 # invalid row (the group's checks apply in stage 2c) and undefined ratios NULL (the averages
 # apply each metric's zero_division).
 PER_CLASS = {
-    "precision_score": Call("formula_precision_score", ("tp", "fp", "NO_INVALID", "NULL")),
-    "recall_score": Call("formula_recall_score", ("tp", "fn", "NO_INVALID", "NULL")),
-    "f1_score": Call("formula_f1_score", ("tp", "fp", "fn", "NO_INVALID", "NULL")),
-    "fbeta_score": Call("formula_fbeta_score", ("tp", "fp", "fn", "NO_INVALID", "beta", "NULL")),
-    "jaccard_score": Call("formula_jaccard_score", ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+    "precision_score": Call(FORMULAS["precision_score"], ("tp", "fp", "NO_INVALID", "NULL")),
+    "recall_score": Call(FORMULAS["recall_score"], ("tp", "fn", "NO_INVALID", "NULL")),
+    "f1_score": Call(FORMULAS["f1_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+    "fbeta_score": Call(FORMULAS["fbeta_score"], ("tp", "fp", "fn", "NO_INVALID", "beta", "NULL")),
+    "jaccard_score": Call(FORMULAS["jaccard_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
 }
 RANK_PER_CLASS = {
-    "roc_auc_score": Call("formula_roc_auc_score", ("auc_sum", "NULL", "sum_pos", "sum_neg", "NO_INVALID", "NULL")),
-    "average_precision_score": Call("formula_average_precision_score", ("ap_sum", "sum_pos", "NO_INVALID")),
+    "roc_auc_score": Call(FORMULAS["roc_auc_score"], ("auc_sum", "NULL", "sum_pos", "sum_neg", "NO_INVALID", "NULL")),
+    "average_precision_score": Call(FORMULAS["average_precision_score"], ("ap_sum", "sum_pos", "NO_INVALID")),
 }
 
 _ZD = {"zero_division": None}
@@ -90,18 +94,17 @@ _MICRO_ARGS = {
     "fbeta_score": ("tp", "fp", "fn", "n_invalid", "beta", "zero_division"),
     "jaccard_score": ("tp", "fp", "fn", "n_invalid", "zero_division"),
 }
-_VALUE = Call("formula_mc_value", ("value", "n_invalid"))
+_VALUE = Call(mc.value, ("value", "n_invalid"))
 
 
 def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[MulticlassMetric]:
     params = {**_ZD, **({"beta": 1.0} if per_class == "fbeta_score" else {})}
-    suffix = "_strict" if strict else ""
     reference = f"{per_class}(average=...)"
     return [
         MulticlassMetric(
             f"{prefix}_micro",
             "y_pred",
-            Call(f"formula_{per_class}", _MICRO_ARGS[per_class]),
+            Call(FORMULAS[per_class], _MICRO_ARGS[per_class]),
             "classes",
             reference,
             params=params,
@@ -112,7 +115,7 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Multicl
             _VALUE,
             "classes",
             reference,
-            averages={"value": Call(f"mc_macro{suffix}", (per_class, "zero_division"))},
+            averages={"value": Call(mc.macro_strict if strict else mc.macro, (per_class, "zero_division"))},
             params=params,
         ),
         MulticlassMetric(
@@ -121,7 +124,9 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Multicl
             _VALUE,
             "classes",
             reference,
-            averages={"value": Call(f"mc_weighted{suffix}", (per_class, "support", "zero_division"))},
+            averages={
+                "value": Call(mc.weighted_strict if strict else mc.weighted, (per_class, "support", "zero_division"))
+            },
             params=params,
         ),
     ]
@@ -143,7 +148,7 @@ def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[Mu
             _VALUE,
             "ranking",
             reference,
-            averages={"value": Call("mc_macro", (per_class, "NULL"))},
+            averages={"value": Call(mc.macro, (per_class, "NULL"))},
             **kwargs,
         ),
         MulticlassMetric(
@@ -152,7 +157,7 @@ def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[Mu
             _VALUE,
             "ranking",
             reference,
-            averages={"value": Call("mc_weighted", (per_class, "sum_pos", "NULL"))},
+            averages={"value": Call(mc.weighted, (per_class, "sum_pos", "NULL"))},
             **kwargs,
         ),
         MulticlassMetric(names["micro"], "y_score", micro, "micro", reference, **kwargs),
@@ -161,18 +166,16 @@ def _ranking(prefix: str, per_class: str, micro: Call, **kwargs: Any) -> list[Mu
 
 _METRICS = [
     MulticlassMetric(
-        "accuracy_score", "y_pred", Call("formula_mc_share", ("tp", "total", "n_invalid")), "classes", "accuracy_score"
+        "accuracy_score", "y_pred", Call(mc.share, ("tp", "total", "n_invalid")), "classes", "accuracy_score"
     ),
     MulticlassMetric(
-        "error_rate", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes", "1 - accuracy_score"
+        "error_rate", "y_pred", Call(mc.share, ("fn", "total", "n_invalid")), "classes", "1 - accuracy_score"
     ),
-    MulticlassMetric(
-        "hamming_loss", "y_pred", Call("formula_mc_share", ("fn", "total", "n_invalid")), "classes", "hamming_loss"
-    ),
+    MulticlassMetric("hamming_loss", "y_pred", Call(mc.share, ("fn", "total", "n_invalid")), "classes", "hamming_loss"),
     MulticlassMetric(
         "balanced_accuracy_score",
         "y_pred",
-        Call("formula_mc_balanced_accuracy", ("mean_recall", "n_true_classes", "adjusted", "n_invalid")),
+        Call(mc.balanced_accuracy, ("mean_recall", "n_true_classes", "adjusted", "n_invalid")),
         "classes",
         "balanced_accuracy_score",
         params={"adjusted": False},
@@ -181,7 +184,7 @@ _METRICS = [
         "matthews_corrcoef",
         "y_pred",
         Call(
-            "formula_mc_matthews",
+            mc.matthews,
             (
                 "tp",
                 "total",
@@ -199,7 +202,7 @@ _METRICS = [
     MulticlassMetric(
         "cohen_kappa_score",
         "y_pred",
-        Call("formula_mc_kappa", ("observed_{weights}", "expected_{weights}", "n_invalid")),
+        Call(mc.kappa, ("observed_{weights}", "expected_{weights}", "n_invalid")),
         "kappa",
         "cohen_kappa_score",
         params={"weights": None},
@@ -212,19 +215,19 @@ _METRICS = [
     MulticlassMetric(
         "f1_macro_harmonic",
         "y_pred",
-        Call("formula_mc_harmonic_f1", ("macro_precision", "macro_recall", "n_invalid", "zero_division")),
+        Call(mc.harmonic_f1, ("macro_precision", "macro_recall", "n_invalid", "zero_division")),
         "classes",
         "harmonic mean of precision_score and recall_score (average='macro')",
         averages={
-            "macro_precision": Call("mc_macro", ("precision_score", "zero_division")),
-            "macro_recall": Call("mc_macro", ("recall_score", "zero_division")),
+            "macro_precision": Call(mc.macro, ("precision_score", "zero_division")),
+            "macro_recall": Call(mc.macro, ("recall_score", "zero_division")),
         },
         params=_ZD,
     ),
     MulticlassMetric(
         "top_k_accuracy_score",
         "y_score",
-        Call("formula_mc_share", ("sum_top_k", "total", "n_invalid")),
+        Call(mc.share, ("sum_top_k", "total", "n_invalid")),
         "rows",
         "top_k_accuracy_score",
         params={"k": 2},
@@ -233,7 +236,7 @@ _METRICS = [
     MulticlassMetric(
         "log_loss",
         "y_score",
-        Call("formula_mc_share", ("sum_log_loss", "total", "n_invalid")),
+        Call(mc.share, ("sum_log_loss", "total", "n_invalid")),
         "rows",
         "log_loss",
         scores="probability",
@@ -241,7 +244,7 @@ _METRICS = [
     MulticlassMetric(
         "brier_score_loss",
         "y_score",
-        Call("formula_mc_brier", ("sum_brier", "total", "n_classes", "n_invalid")),
+        Call(mc.brier, ("sum_brier", "total", "n_classes", "n_invalid")),
         "rows",
         "brier_score_loss",
         scores="probability",
@@ -249,13 +252,15 @@ _METRICS = [
     *_ranking(
         "roc_auc_ovr",
         "roc_auc_score",
-        Call("formula_roc_auc_score", ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg", "n_invalid", "NULL")),
+        Call(
+            FORMULAS["roc_auc_score"], ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg", "n_invalid", "NULL")
+        ),
         scores="probability",
     ),
     MulticlassMetric(
         "roc_auc_ovo",
         "y_score",
-        Call("formula_mc_value", ("ovo_macro", "n_invalid")),
+        Call(mc.value, ("ovo_macro", "n_invalid")),
         "ovo",
         "roc_auc_score(multi_class='ovo')",
         scores="probability",
@@ -264,7 +269,7 @@ _METRICS = [
     MulticlassMetric(
         "roc_auc_ovo_weighted",
         "y_score",
-        Call("formula_mc_value", ("ovo_weighted", "n_invalid")),
+        Call(mc.value, ("ovo_weighted", "n_invalid")),
         "ovo",
         "roc_auc_score(multi_class='ovo', average='weighted')",
         scores="probability",
@@ -273,7 +278,7 @@ _METRICS = [
     *_ranking(
         "average_precision",
         "average_precision_score",
-        Call("formula_average_precision_score", ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
+        Call(FORMULAS["average_precision_score"], ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
         scores="finite",
     ),
 ]

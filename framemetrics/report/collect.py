@@ -12,13 +12,15 @@ from typing import Any
 
 import duckdb
 import polars as pl
+from sqlglot import exp
 
 from framemetrics.calibration import calibration_curve
 from framemetrics.columns import resolve_curve
+from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.compilers.sql.query import user_column
 from framemetrics.curves import precision_recall_curve, roc_curve
 from framemetrics.evaluate import check_schema, evaluate
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
-from framemetrics.sql.quoting import quote_identifier
 
 __all__ = ["REPORT_METRICS", "ReportData", "collect", "direction", "score_range", "segment_label"]
 
@@ -100,9 +102,9 @@ def score_range(
         duck = open_duckdb(source, con)
         try:
             _check_score(y_score, duckdb_schema(duck))
-            column = f"CAST({quote_identifier(y_score)} AS DOUBLE)"
-            valid = f"NULLIF({column}, CAST('nan' AS DOUBLE))"
-            return duck.run(f"SELECT min({valid}), max({valid}) FROM {duck.from_sql}").fetchall()[0]
+            score = SQL.to_float(user_column(y_score))
+            valid = exp.Nullif(this=score, expression=SQL.lit(float("nan")))
+            return duck.select(exp.Min(this=valid), exp.Max(this=valid.copy())).fetchall()[0]
         finally:
             duck.close()
     frame = open_polars(source, con)

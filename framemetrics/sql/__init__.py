@@ -22,14 +22,14 @@ from framemetrics.columns import (
     resolve_curve,
     sql_columns,
 )
+from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import identifier
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.curves import check_max_points
 from framemetrics.plan import MetricsArg
-from framemetrics.sql.calibration_query import calibration_query
-from framemetrics.sql.curve_query import curve_query
+from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 
@@ -191,7 +191,8 @@ def curve(
     check_output_names(as_tuple(by), curve_outputs(CURVES[name]))
     columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
     inputs = QueryInputs(_table(table), columns, as_tuple(by), nulls == "drop")
-    return curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
+    tree = curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
+    return to_sql(tree, pretty=True)
 
 
 def calibration_curve(
@@ -279,8 +280,9 @@ def multiclass_query(
     ...                                 y_true="y", y_pred="yhat")).fetchall()
     [(2, 0.5, 0.5)]
     """
+    from framemetrics.compilers.sql.multiclass import McQueryInputs, mc_query
+    from framemetrics.compilers.sql.query import user_column
     from framemetrics.multiclass.plan import make_mc_plan
-    from framemetrics.multiclass.sql_query import McQueryInputs, mc_query
 
     scores = tuple(y_score or ())
     plan = make_mc_plan(
@@ -295,11 +297,11 @@ def multiclass_query(
     outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
     check_output_names(as_tuple(by), outputs)
     inputs = McQueryInputs(
-        source=quote_identifier(table),
-        y_true=quote_identifier(y_true),
-        y_pred=None if y_pred is None else quote_identifier(y_pred),
-        scores=tuple(quote_identifier(s) for s in scores),
-        sample_weight=None if sample_weight is None else quote_identifier(sample_weight),
+        source=_table(table),
+        y_true=user_column(y_true),
+        y_pred=None if y_pred is None else user_column(y_pred),
+        scores=tuple(user_column(s) for s in scores),
+        sample_weight=None if sample_weight is None else user_column(sample_weight),
         by=as_tuple(by),
     )
-    return mc_query(plan, inputs, checks=checks)
+    return to_sql(mc_query(plan, inputs, checks=checks), pretty=True)

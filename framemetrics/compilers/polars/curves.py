@@ -15,9 +15,8 @@ from __future__ import annotations
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.compilers.polars.stages import curve_stage, rows_of
 from framemetrics.core.curves import COUNTS, CURVES, Curve, curve_column, curve_outputs
-from framemetrics.core.statistics import negative_weight, positive_weight
 from framemetrics.inputs import MetricInputs
 
 __all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "thin"]
@@ -104,30 +103,8 @@ def curve_points(
     >>> out["threshold"].to_list(), out["tpr"].to_list()
     ([inf, 0.8, 0.4, 0.35, 0.1], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-
-    def over(expr: pl.Expr) -> pl.Expr:
-        return expr.over(keys) if keys else expr
-
-    per_score = data.group_by([*keys, inputs.y_score.cast(pl.Float64).alias("threshold")]).agg(
-        pw=positive_weight(POLARS, rows_of(inputs)).sum(),
-        nw=negative_weight(POLARS, rows_of(inputs)).sum(),
-        n_invalid=pl.col("n_invalid").first(),
-    )
-    ordered = per_score.filter(pl.col("pw") + pl.col("nw") > 0).sort(
-        [*keys, "threshold"], descending=[False] * len(keys) + [True], nulls_last=True
-    )
-    pw, nw = pl.col("pw"), pl.col("nw")
-    stage = ordered.with_columns(
-        tp=over(pw.cum_sum()),
-        fp=over(nw.cum_sum()),
-        fn=over(pw.cum_sum(reverse=True).shift(-1, fill_value=0.0)),
-        tn=over(nw.cum_sum(reverse=True).shift(-1, fill_value=0.0)),
-        pos_total=over(pw.sum()),
-        neg_total=over(nw.sum()),
-        next_pw=over(pw.shift(-1)),
-        next_nw=over(nw.shift(-1)),
-        is_first=over(pl.int_range(pl.len()) == 0),
-    )
+    stage = curve_stage(data, keys, rows_of(inputs), previous=False, points=True, carry=("n_invalid",))
+    stage = stage.rename({"y_score": "threshold"})
     at_inf = stage.filter(pl.col("is_first")).with_columns(
         threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS
     )
@@ -135,8 +112,9 @@ def curve_points(
     kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(bool(drop_intermediate))))
     points = pl.concat([kept.select(columns), at_inf.select(columns)])
     if curve.sliced:
-        first = over(pl.col("threshold").filter(_FP == 0).min())
-        last = over(pl.col("threshold").filter(_FN == 0).max())
+        first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(_FN == 0).max()
+        if keys:
+            first, last = first.over(keys), last.over(keys)
         in_range = (pl.col("threshold") <= first) & (pl.col("threshold") >= last) & (_POS > 0) & (_NEG > 0)
         points = points.filter(in_range)
     rates = [build(POLARS, _COLUMNS).alias(name) for name, build in curve.rates.items()]

@@ -18,7 +18,7 @@ from framemetrics.compilers.polars.stages import (
     rows_of,
 )
 from framemetrics.core.formulas import apply_formula
-from framemetrics.core.statistics import bin_score
+from framemetrics.core.statistics import STATISTICS, bin_score
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 
@@ -148,7 +148,8 @@ def run_polars(
         x = rows_of(plan_inputs(plan))
         if plan.bins is not None:
             x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
-        curve = curve_stage(data, keys, x)
+        previous = any(STATISTICS[s].previous for s in plan.curve_statistics)
+        curve = curve_stage(data, keys, x, previous=previous)
         ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}

@@ -51,7 +51,11 @@ class SqlNamespace(Namespace):
             return exp.Literal.number(int(value))
         if isinstance(value, Real):
             value = float(value)
-            text = repr(value) if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+            text = (
+                repr(value)
+                if math.isfinite(value)
+                else ("nan" if math.isnan(value) else "inf" if value > 0 else "-inf")
+            )
             literal = exp.Literal.number(text) if math.isfinite(value) else exp.Literal.string(text)
             return exp.cast(literal, exp.DataType.Type.DOUBLE)
         if isinstance(value, str):

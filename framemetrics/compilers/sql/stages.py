@@ -3,9 +3,10 @@
 The curve stage is the sqlglot form of
 :func:`framemetrics.compilers.polars.stages.curve_stage`: per group and
 distinct score the weights ``pw, nw`` (``fm_scores``), their running sums
-``tp, fp`` and totals (one window, ``fm_curve``), the largest gap where
-``ks_threshold`` needs it (``fm_gaps``), and the curve statistics per group
-(``fm_ranking``).
+``tp, fp`` and totals (one window, ``fm_curve``). The metric query adds the
+largest gap where ``ks_threshold`` needs it (``fm_gaps``) and the curve
+statistics per group (``fm_ranking``); the curves read the points
+(:mod:`framemetrics.compilers.sql.curves`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from framemetrics.core.statistics import (
 )
 from framemetrics.plan import Plan
 
-__all__ = ["curve_ctes", "rows_of", "running_sum"]
+__all__ = ["curve_ctes", "curve_stage", "group_window", "rows_of"]
+
+# The frames of the curve stage's windows, in decreasing score order.
+_THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
+_BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
+_BELOW = {"kind": "ROWS", "start": exp.Literal.number(1), "start_side": "FOLLOWING"}
+_BELOW |= {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
 
 
 def rows_of(literals: dict[str, exp.Expression]) -> Rows:
@@ -45,25 +52,89 @@ def rows_of(literals: dict[str, exp.Expression]) -> Rows:
     )
 
 
-def running_sum(column: str, keys: list[str], *, end: str = "CURRENT ROW") -> exp.Window:
-    """``SUM(column) OVER (PARTITION BY keys ORDER BY y_score DESC ROWS ...)``: through this score, or before it.
-
-    ``end`` is ``"CURRENT ROW"`` or ``"1 PRECEDING"``; the order is carried
-    by the window's own frame, never by a subquery's ORDER BY.
-    """
-    spec = exp.WindowSpec(kind="ROWS", start="UNBOUNDED", start_side="PRECEDING")
-    if end == "1 PRECEDING":
-        spec = exp.WindowSpec(
-            kind="ROWS", start="UNBOUNDED", start_side="PRECEDING", end=exp.Literal.number(1), end_side="PRECEDING"
-        )
-    order = exp.Order(expressions=[exp.Ordered(this=exp.column("y_score"), desc=True)])
-    return exp.Window(
-        this=exp.Sum(this=exp.column(column)), partition_by=[exp.column(k) for k in keys], order=order, spec=spec
-    )
-
-
-def _group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
+def group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
+    """``aggregate OVER (PARTITION BY keys)``: a group's total on each of its rows."""
     return exp.Window(this=aggregate, partition_by=[exp.column(k) for k in keys])
+
+
+def _by_score(function: exp.Expression, keys: list[str], frame: dict | None = None) -> exp.Window:
+    """``function OVER (PARTITION BY keys ORDER BY y_score DESC [frame])``: the order is the window's own."""
+    order = exp.Order(expressions=[exp.Ordered(this=exp.column("y_score"), desc=True)])
+    spec = exp.WindowSpec(**frame) if frame else None
+    return exp.Window(this=function, partition_by=[exp.column(k) for k in keys], order=order, spec=spec)
+
+
+def _sum(column: str) -> exp.Sum:
+    return exp.Sum(this=exp.column(column))
+
+
+def curve_stage(
+    x: Rows, keys: list[str], score: exp.Expression, *, previous: bool = False, points: bool = False
+) -> list[tuple[str, exp.Select]]:
+    """The curve stage: ``fm_scores`` (per group and score ``pw, nw``) and ``fm_curve``.
+
+    Parameters
+    ----------
+    x : Rows
+        The columns of ``fm_input``, the labels.
+    keys : list of str
+        Group columns.
+    score : sqlglot expression
+        The score of a row (``y_score``, or its bin).
+    previous, points : bool, default False
+        The extra columns, as :func:`framemetrics.compilers.polars.stages.curve_stage`
+        adds them (``tp_prev, fp_prev``; the curves' points).
+
+    Returns
+    -------
+    list of (name, select)
+        ``fm_curve``: keys, ``y_score, pw, nw, tp, fp, pos_total, neg_total`` and the extras.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
+    >>> (_, scores), (_, curve) = curve_stage(x, [], x.y_score)
+    >>> to_sql(curve.selects[3])
+    'SUM(pw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp'
+    """
+    groups = [exp.column(k) for k in keys]
+    scores = (
+        exp.select(
+            *groups,
+            exp.alias_(score, "y_score", copy=False),
+            exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw", copy=False),
+            exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw", copy=False),
+        )
+        .from_("fm_input", copy=False)
+        .group_by(*groups, score, copy=False)
+    )
+    columns = {
+        "tp": _by_score(_sum("pw"), keys, _THROUGH),
+        "fp": _by_score(_sum("nw"), keys, _THROUGH),
+        "pos_total": group_window(_sum("pw"), keys),
+        "neg_total": group_window(_sum("nw"), keys),
+    }
+    if previous:
+        columns |= {
+            f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0))
+            for c, name in (("pw", "tp"), ("nw", "fp"))
+        }
+    if points:
+        columns |= {
+            name: SQL.coalesce(_by_score(_sum(c), keys, _BELOW), SQL.lit(0.0))
+            for c, name in (("pw", "fn"), ("nw", "tn"))
+        }
+        columns |= {
+            f"next_{c}": _by_score(exp.Anonymous(this="LEAD", expressions=[exp.column(c)]), keys) for c in ("pw", "nw")
+        }
+        columns["is_first"] = exp.EQ(this=_by_score(exp.RowNumber(), keys), expression=exp.Literal.number(1))
+    selected = [*groups, exp.column("y_score"), exp.column("pw"), exp.column("nw")]
+    selected += [exp.alias_(value, name, copy=False) for name, value in columns.items()]
+    curve = exp.select(*selected, copy=False).from_("fm_scores", copy=False)
+    if points:
+        curve = curve.where(exp.column("pw") + exp.column("nw") > 0, copy=False)
+    return [("fm_scores", scores), ("fm_curve", curve)]
 
 
 def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> list[tuple[str, exp.Select]]:
@@ -78,45 +149,18 @@ def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str])
     """
     x = rows_of(literals)
     score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
-    groups = [exp.column(k) for k in keys]
-    scores = (
-        exp.select(
-            *groups,
-            exp.alias_(score, "y_score", copy=False),
-            exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw", copy=False),
-            exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw", copy=False),
-        )
-        .from_("fm_input", copy=False)
-        .group_by(*groups, score, copy=False)
-    )
-    columns = [*groups, exp.column("y_score"), exp.column("pw"), exp.column("nw")]
-    columns += [
-        exp.alias_(running_sum("pw", keys), "tp", copy=False),
-        exp.alias_(running_sum("nw", keys), "fp", copy=False),
-    ]
-    columns += [
-        exp.alias_(_group_window(exp.Sum(this=exp.column("pw")), keys), "pos_total"),
-        exp.alias_(_group_window(exp.Sum(this=exp.column("nw")), keys), "neg_total"),
-    ]
-    if any(STATISTICS[s].previous for s in plan.curve_statistics):
-        columns += [
-            exp.alias_(SQL.coalesce(running_sum(c, keys, end="1 PRECEDING"), SQL.lit(0.0)), f"{name}_prev", copy=False)
-            for c, name in (("pw", "tp"), ("nw", "fp"))
-        ]
-    ctes = [("fm_scores", scores), ("fm_curve", exp.select(*columns, copy=False).from_("fm_scores", copy=False))]
+    previous = any(STATISTICS[s].previous for s in plan.curve_statistics)
+    ctes = curve_stage(x, keys, score, previous=previous)
     points = CurvePoints(
         **{f: SQL.col(f) for f in CurvePoints.__dataclass_fields__ if f != "max_fpr"}, max_fpr=x.max_fpr
     )
     source = "fm_curve"
     if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
-        gap_max = _group_window(exp.Max(this=roc_gap(SQL, points)), keys)
-        ctes.append(
-            (
-                "fm_gaps",
-                exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_("fm_curve", copy=False),
-            )
-        )
+        gap_max = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
+        gaps = exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_("fm_curve", copy=False)
+        ctes.append(("fm_gaps", gaps))
         source = "fm_gaps"
+    groups = [exp.column(k) for k in keys]
     ranking = exp.select(
         *groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in plan.curve_statistics)
     )

@@ -1,83 +1,29 @@
-"""A multiclass evaluation in Polars: the stages of :mod:`framemetrics.multiclass.sql_query`.
+"""A multiclass evaluation in Polars: the stages of :mod:`framemetrics.compilers.sql.multiclass`.
 
 Each function builds the LazyFrame of the CTE of the same name (``fm_cells``
 is :func:`cells`, ``fm_classes`` is :func:`classes`...), with the same
-columns, from the same formulas: :mod:`framemetrics.multiclass.formulas`
-and the binary :mod:`framemetrics.formulas` and curve statistics.
+columns, from the same definitions: :mod:`framemetrics.core.multiclass`,
+the multiclass and binary formulas and the curve statistics of the core.
 """
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from functools import reduce
 
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.stages import check_count, curve_statistic, frame_points, rows_of
-from framemetrics.core.checks import check as binary_check
-from framemetrics.core.formulas import FORMULAS, parameter_literal
-from framemetrics.inputs import MetricInputs
-from framemetrics.multiclass import formulas
-from framemetrics.multiclass.plan import McCheck, McPlan
-from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call, MulticlassMetric
+from framemetrics.compilers.polars.stages import curve_statistic, frame_points
+from framemetrics.core import multiclass as mc_core
+from framemetrics.multiclass.plan import McPlan
+from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 
-_NULL = pl.lit(None, dtype=pl.Float64)
-
-
-def function(name: str):
-    """The Polars mirror of macro ``fm_<name>``: a multiclass formula, or a binary one of the core."""
-    if hasattr(formulas, name):
-        return getattr(formulas, name)
-    binary = FORMULAS[name.removeprefix("formula_")]
-
-    def call(*arguments: object) -> pl.Expr:
-        values = (a if isinstance(a, pl.Expr) else parameter_literal(POLARS, a) for a in arguments)
-        return binary(POLARS, *values)
-
-    signature = inspect.signature(binary)
-    call.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
-    return call
-
-
-def _argument(argument: str, params: dict, plan: McPlan) -> pl.Expr | object:
-    """One argument of a :class:`Call`: a value, a parameter or a column (as ``sql_query._argument``)."""
-    if argument == "NULL":
-        return None
-    if argument == "NO_INVALID":
-        return pl.lit(0)
-    if argument == "beta":
-        return plan.beta
-    if argument == "n_classes":
-        return plan.n_scores
-    if argument in params:
-        return params[argument]
-    return pl.col(argument.format(weights=params.get("weights") or "none"))
-
 
 def _call(call: Call, params: dict, plan: McPlan) -> pl.Expr:
-    return function(call.function)(*(_argument(a, params, plan) for a in call.arguments))
-
-
-def _average_column(metric: MulticlassMetric, key: str) -> str:
-    """Column of the summaries holding the average ``key`` of ``metric``."""
-    return f"{key}_{metric.name}"
-
-
-def _check(check: McCheck, plan: McPlan) -> pl.Expr:
-    if check.domain == "class":
-        return formulas.invalid_class(pl.col(check.role), list(plan.labels))
-    if check.domain == "simplex":
-        return formulas.invalid_simplex(reduce(lambda a, b: a + b, (pl.col(f"s_{j}") for j in range(plan.n_scores))))
-    x = pl.col(f"s_{check.index}" if check.index is not None else check.role)
-    if check.domain == "present":
-        return formulas.invalid_present(x)
-    # The binary domains (score, finite, probability, weight): SQL's fm_invalid_<domain>.
-    inputs = MetricInputs(y_true=x, y_pred=x, y_score=x, sample_weight=x, pos_label=None, neg_label=None)
-    return check_count(binary_check(check.domain, "y_score"), rows_of(inputs))
+    return mc_core.call_expr(POLARS, call, params, plan)
 
 
 def input_frame(
@@ -109,24 +55,6 @@ def input_frame(
     return data.with_columns(p_true=p_true.otherwise(None))
 
 
-def _row_sums(plan: McPlan) -> list[pl.Expr]:
-    names = {c.name for c in plan.calls}
-    k, w = plan.n_scores, pl.col("sample_weight")
-    sums = []
-    if "log_loss" in names:
-        sums.append((w * formulas.mc_log_loss_row(pl.col("p_true"))).sum().alias("sum_log_loss"))
-    if "brier_score_loss" in names:
-        terms = [formulas.mc_brier_term(pl.col(f"s_{j}"), pl.lit(j), pl.col("true_index")) for j in range(k)]
-        sums.append((w * reduce(lambda a, b: a + b, terms)).sum().alias("sum_brier"))
-    if "top_k_accuracy_score" in names:
-        above = [
-            formulas.mc_ranks_above(pl.col(f"s_{j}"), pl.lit(j), pl.col("p_true"), pl.col("true_index"))
-            for j in range(k)
-        ]
-        sums.append((w * (reduce(lambda a, b: a + b, above) < plan.k).cast(pl.Float64)).sum().alias("sum_top_k"))
-    return sums
-
-
 def _grouped(frame: pl.LazyFrame, keys: list[str], aggregations: list[pl.Expr]) -> pl.LazyFrame:
     return frame.group_by(keys).agg(aggregations) if keys else frame.select(aggregations)
 
@@ -139,7 +67,9 @@ def cells(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
     """``fm_cells``: per group, true and predicted class."""
     classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
     sums = [pl.len().cast(pl.Int64).alias("n_rows"), pl.col("sample_weight").sum().alias("weight")]
-    sums += [_check(c, plan).alias(c.name) for c in plan.checks] + _row_sums(plan)
+    sums += [mc_core.check_count(POLARS, c, plan.labels, plan.n_scores).alias(c.name) for c in plan.checks]
+    names = {c.name for c in plan.calls}
+    sums += [expr.alias(name) for name, expr in mc_core.row_sums(POLARS, names, plan.n_scores, plan.k).items()]
     return data.group_by([*keys, *classes]).agg(sums)
 
 
@@ -202,7 +132,7 @@ def class_values(fm_classes: pl.LazyFrame, plan: McPlan) -> pl.LazyFrame:
 
 def _averages(plan: McPlan, stage: str) -> list[pl.Expr]:
     return [
-        _call(average, call.params, plan).alias(_average_column(call.metric, key))
+        _call(average, call.params, plan).alias(mc_core.average_column(call.metric, key))
         for call in plan.calls
         if call.metric.stage == stage
         for key, average in call.metric.averages.items()
@@ -211,19 +141,7 @@ def _averages(plan: McPlan, stage: str) -> list[pl.Expr]:
 
 def class_summary(fm_class_values: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
     """``fm_class_summary``: per group, class sums and averages."""
-    support, predicted, tp = pl.col("support"), pl.col("predicted"), pl.col("tp")
-    sums = [
-        tp.sum().alias("tp"),
-        pl.col("fp").sum().alias("fp"),
-        pl.col("fn").sum().alias("fn"),
-        (support * predicted).sum().alias("true_dot_pred"),
-        (support * support).sum().alias("true_dot_true"),
-        (predicted * predicted).sum().alias("pred_dot_pred"),
-        (support > 0).sum().cast(pl.Int64).alias("n_true_classes"),
-        (predicted > 0).sum().cast(pl.Int64).alias("n_pred_classes"),
-        (tp / support).filter(support > 0).mean().alias("mean_recall"),
-        *_averages(plan, "classes"),
-    ]
+    sums = [expr.alias(name) for name, expr in mc_core.class_sums(POLARS).items()] + _averages(plan, "classes")
     return _grouped(fm_class_values, keys, sums)
 
 
@@ -241,13 +159,10 @@ def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: 
     pairs = a.join(b, on=keys, nulls_equal=True) if keys else a.join(b, how="cross")
     observed_sums, expected_sums = [], []
     for w in plan.kappa_weights:
-        name = w or "none"
-        weight = formulas.mc_kappa_weight(pl.col("t"), pl.col("p"), w)
-        observed_sums.append((pl.col("weight") * weight).sum().alias(f"observed_{name}"))
-        weight = formulas.mc_kappa_weight(pl.col("i"), pl.col("j"), w)
-        expected_sums.append(
-            (pl.col("support") * pl.col("predicted") / pl.col("total") * weight).sum().alias(f"expected_{name}")
-        )
+        columns = {name: pl.col(name) for name in mc_core.KAPPA_COLUMNS}
+        observed_sum, expected_sum = mc_core.kappa_sums(POLARS, w, columns)
+        observed_sums.append(observed_sum.alias(f"observed_{w or 'none'}"))
+        expected_sums.append(expected_sum.alias(f"expected_{w or 'none'}"))
     return [_grouped(observed, keys, observed_sums), _grouped(pairs, keys, expected_sums)]
 
 
@@ -312,13 +227,8 @@ def ovo(fm_rank_pairs: pl.LazyFrame, fm_rank_values: pl.LazyFrame, keys: list[st
     joined = joined.join(pos.rename({"column_index": "ca", "sum_pos": "pos_a"}), on=[*keys, "ca"], nulls_equal=True)
     joined = joined.join(pos.rename({"column_index": "cb", "sum_pos": "pos_b"}), on=[*keys, "cb"], nulls_equal=True)
     joined = joined.filter((pl.col("pos_a") > 0) & (pl.col("pos_b") > 0))
-    pair = formulas.mc_ovo_pair(pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("pos_a"), pl.col("pos_b"))
-    prevalence = pl.col("pos_a") + pl.col("pos_b")
-    return _grouped(
-        joined,
-        keys,
-        [pair.mean().alias("ovo_macro"), ((prevalence * pair).sum() / prevalence.sum()).alias("ovo_weighted")],
-    )
+    sums = mc_core.ovo_sums(POLARS, pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("pos_a"), pl.col("pos_b"))
+    return _grouped(joined, keys, [expr.alias(name) for name, expr in sums.items()])
 
 
 def micro(fm_rank_input: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
@@ -390,16 +300,7 @@ def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, intern
         outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     outputs.append(pl.col("n_rows").cast(pl.Int64))
     for call in plan.calls:
-        formula = call.metric.formula
-        arguments = [
-            pl.col(_average_column(call.metric, a))
-            if a in call.metric.averages
-            else n_invalid
-            if a == "n_invalid"
-            else _argument(a, call.params, plan)
-            for a in formula.arguments
-        ]
-        outputs.append(function(formula.function)(*arguments).cast(pl.Float64).alias(call.name))
+        outputs.append(mc_core.metric_expr(POLARS, call, plan, n_invalid).cast(pl.Float64).alias(call.name))
     outputs += [pl.col(c.name) for c in plan.checks]
     return table.select(outputs)
 

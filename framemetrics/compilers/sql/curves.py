@@ -1,0 +1,181 @@
+"""A curve (ROC, precision-recall, DET) per group as one SQL statement, built as a sqlglot tree.
+
+The same stages as :mod:`framemetrics.compilers.polars.curves`: the input
+checks and row counts per group (``fm_statistics``), the curve stage's points
+(:func:`~framemetrics.compilers.sql.stages.curve_stage`), the kept points
+plus the +inf point (``fm_points``), then the rates, as
+:mod:`framemetrics.core.curves` defines them; thinning (M4) ranks the points
+of each column of the x rate (``fm_thinned``). A group with an invalid row
+gets NULL rates; ``framemetrics.roc_curve`` and its siblings raise instead.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from sqlglot import exp
+
+from framemetrics.compilers.sql.namespace import SQL, identifier
+from framemetrics.compilers.sql.query import (
+    QueryInputs,
+    group_keys,
+    input_select,
+    plan_literals,
+    same_group,
+    statistics_select,
+)
+from framemetrics.compilers.sql.stages import curve_stage, group_window, rows_of
+from framemetrics.core.curves import COUNTS, Curve, curve_column
+from framemetrics.plan import Plan
+
+__all__ = ["curve_query"]
+
+_STAGE = ("pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
+
+
+def _columns(*names: str) -> list[exp.Column]:
+    return [exp.column(n) for n in names]
+
+
+def _points(curve: Curve, keys: list[str], drop: exp.Expression) -> exp.Expression:
+    """``fm_points``: the kept points of ``fm_curve``, then per group the point at threshold +inf."""
+    stage = {name: SQL.col(name) for name in _STAGE}
+    totals = _columns("pos_total", "neg_total")
+    kept = exp.select(*_columns(*keys), exp.alias_(exp.column("y_score"), "threshold"), *_columns(*COUNTS), *totals)
+    kept = kept.from_("fm_curve", copy=False).where(curve.keep(SQL, stage, drop), copy=False)
+    zero = SQL.lit(0.0)
+    at_inf = [exp.alias_(SQL.lit(float("inf")), "threshold"), zero, zero.copy(), *_columns("neg_total", "pos_total")]
+    inf = exp.select(*_columns(*keys), *at_inf, *totals).from_("fm_curve", copy=False).where("is_first", copy=False)
+    return exp.union(kept, inf, distinct=False)
+
+
+def _ends(keys: list[str]) -> exp.Select:
+    """``fm_ends``: DET's range per group, from the last point with ``fp = 0`` to the first with ``fn = 0``."""
+    threshold = SQL.col("threshold")
+    first = group_window(
+        exp.Min(this=SQL.when(SQL.eq(SQL.col("fp"), SQL.lit(0)), threshold).otherwise(SQL.null())), keys
+    )
+    last = group_window(
+        exp.Max(this=SQL.when(SQL.eq(SQL.col("fn"), SQL.lit(0)), threshold).otherwise(SQL.null())), keys
+    )
+    return exp.select(exp.Star(), exp.alias_(first, "fm_first"), exp.alias_(last, "fm_last")).from_("fm_points")
+
+
+def _in_range() -> exp.Expression:
+    threshold = SQL.col("threshold")
+    return SQL.all(
+        threshold <= SQL.col("fm_first"),
+        threshold >= SQL.col("fm_last"),
+        SQL.col("pos_total") > 0,
+        SQL.col("neg_total") > 0,
+    )
+
+
+def _thinned(curve: Curve, keys: list[str], max_points: int) -> exp.Select:
+    """``fm_thinned``: per group and column of the x rate, each point's rank from both ends and by the y rate."""
+    cell = _columns(*keys, "fm_column")
+
+    def rank(*order: exp.Ordered) -> exp.Window:
+        return exp.Window(this=exp.RowNumber(), partition_by=cell, order=exp.Order(expressions=list(order)))
+
+    def by_threshold(reverse: bool = False) -> exp.Ordered:
+        return exp.Ordered(this=exp.column("threshold"), desc=curve.descending != reverse)
+
+    def by_y(desc: bool) -> exp.Ordered:
+        return exp.Ordered(this=exp.column(curve.y), desc=desc, nulls_first=False)
+
+    ranks = {
+        "fm_first": rank(by_threshold()),
+        "fm_last": rank(by_threshold(reverse=True)),
+        "fm_lowest": rank(by_y(False), by_threshold()),
+        "fm_highest": rank(by_y(True), by_threshold()),
+    }
+    column = curve_column(SQL, SQL.col(curve.x), SQL.lit(max_points // 4))
+    columned = exp.select(exp.Star(), exp.alias_(column, "fm_column")).from_("fm_curve_points")
+    return exp.select(exp.Star(), *(exp.alias_(r, name) for name, r in ranks.items())).from_(
+        columned.subquery("fm_columns")
+    )
+
+
+def curve_query(
+    curve: Curve,
+    plan: Plan,
+    inputs: QueryInputs,
+    *,
+    drop_intermediate: bool | None = None,
+    max_points: int | None = None,
+) -> exp.Select:
+    """The points of ``curve`` per group of ``inputs``, as a tree.
+
+    Parameters
+    ----------
+    curve : Curve
+        Which curve (:data:`framemetrics.core.curves.CURVES`).
+    plan : Plan
+        The plan of a ranking metric: its checks and labels.
+    inputs : QueryInputs
+        The source and the expressions of ``y_true``, ``y_score``,
+        ``sample_weight``. With ``inputs.literals``, ``pos_label``,
+        ``neg_label`` and ``drop_intermediate`` are a table macro's parameters.
+    drop_intermediate : bool, optional
+        Default: the curve's (scikit-learn's) default.
+    max_points : int, optional
+        Thin each group's curve to at most this many points, as
+        :func:`framemetrics.compilers.polars.curves.thin`.
+
+    Returns
+    -------
+    sqlglot.exp.Select
+        The group columns, ``threshold``, the rates and ``tp, fp, tn, fn``,
+        ordered by group and threshold.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.compilers.sql.query import user_column
+    >>> from framemetrics.core.curves import CURVES
+    >>> from framemetrics.plan import make_plan
+    >>> q = curve_query(CURVES["roc_curve"], make_plan("roc_auc_score", weighted=False),
+    ...                 QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}))
+    >>> to_sql(q).endswith("ORDER BY threshold DESC")
+    True
+    """
+    keys = group_keys(inputs)
+    literals = plan_literals(plan, inputs)
+    drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
+    drop_flag = (inputs.literals or {}).get("drop_intermediate", SQL.lit(bool(drop)))
+    x = rows_of(literals)
+    ctes = [
+        ("fm_input", input_select(plan, inputs, keys)),
+        ("fm_statistics", statistics_select(plan, literals, keys, ("n_rows",))),
+        *curve_stage(x, keys, x.y_score, points=True),
+        ("fm_points", _points(curve, keys, drop_flag)),
+    ]
+    source = "fm_points"
+    if curve.sliced:
+        ctes.append(("fm_ends", _ends(keys)))
+        source = "fm_ends"
+    stage = {name: SQL.col(name) for name in _STAGE}
+    stage["n_invalid"] = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in plan.checks))
+    group_columns = [exp.column(k, table="fm_statistics") for k in keys]
+    outputs = [exp.alias_(g.copy(), identifier(c)) for g, c in zip(group_columns, inputs.by, strict=True)]
+    outputs.append(exp.column("threshold"))
+    outputs += [exp.alias_(build(SQL, stage), name) for name, build in curve.rates.items()]
+    outputs += [exp.alias_(exp.column(c, table=source), c) for c in COUNTS]
+    select = exp.select(*outputs).from_(source).join("fm_statistics", on=same_group(source, "fm_statistics", keys))
+    if curve.sliced:
+        select = select.where(_in_range(), copy=False)
+    threshold = exp.Ordered(this=exp.column("threshold"), desc=curve.descending)
+    if max_points is not None:
+        ctes.append(("fm_curve_points", select.select(*(exp.alias_(g, k) for g, k in zip(group_columns, keys)))))
+        ctes.append(("fm_thinned", _thinned(curve, keys, max_points)))
+        names = [*(identifier(c) for c in inputs.by), "threshold", *curve.rates, *COUNTS]
+        kept = exp.In(
+            this=exp.Literal.number(1), expressions=_columns("fm_first", "fm_last", "fm_lowest", "fm_highest")
+        )
+        select = exp.select(*(exp.column(n) for n in names)).from_("fm_thinned").where(kept)
+        group_columns = _columns(*keys)
+    select = select.order_by(*(exp.Ordered(this=g.copy(), nulls_first=False) for g in group_columns), threshold)
+    for name, cte in ctes:
+        select = select.with_(name, as_=cte, copy=False)
+    return select

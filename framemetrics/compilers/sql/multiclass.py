@@ -1,0 +1,481 @@
+"""A multiclass evaluation as one SQL statement, built as a sqlglot tree: metrics, class report or confusion matrix.
+
+The CTEs are the stages of :mod:`framemetrics.compilers.polars.multiclass`,
+with the same names and columns, from the same definitions
+(:mod:`framemetrics.core.multiclass` and the core's formulas and curve
+statistics):
+
+* ``fm_input``: group keys ``fm_g0...``, ``y_true``, ``y_pred``,
+  ``sample_weight``, the class scores ``s_0...`` with ``true_index`` and
+  ``p_true`` (position and score of the true class);
+* ``fm_cells``: per group, true and predicted class: ``n_rows``, ``weight``,
+  the check counts and the row sums (``sum_log_loss``, ``sum_brier``, ``sum_top_k``);
+* ``fm_groups``: the same summed per group (``total`` is the weight);
+* ``fm_classes``: per group and class: ``tp, fp, fn, support, predicted``,
+  ``class_index`` and the group's ``total``; ``fm_class_values`` adds the
+  binary formulas per class; ``fm_class_summary`` sums and averages them;
+* ``fm_kappa_*``: observed and expected disagreement per kappa weighting;
+* ``fm_rank_*``: per class j the curve of score ``s_j`` with class j
+  positive, giving ``auc_sum, ap_sum, sum_pos, sum_neg`` per true class;
+  ``fm_ovo`` the Hand & Till pairs; ``fm_micro_*`` the pooled curve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+
+from sqlglot import exp
+
+from framemetrics.compilers.sql.namespace import SQL, identifier
+from framemetrics.compilers.sql.query import same_group, user_column
+from framemetrics.core import multiclass as mc_core
+from framemetrics.core.statistics import STATISTICS, CurvePoints
+from framemetrics.multiclass.plan import McPlan
+from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
+
+__all__ = ["McQueryInputs", "confusion_query", "mc_ctes", "mc_query", "report_query"]
+
+Ctes = list[tuple[str, exp.Query]]
+
+
+@dataclass(frozen=True)
+class McQueryInputs:
+    """The FROM clause and the expression of each input: ``y_true``, ``y_pred``, ``sample_weight``, the scores."""
+
+    source: exp.Expression
+    y_true: exp.Expression
+    y_pred: exp.Expression | None = None
+    scores: tuple[exp.Expression, ...] = ()
+    sample_weight: exp.Expression | None = None
+    by: tuple[str, ...] = ()
+    drop_nulls: bool = False
+
+
+def _col(name: str, table: str | None = None) -> exp.Column:
+    return exp.column(name, table=table)
+
+
+def _cols(names: list[str], table: str | None = None) -> list[exp.Column]:
+    return [exp.column(n, table=table) for n in names]
+
+
+def _as(value: exp.Expression, name: str | exp.Identifier) -> exp.Alias:
+    return exp.alias_(value, name, copy=False)
+
+
+def _named(columns: dict[str, exp.Expression]) -> list[exp.Alias]:
+    return [_as(value, name) for name, value in columns.items()]
+
+
+def _table(name: str, alias: str) -> exp.Table:
+    return exp.Table(this=exp.to_identifier(name), alias=exp.TableAlias(this=exp.to_identifier(alias)))
+
+
+def _select(
+    columns: list[exp.Expression],
+    source: str | exp.Expression,
+    *,
+    where: exp.Expression | None = None,
+    group_by: list[exp.Expression] | None = None,
+) -> exp.Select:
+    select = exp.select(*columns, copy=False).from_(source, copy=False)
+    if where is not None:
+        select = select.where(where, copy=False)
+    return select.group_by(*group_by, copy=False) if group_by else select
+
+
+def _keys(inputs: McQueryInputs) -> list[str]:
+    return [f"fm_g{i}" for i in range(len(inputs.by))]
+
+
+def _input_ctes(plan: McPlan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
+    used = [inputs.y_true, inputs.y_pred, *inputs.scores, inputs.sample_weight]
+    columns = [_as(user_column(b), k) for b, k in zip(inputs.by, keys, strict=True)]
+    columns.append(_as(inputs.y_true.copy(), "y_true"))
+    if inputs.y_pred is not None:
+        columns.append(_as(inputs.y_pred.copy(), "y_pred"))
+    weight = SQL.lit(1) if inputs.sample_weight is None else inputs.sample_weight.copy()
+    columns.append(_as(SQL.to_float(weight), "sample_weight"))
+    columns += [_as(SQL.to_float(s.copy()), f"s_{j}") for j, s in enumerate(inputs.scores)]
+    present = [SQL.not_(SQL.is_null(c.copy())) for c in used if c is not None]
+    raw = _select(columns, inputs.source.copy(), where=SQL.all(*present) if inputs.drop_nulls else None)
+    if not plan.n_scores:
+        return [("fm_input", raw)]
+    number = exp.Literal.number
+    labels = enumerate(plan.labels)
+    true_index = exp.Case(ifs=[exp.If(this=SQL.eq(_col("y_true"), SQL.lit(c)), true=number(j)) for j, c in labels])
+    p_true = exp.Case(
+        ifs=[exp.If(this=SQL.eq(_col("true_index"), number(j)), true=_col(f"s_{j}")) for j in range(plan.n_scores)]
+    )
+    return [
+        ("fm_raw", raw),
+        ("fm_indexed", _select([exp.Star(), _as(true_index, "true_index")], "fm_raw")),
+        ("fm_input", _select([exp.Star(), _as(p_true, "p_true")], "fm_indexed")),
+    ]
+
+
+def _cells_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+    classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
+    sums = {"n_rows": SQL.count_rows(), "weight": SQL.sum(_col("sample_weight"))}
+    sums |= {c.name: mc_core.check_count(SQL, c, plan.labels, plan.n_scores) for c in plan.checks}
+    sums |= mc_core.row_sums(SQL, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+    cells = _select([*_cols(keys), *_cols(classes), *_named(sums)], "fm_input", group_by=_cols([*keys, *classes]))
+    totals = {"n_rows": SQL.to_int(SQL.sum(_col("n_rows"))), "total": SQL.sum(_col("weight"))}
+    totals |= {name: SQL.sum(_col(name)) for name in list(sums)[2:]}
+    return [
+        ("fm_cells", cells),
+        ("fm_groups", _select([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))),
+    ]
+
+
+def _label_index(plan: McPlan, keys: list[str]) -> tuple[exp.Expression, exp.Expression]:
+    """A class's index and whether it is a class of the evaluation (one of ``labels``, or not null)."""
+    column = _col("class")
+    if plan.labels is not None:
+        index = exp.Case(
+            ifs=[exp.If(this=SQL.eq(column, SQL.lit(c)), true=exp.Literal.number(j)) for j, c in enumerate(plan.labels)]
+        )
+        return index, SQL.any(*(SQL.eq(column.copy(), SQL.lit(c)) for c in plan.labels))
+    order = exp.Order(expressions=[exp.Ordered(this=column.copy())])
+    rank = exp.Window(this=exp.Anonymous(this="DENSE_RANK"), partition_by=_cols(keys), order=order)
+    return rank - 1, SQL.not_(SQL.is_null(column))
+
+
+def _classes_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+    def hit() -> exp.Expression:
+        return exp.NullSafeEQ(this=_col("y_true"), expression=_col("y_pred"))
+
+    def w() -> exp.Expression:
+        return _col("weight")
+
+    def zero() -> exp.Expression:
+        return SQL.lit(0.0)
+
+    as_true = {
+        "class": _col("y_true"),
+        "support": w(),
+        "predicted": zero(),
+        "tp": SQL.when(hit(), w()).otherwise(zero()),
+    }
+    as_true |= {"fp": zero(), "fn": SQL.when(hit(), zero()).otherwise(w())}
+    as_pred = {"class": _col("y_pred"), "support": zero(), "predicted": w(), "tp": zero()}
+    as_pred |= {"fp": SQL.when(hit(), zero()).otherwise(w()), "fn": zero()}
+    parts = [_select([*_cols(keys), *_named(p)], "fm_cells") for p in (as_true, as_pred)]
+    if plan.labels is not None:
+        values = exp.values([(SQL.lit(c),) for c in plan.labels], alias="fm_labels", columns=["class"])
+        empty = [_col("class", "fm_labels"), *(_as(zero(), n) for n in list(as_true)[1:])]
+        parts.append(_select([*_cols(keys, "fm_groups"), *empty], "fm_groups").join(values, join_type="cross"))
+    united = reduce(lambda a, b: exp.union(a, b, distinct=False), parts)
+    index, valid = _label_index(plan, keys)
+    sums = {n: SQL.sum(_col(n)) for n in ("tp", "fp", "fn", "support", "predicted")}
+    total = exp.Window(this=exp.Sum(this=exp.Sum(this=_col("support"))), partition_by=_cols(keys))
+    columns = [*_cols(keys), _col("class"), *_named(sums), _as(index, "class_index"), _as(total, "total")]
+    classes = _select(columns, "fm_class_parts", where=valid, group_by=_cols([*keys, "class"]))
+    values = [exp.Star(), *(_as(mc_core.call_expr(SQL, call, {}, plan), name) for name, call in PER_CLASS.items())]
+    summary = [*_cols(keys), *_named(mc_core.class_sums(SQL)), *_averages(plan, "classes")]
+    return [
+        ("fm_class_parts", united),
+        ("fm_classes", classes),
+        ("fm_class_values", _select(values, "fm_classes")),
+        ("fm_class_summary", _select(summary, "fm_class_values", group_by=_cols(keys))),
+    ]
+
+
+def _averages(plan: McPlan, stage: str) -> list[exp.Alias]:
+    return [
+        _as(mc_core.call_expr(SQL, average, call.params, plan), mc_core.average_column(call.metric, key))
+        for call in plan.calls
+        if call.metric.stage == stage
+        for key, average in call.metric.averages.items()
+    ]
+
+
+def _on(left: str, right: str, keys: list[str], *pairs: tuple[exp.Expression, exp.Expression]) -> exp.Expression:
+    """Same group, and each pair of columns equal."""
+    return SQL.all(same_group(left, right, keys), *(SQL.eq(a, b) for a, b in pairs))
+
+
+def _kappa_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+    columns = {
+        "weight": _col("weight", "fm_cells"),
+        "t": _col("class_index", "t"),
+        "p": _col("class_index", "p"),
+        "support": _col("support", "a"),
+        "predicted": _col("predicted", "b"),
+        "total": _col("total", "a"),
+        "i": _col("class_index", "a"),
+        "j": _col("class_index", "b"),
+    }
+    observed, expected = [], []
+    for w in plan.kappa_weights:
+        sums = mc_core.kappa_sums(SQL, w, {n: c.copy() for n, c in columns.items()})
+        observed.append(_as(sums[0], f"observed_{w or 'none'}"))
+        expected.append(_as(sums[1], f"expected_{w or 'none'}"))
+    cells = _select([*(_as(_col(k, "fm_cells"), k) for k in keys), *observed], "fm_cells")
+    cells = cells.join(
+        _table("fm_classes", "t"), on=_on("fm_cells", "t", keys, (_col("class", "t"), _col("y_true", "fm_cells")))
+    )
+    cells = cells.join(
+        _table("fm_classes", "p"), on=_on("fm_cells", "p", keys, (_col("class", "p"), _col("y_pred", "fm_cells")))
+    )
+    pairs = _select([*(_as(_col(k, "a"), k) for k in keys), *expected], _table("fm_classes", "a"))
+    pairs = pairs.join(_table("fm_classes", "b"), on=same_group("a", "b", keys))
+    return [
+        ("fm_kappa_observed", cells.group_by(*_cols(keys, "fm_cells")) if keys else cells),
+        ("fm_kappa_expected", pairs.group_by(*_cols(keys, "a")) if keys else pairs),
+    ]
+
+
+def _curve_pairs(prefix: str, partition: list[str], row_class: str, positive: exp.Expression, source) -> Ctes:
+    """Per ``partition``, score and ``row_class``: the row class's positive weight ``rw`` and ``nw``; the
+    score's ``pw``; ``tp, fp`` over scores at or above it (RANGE frame: ties included); the binary
+    ranking sums per row class (as ``curve_pairs`` in Polars)."""
+    group = [*partition, "y_score", row_class]
+    w, zero = _col("sample_weight"), SQL.lit(0.0)
+    sums = {
+        "rw": SQL.sum(SQL.when(positive, w).otherwise(zero)),
+        "nw": SQL.sum(SQL.when(positive.copy(), zero.copy()).otherwise(w.copy())),
+    }
+    scores = _select([*_cols(group), *_named(sums)], source, group_by=_cols(group))
+    descending = exp.Order(expressions=[exp.Ordered(this=_col("y_score"), desc=True)])
+    running = {
+        "pw": exp.Window(this=exp.Sum(this=_col("rw")), partition_by=_cols([*partition, "y_score"])),
+        "tp": exp.Window(this=exp.Sum(this=_col("rw")), partition_by=_cols(partition), order=descending),
+        "fp": exp.Window(this=exp.Sum(this=_col("nw")), partition_by=_cols(partition), order=descending.copy()),
+    }
+    curve = _select([exp.Star(), *_named(running)], f"{prefix}_scores")
+    points = CurvePoints.named(SQL)
+    stats = {s: STATISTICS[s].build(SQL, points) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")}
+    pairs = _select(
+        [*_cols([*partition, row_class]), *_named(stats)], f"{prefix}_curve", group_by=_cols([*partition, row_class])
+    )
+    return [(f"{prefix}_scores", scores), (f"{prefix}_curve", curve), (f"{prefix}_pairs", pairs)]
+
+
+def _own_sums(own: exp.Expression, prefix: str = "") -> dict[str, exp.Expression]:
+    """The ranking sums of one class (or of the pooled pairs) from its rows per row class."""
+
+    def only_own(column: str) -> exp.Expression:
+        return SQL.sum(SQL.when(own.copy(), _col(column)).otherwise(SQL.null()))
+
+    return {
+        f"{prefix}auc_sum": SQL.sum(_col("auc_sum")),
+        f"{prefix}ap_sum": only_own("ap_sum"),
+        f"{prefix}sum_pos": only_own("sum_pos"),
+        f"{prefix}sum_neg": SQL.sum(_col("sum_neg")),
+    }
+
+
+def _rank_input(plan: McPlan, keys: list[str]) -> Ctes:
+    k = plan.n_scores
+    index = exp.Array(expressions=[exp.Literal.number(j) for j in range(k)])
+    scores = exp.Array(expressions=_cols([f"s_{j}" for j in range(k)]))
+    columns = [
+        *_cols(keys),
+        _as(exp.Unnest(expressions=[index]), "column_index"),
+        _as(exp.Unnest(expressions=[scores]), "y_score"),
+        *_cols(["true_index", "sample_weight"]),
+    ]
+    return [("fm_rank_input", _select(columns, "fm_input"))]
+
+
+def _ranking_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+    partition = [*keys, "column_index"]
+    own = SQL.eq(_col("true_index"), _col("column_index"))
+    ctes = _curve_pairs("fm_rank", partition, "true_index", own, "fm_rank_input")
+    classes = _select([*_cols(partition), *_named(_own_sums(own))], "fm_rank_pairs", group_by=_cols(partition))
+    values = [exp.Star(), *(_as(mc_core.call_expr(SQL, call, {}, plan), name) for name, call in RANK_PER_CLASS.items())]
+    summary = [*_cols(keys), _as(SQL.count_rows(), "n_rank_classes"), *_averages(plan, "ranking")]
+    return [
+        *ctes,
+        ("fm_rank_classes", classes),
+        ("fm_rank_values", _select(values, "fm_rank_classes")),
+        ("fm_rank_summary", _select(summary, "fm_rank_values", group_by=_cols(keys))),
+    ]
+
+
+def _ovo_cte(keys: list[str]) -> Ctes:
+    sums = mc_core.ovo_sums(
+        SQL, _col("auc_sum", "a"), _col("auc_sum", "b"), _col("sum_pos", "pa"), _col("sum_pos", "pb")
+    )
+    select = _select([*(_as(_col(k, "a"), k) for k in keys), *_named(sums)], _table("fm_rank_pairs", "a"))
+    pair = ((_col("column_index", "a"), _col("true_index", "b")), (_col("true_index", "a"), _col("column_index", "b")))
+    select = select.join(_table("fm_rank_pairs", "b"), on=_on("a", "b", keys, *pair))
+    for alias, index in (("pa", "column_index"), ("pb", "true_index")):
+        on = _on("a", alias, keys, (_col("column_index", alias), _col(index, "a")))
+        select = select.join(_table("fm_rank_classes", alias), on=on)
+    ordered = SQL.all(
+        _col("column_index", "a") < _col("true_index", "a"), _col("sum_pos", "pa") > 0, _col("sum_pos", "pb") > 0
+    )
+    select = select.where(ordered)
+    return [("fm_ovo", select.group_by(*_cols(keys, "a")) if keys else select)]
+
+
+def _micro_ctes(keys: list[str]) -> Ctes:
+    is_pos = SQL.eq(_col("true_index"), _col("column_index"))
+    pooled = _select([exp.Star(), _as(is_pos, "is_pos")], "fm_rank_input").subquery("fm_pooled")
+    ctes = _curve_pairs("fm_micro", keys, "is_pos", _col("is_pos"), pooled)
+    micro = _select(
+        [*_cols(keys), *_named(_own_sums(_col("is_pos"), "micro_"))], "fm_micro_pairs", group_by=_cols(keys)
+    )
+    return [*ctes, ("fm_micro", micro)]
+
+
+def mc_ctes(plan: McPlan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
+    """The CTEs of the stages ``stages`` (``classes``, ``kappa``, ``ranking``, ``ovo``, ``micro``)."""
+    keys = _keys(inputs)
+    ctes = [*_input_ctes(plan, inputs, keys), *_cells_ctes(plan, keys)]
+    if "classes" in stages or "kappa" in stages:
+        ctes += _classes_ctes(plan, keys)
+    if "kappa" in stages:
+        ctes += _kappa_ctes(plan, keys)
+    if {"ranking", "ovo", "micro"} & stages:
+        ctes += _rank_input(plan, keys)
+    if "ranking" in stages or "ovo" in stages:
+        ctes += _ranking_ctes(plan, keys)
+    if "ovo" in stages:
+        ctes += _ovo_cte(keys)
+    if "micro" in stages:
+        ctes += _micro_ctes(keys)
+    return ctes
+
+
+_JOINED = {
+    "classes": ("fm_class_summary",),
+    "kappa": ("fm_kappa_observed", "fm_kappa_expected"),
+    "ranking": ("fm_rank_summary",),
+    "ovo": ("fm_ovo",),
+    "micro": ("fm_micro",),
+}
+
+
+def _metrics_select(plan: McPlan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
+    """The metrics: formulas over ``fm_groups`` joined to the summaries of the plan's stages."""
+    n_invalid = reduce(lambda a, b: a + b, (_col(c.name, "fm_groups") for c in plan.checks))
+    if internal:
+        outputs = [*(_as(_col(k, "fm_groups"), k) for k in keys), _as(_col("total", "fm_groups"), "total")]
+    else:
+        outputs = [_as(_col(k, "fm_groups"), identifier(c)) for k, c in zip(keys, by, strict=True)]
+    outputs.append(_as(_col("n_rows", "fm_groups"), "n_rows"))
+    outputs += [
+        _as(mc_core.metric_expr(SQL, call, plan, n_invalid.copy()), identifier(call.name)) for call in plan.calls
+    ]
+    if checks:
+        outputs += [_as(_col(c.name, "fm_groups"), c.name) for c in plan.checks]
+    select = _select(outputs, "fm_groups")
+    for stage in sorted(plan.stages & set(_JOINED)):
+        for table in _JOINED[stage]:
+            select = select.join(table, on=same_group("fm_groups", table, keys), join_type="left")
+    return select
+
+
+def _with(query: exp.Query, ctes: Ctes) -> exp.Query:
+    for name, cte in ctes:
+        query = query.with_(name, as_=cte, copy=False)
+    return query
+
+
+def _last(column: exp.Expression) -> exp.Ordered:
+    return exp.Ordered(this=column, nulls_first=False)
+
+
+def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
+    """The plan's metrics per group, as a tree: group columns, ``n_rows``, one column per metric.
+
+    Parameters
+    ----------
+    plan : McPlan
+        What to compute.
+    inputs : McQueryInputs
+        The source and the expression of each input.
+    checks : bool, default False
+        Also return the ``invalid_*`` counts per group.
+
+    Returns
+    -------
+    sqlglot.exp.Query
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.multiclass.plan import make_mc_plan
+    >>> plan = make_mc_plan(["accuracy_score"], labels=None, n_scores=0, has_pred=True,
+    ...                     weighted=False, float_labels=False)
+    >>> q = mc_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")))
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1)) v(y, p)")
+    >>> con.sql(to_sql(q)).fetchall()
+    [(2, 0.5)]
+    """
+    keys = _keys(inputs)
+    select = _metrics_select(plan, keys, inputs.by, checks=checks, internal=False)
+    if keys:
+        select = select.order_by(*(_last(c) for c in _cols(keys, "fm_groups")))
+    return _with(select, mc_ctes(plan, inputs, plan.stages))
+
+
+def report_query(plan: McPlan, inputs: McQueryInputs) -> exp.Query:
+    """The class report, as a tree: per group, one row per class, then ``micro avg``, ``macro avg`` and
+    ``weighted avg``; ``plan`` holds the averaged metrics (see :func:`framemetrics.classification_report`)."""
+    keys = _keys(inputs)
+    ranked = plan.n_scores > 0
+    ctes = mc_ctes(plan, inputs, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
+    ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
+    counts = [_as(_col(c.name, "m"), c.name) for c in plan.checks]
+    by = [_as(_col(k, "m"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
+    values = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score", "support": "support"}
+    per_class = [*by, _as(exp.cast(_col("class", "c"), "VARCHAR"), "class")]
+    per_class += [_as(_col(v, "c"), n) for n, v in values.items()]
+    source = _select([], _table("fm_metrics", "m")).join(_table("fm_class_values", "c"), on=same_group("m", "c", keys))
+    if ranked:
+        per_class += [
+            _as(_col("roc_auc_score", "r"), "roc_auc"),
+            _as(_col("average_precision_score", "r"), "average_precision"),
+        ]
+        on = _on("c", "r", keys, (_col("column_index", "r"), _col("class_index", "c")))
+        source = source.join(_table("fm_rank_values", "r"), on=on, join_type="left")
+    per_class += [*counts, _as(_col("class_index", "c"), "fm_order")]
+    selects = [source.select(*per_class)]
+    for position, average in enumerate(("micro", "macro", "weighted")):
+        auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
+        row = [*(b.copy() for b in by), SQL.lit(f"{average} avg")]
+        row += _cols([f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"])
+        row += _cols([auc, f"average_precision_{average}"]) if ranked else []
+        row += [*(c.copy() for c in counts), exp.Literal.number(len(plan.labels or ()) + 1_000_000 + position)]
+        selects.append(_select(row, _table("fm_metrics", "m")))
+    union = reduce(lambda a, b: exp.union(a, b, distinct=False), selects)
+    order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]
+    return _with(union.order_by(*order), ctes)
+
+
+def confusion_query(plan: McPlan, inputs: McQueryInputs) -> exp.Query:
+    """The dense confusion matrix per group, as a tree: every (true, predicted) pair of the group's classes
+    with ``n_rows`` and ``weight`` (0 where no row), and the group's check counts."""
+    keys = _keys(inputs)
+    ctes = mc_ctes(plan, inputs, frozenset({"classes"}))
+    pairs = [
+        *(_as(_col(k, "t"), k) for k in keys),
+        _as(_col("class", "t"), "y_true"),
+        _as(_col("class", "p"), "y_pred"),
+        _as(_col("class_index", "t"), "true_index"),
+        _as(_col("class_index", "p"), "pred_index"),
+        _as(SQL.coalesce(_col("n_rows", "c"), SQL.lit(0)), "n_rows"),
+        _as(SQL.coalesce(_col("weight", "c"), SQL.lit(0.0)), "weight"),
+    ]
+    cell = ((_col("y_true", "c"), _col("class", "t")), (_col("y_pred", "c"), _col("class", "p")))
+    matrix = _select(pairs, _table("fm_classes", "t")).join(_table("fm_classes", "p"), on=same_group("t", "p", keys))
+    ctes.append(("fm_pairs", matrix.join(_table("fm_cells", "c"), on=_on("t", "c", keys, *cell), join_type="left")))
+    outputs = [_as(_col(k, "g"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
+    outputs += _cols(["y_true", "y_pred", "n_rows", "weight"], "x") + [
+        _as(_col(c.name, "g"), c.name) for c in plan.checks
+    ]
+    select = _select(outputs, _table("fm_groups", "g")).join(
+        _table("fm_pairs", "x"), on=same_group("g", "x", keys), join_type="left"
+    )
+    order = [
+        *(_last(c) for c in _cols(keys, "g")),
+        *(exp.Ordered(this=c) for c in _cols(["true_index", "pred_index"], "x")),
+    ]
+    return _with(select.order_by(*order), ctes)

@@ -1,0 +1,162 @@
+"""The multiclass stages' sums and calls, written once over a namespace.
+
+Both compilers (:mod:`framemetrics.compilers.polars.multiclass`,
+:mod:`framemetrics.compilers.sql.multiclass`) build the same stages from
+these definitions: the check counts and row sums per group and cell of the
+confusion matrix, the sums over a group's class rows, the kappa
+disagreements, Hand & Till's pair averages, and the application of a
+registry :class:`~framemetrics.multiclass.registry.Call`.
+
+Examples
+--------
+>>> from framemetrics.compilers.sql import SQL
+>>> from framemetrics.compilers.sql.emit import to_sql
+>>> to_sql(class_sums(SQL)["n_true_classes"])
+'COUNT(*) FILTER(WHERE support > 0)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import reduce
+from typing import Any
+
+from framemetrics.core.checks import Check, class_count
+from framemetrics.core.formulas import multiclass as mc
+from framemetrics.core.formulas import parameter_literal
+from framemetrics.core.namespace import Namespace
+
+__all__ = [
+    "KAPPA_COLUMNS",
+    "average_column",
+    "call_expr",
+    "check_count",
+    "class_sums",
+    "kappa_sums",
+    "metric_expr",
+    "ovo_sums",
+    "row_sums",
+]
+
+Expr = Any
+
+
+def _total(values: list[Expr]) -> Expr:
+    return reduce(lambda a, b: a + b, values)
+
+
+def check_count(ns: Namespace, check: Any, labels: Sequence[Any] | None, n_scores: int) -> Expr:
+    """The number of invalid rows of one input (a ``McCheck``) over the columns of ``fm_input``."""
+    if check.domain == "class":
+        return class_count(ns, ns.col(check.role), [ns.lit(label) for label in labels])
+    if check.domain == "simplex":
+        x = _total([ns.col(f"s_{j}") for j in range(n_scores)])
+    else:
+        x = ns.col(f"s_{check.index}" if check.index is not None else check.role)
+    return Check(check.domain, check.role).count(ns, x)
+
+
+def row_sums(ns: Namespace, names: set[str], n_scores: int, k: int) -> dict[str, Expr]:
+    """The weighted row sums of the metrics ``names`` reads: ``sum_log_loss``, ``sum_brier``, ``sum_top_k``."""
+    w, true_index, p_true = ns.col("sample_weight"), ns.col("true_index"), ns.col("p_true")
+    scores = [ns.col(f"s_{j}") for j in range(n_scores)]
+    sums = {}
+    if "log_loss" in names:
+        sums["sum_log_loss"] = ns.sum(w * mc.log_loss_row(ns, p_true))
+    if "brier_score_loss" in names:
+        terms = [mc.brier_term(ns, s, ns.lit(j), true_index) for j, s in enumerate(scores)]
+        sums["sum_brier"] = ns.sum(w * _total(terms))
+    if "top_k_accuracy_score" in names:
+        above = _total([mc.ranks_above(ns, s, ns.lit(j), p_true, true_index) for j, s in enumerate(scores)])
+        sums["sum_top_k"] = ns.sum(w * ns.indicator(above < k))
+    return sums
+
+
+def class_sums(ns: Namespace) -> dict[str, Expr]:
+    """Per group, over its class rows (``tp, fp, fn, support, predicted``): the sums the formulas read."""
+    tp, support, predicted = ns.col("tp"), ns.col("support"), ns.col("predicted")
+    recall = ns.when(support > 0, tp / support).otherwise(ns.null())
+    return {
+        "tp": ns.sum(tp),
+        "fp": ns.sum(ns.col("fp")),
+        "fn": ns.sum(ns.col("fn")),
+        "true_dot_pred": ns.sum(support * predicted),
+        "true_dot_true": ns.sum(support * support),
+        "pred_dot_pred": ns.sum(predicted * predicted),
+        "n_true_classes": ns.count_where(support > 0),
+        "n_pred_classes": ns.count_where(predicted > 0),
+        "mean_recall": mc.mean(ns, recall),
+    }
+
+
+KAPPA_COLUMNS = ("weight", "t", "p", "support", "predicted", "total", "i", "j")
+
+
+def kappa_sums(ns: Namespace, weights: str | None, c: Mapping[str, Expr]) -> tuple[Expr, Expr]:
+    """Observed and expected disagreement for kappa ``weights``.
+
+    Observed over the confusion cells (``weight``, true and predicted class
+    index ``t, p``); expected over the pairs of classes ``i, j`` of a group
+    (``support * predicted / total``). ``c`` maps :data:`KAPPA_COLUMNS` to expressions.
+    """
+    observed = ns.sum(c["weight"] * mc.kappa_weight(ns, c["t"], c["p"], weights))
+    expected = ns.sum(c["support"] * c["predicted"] / c["total"] * mc.kappa_weight(ns, c["i"], c["j"], weights))
+    return observed, expected
+
+
+def ovo_sums(ns: Namespace, auc_sum_ab: Expr, auc_sum_ba: Expr, pos_a: Expr, pos_b: Expr) -> dict[str, Expr]:
+    """Hand & Till's average over the class pairs of a group, unweighted and prevalence-weighted."""
+    pair = mc.ovo_pair(ns, auc_sum_ab, auc_sum_ba, pos_a, pos_b)
+    prevalence = pos_a + pos_b
+    return {"ovo_macro": mc.mean(ns, pair), "ovo_weighted": ns.sum(prevalence * pair) / ns.sum(prevalence)}
+
+
+def call_expr(
+    ns: Namespace,
+    call: Any,
+    params: Mapping[str, Any],
+    plan: Any,
+    column: Callable[[str], Expr] | None = None,
+) -> Expr:
+    """A registry ``Call`` in namespace ``ns``: each argument a column, a parameter or a literal.
+
+    ``NULL`` is a double null, ``NO_INVALID`` 0, ``beta`` and ``n_classes`` the
+    plan's, a parameter its typed literal; any other name a column (through
+    ``column``, default ``ns.col``), ``{weights}`` filled with the kappa weighting.
+    """
+    column = column or ns.col
+
+    def argument(name: str) -> Expr:
+        if name == "NULL":
+            return ns.null()
+        if name == "NO_INVALID":
+            return ns.lit(0)
+        if name == "beta":
+            return parameter_literal(ns, plan.beta)
+        if name == "n_classes":
+            return ns.lit(plan.n_scores)
+        if name in params:
+            return parameter_literal(ns, params[name])
+        return column(name.format(weights=params.get("weights") or "none"))
+
+    return call.function(ns, *(argument(a) for a in call.arguments))
+
+
+def average_column(metric: Any, key: str) -> str:
+    """The column holding the average ``key`` of ``metric`` in the class summaries."""
+    return f"{key}_{metric.name}"
+
+
+def metric_expr(
+    ns: Namespace, requested: Any, plan: Any, n_invalid: Expr, column: Callable[[str], Expr] | None = None
+) -> Expr:
+    """The formula of a requested metric (a ``McCall``) over a group's columns, its averages and ``n_invalid``."""
+    column = column or ns.col
+    metric = requested.metric
+
+    def resolve(name: str) -> Expr:
+        if name in metric.averages:
+            return column(average_column(metric, name))
+        return n_invalid if name == "n_invalid" else column(name)
+
+    return call_expr(ns, metric.formula, requested.params, plan, resolve)
