@@ -82,8 +82,8 @@ class McPlan:
     @property
     def stages(self) -> frozenset[str]:
         stages = {c.metric.stage for c in self.calls}
-        if "kappa" in stages or "ovo" in stages:
-            stages.add("classes" if "kappa" in stages else "ranking")
+        if "kappa" in stages:
+            stages.add("classes")
         return frozenset(stages)
 
 

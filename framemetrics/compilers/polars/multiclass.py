@@ -14,8 +14,9 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.stages import curve_statistic, frame_points
+from framemetrics.compilers.polars.stages import curve_statistics
 from framemetrics.core import multiclass as mc_core
+from framemetrics.core.statistics import Rows
 from framemetrics.multiclass.plan import McPlan
 from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call
 
@@ -166,86 +167,72 @@ def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: 
     return [_grouped(observed, keys, observed_sums), _grouped(pairs, keys, expected_sums)]
 
 
+RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
+
+
 def rank_input(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
-    """``fm_rank_input``: one row per input row and score column: ``column_index``, ``y_score``."""
+    """``fm_rank_input``: one row per input row and score column: ``column_index``, ``y_score``, ``is_pos``."""
     k = plan.n_scores
-    return data.select(
+    rows = data.select(
         *keys,
         pl.lit(list(range(k)), dtype=pl.List(pl.Int64)).alias("column_index"),
         pl.concat_list([f"s_{j}" for j in range(k)]).alias("y_score"),
         "true_index",
         "sample_weight",
     ).explode(["column_index", "y_score"])
+    return rows.with_columns(is_pos=pl.col("true_index") == pl.col("column_index"))
 
 
-def curve_pairs(rows: pl.LazyFrame, partition: list[str], row_class: str, positive: pl.Expr) -> pl.LazyFrame:
-    """``<prefix>_scores``, ``_curve`` and ``_pairs``: the binary ranking sums per partition and row class."""
-    w = pl.col("sample_weight")
-    scores = rows.group_by([*partition, "y_score", row_class]).agg(
-        rw=pl.when(positive).then(w).otherwise(0.0).sum(), nw=pl.when(positive).then(0.0).otherwise(w).sum()
+def ranked(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """``auc_sum, ap_sum, sum_pos, sum_neg`` per group of ``keys``, rows with ``is_pos`` positive: the curve stage."""
+    x = Rows(
+        y_true=pl.col("is_pos"),
+        y_pred=None,
+        y_score=pl.col("y_score"),
+        sample_weight=pl.col("sample_weight"),
+        pos_label=pl.lit(True),
+        neg_label=pl.lit(False),
+        alpha=None,
+        max_fpr=1.0,
     )
-    ordered = scores.sort("y_score", descending=True, nulls_last=True)
-    running = {"tp": pl.col("rw").cum_sum(), "fp": pl.col("nw").cum_sum()}
-    curve = ordered.with_columns(
-        pw=pl.col("rw").sum().over([*partition, "y_score"]),
-        **{name: (expr.over(partition) if partition else expr) for name, expr in running.items()},
-    )
-    # RANGE frame: a score's cumulative sums include its ties (the last of them, the largest).
-    curve = curve.with_columns(pl.col("tp", "fp").max().over([*partition, "y_score"]))
-    stats = [curve_statistic(s, frame_points()).alias(s) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")]
-    return curve.group_by([*partition, row_class]).agg(stats)
+    return curve_statistics(rows, keys, x, RANK_STATISTICS)
 
 
-def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple[pl.LazyFrame, ...]:
-    """``fm_rank_pairs``, ``fm_rank_values`` and ``fm_rank_summary``."""
-    partition = [*keys, "column_index"]
-    own = pl.col("true_index") == pl.col("column_index")
-    pairs = curve_pairs(fm_rank_input, partition, "true_index", own)
-    per_class = pairs.group_by(partition).agg(
-        pl.col("auc_sum").sum(),
-        pl.col("ap_sum").filter(own).sum(),
-        pl.col("sum_pos").filter(own).sum(),
-        pl.col("sum_neg").sum(),
-    )
+def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """``fm_rank_values`` (one-vs-rest per class: score ``s_j``, class j positive) and ``fm_rank_summary``."""
+    per_class = ranked(fm_rank_input, [*keys, "column_index"])
     values = per_class.with_columns(_call(call, {}, plan).alias(name) for name, call in RANK_PER_CLASS.items())
-    averages = _averages(plan, "ranking")
-    summary = _grouped(values, keys, [pl.len().alias("n_rank_classes"), *averages])
-    return pairs, values, summary
+    summary = _grouped(values, keys, [pl.len().alias("n_rank_classes"), *_averages(plan, "ranking")])
+    return values, summary
 
 
-def ovo(fm_rank_pairs: pl.LazyFrame, fm_rank_values: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """``fm_ovo``: Hand & Till's pair scores averaged per group."""
-    a = fm_rank_pairs.select(*keys, pl.col("column_index").alias("ca"), pl.col("true_index").alias("cb"), "auc_sum")
-    b = fm_rank_pairs.select(
-        *keys,
-        pl.col("column_index").alias("cb"),
-        pl.col("true_index").alias("ca"),
-        pl.col("auc_sum").alias("auc_sum_ba"),
+def ovo(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+    """``fm_ovo``: Hand & Till's pair scores averaged per group.
+
+    Per ordered pair (a, b), the curve of score ``s_a`` over the rows of
+    classes a (positive) and b (negative), as scikit-learn subsets the rows
+    of each pair: the positives of column a stand once for every other class.
+    """
+    is_pos = pl.col("is_pos")
+    negatives = fm_rank_input.filter(~is_pos).with_columns(other=pl.col("true_index"))
+    others = pl.LazyFrame({"other": list(range(plan.n_scores))}, schema={"other": pl.Int64})
+    positives = fm_rank_input.filter(is_pos).join(others, how="cross").filter(pl.col("other") != pl.col("column_index"))
+    pairs = ranked(pl.concat([positives, negatives], how="diagonal_relaxed"), [*keys, "column_index", "other"])
+    a = pairs.select(
+        *keys, pl.col("column_index").alias("ca"), pl.col("other").alias("cb"), "auc_sum", "sum_pos", "sum_neg"
     )
-    pos = fm_rank_values.select(*keys, "column_index", "sum_pos")
+    b = pairs.select(
+        *keys, pl.col("column_index").alias("cb"), pl.col("other").alias("ca"), pl.col("auc_sum").alias("auc_sum_ba")
+    )
     joined = a.filter(pl.col("ca") < pl.col("cb")).join(b, on=[*keys, "ca", "cb"], nulls_equal=True)
-    joined = joined.join(pos.rename({"column_index": "ca", "sum_pos": "pos_a"}), on=[*keys, "ca"], nulls_equal=True)
-    joined = joined.join(pos.rename({"column_index": "cb", "sum_pos": "pos_b"}), on=[*keys, "cb"], nulls_equal=True)
-    joined = joined.filter((pl.col("pos_a") > 0) & (pl.col("pos_b") > 0))
-    sums = mc_core.ovo_sums(POLARS, pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("pos_a"), pl.col("pos_b"))
+    joined = joined.filter((pl.col("sum_pos") > 0) & (pl.col("sum_neg") > 0))
+    sums = mc_core.ovo_sums(POLARS, pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("sum_pos"), pl.col("sum_neg"))
     return _grouped(joined, keys, [expr.alias(name) for name, expr in sums.items()])
 
 
 def micro(fm_rank_input: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """``fm_micro``: the ranking sums of all (row, class) pairs pooled."""
-    rows = fm_rank_input.with_columns(is_pos=pl.col("true_index") == pl.col("column_index"))
-    pairs = curve_pairs(rows, keys, "is_pos", pl.col("is_pos"))
-    pos = pl.col("is_pos")
-    return _grouped(
-        pairs,
-        keys,
-        [
-            pl.col("auc_sum").sum().alias("micro_auc_sum"),
-            pl.col("ap_sum").filter(pos).sum().alias("micro_ap_sum"),
-            pl.col("sum_pos").filter(pos).sum().alias("micro_sum_pos"),
-            pl.col("sum_neg").sum().alias("micro_sum_neg"),
-        ],
-    )
+    return ranked(fm_rank_input, keys).rename({s: f"micro_{s}" for s in RANK_STATISTICS})
 
 
 @dataclass
@@ -275,11 +262,11 @@ def mc_frames(data: pl.LazyFrame, plan: McPlan, keys: list[str], stages: frozens
         summaries += kappa(fm_cells, out.classes, plan, keys)
     if {"ranking", "ovo", "micro"} & stages:
         fm_rank_input = rank_input(data, plan, keys)
-        if "ranking" in stages or "ovo" in stages:
-            pairs, out.rank_values, summary = ranking(fm_rank_input, plan, keys)
+        if "ranking" in stages:
+            out.rank_values, summary = ranking(fm_rank_input, plan, keys)
             summaries.append(summary)
-            if "ovo" in stages:
-                summaries.append(ovo(pairs, out.rank_values, keys))
+        if "ovo" in stages:
+            summaries.append(ovo(fm_rank_input, plan, keys))
         if "micro" in stages:
             summaries.append(micro(fm_rank_input, keys))
     out.summaries = tuple(summaries)

@@ -11,14 +11,12 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import (
     check_count,
-    curve_stage,
-    curve_statistic,
-    frame_points,
+    curve_statistics,
     row_statistic,
     rows_of,
 )
 from framemetrics.core.formulas import apply_formula
-from framemetrics.core.statistics import STATISTICS, bin_score
+from framemetrics.core.statistics import bin_score
 from framemetrics.inputs import MetricInputs
 from framemetrics.plan import MetricCall, Plan
 
@@ -143,14 +141,10 @@ def run_polars(
     data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
     stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
     if plan.curve_statistics:
-        points = frame_points(plan.max_fpr)
-        ranking = [curve_statistic(s, points).alias(s) for s in plan.curve_statistics]
         x = rows_of(plan_inputs(plan))
         if plan.bins is not None:
             x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
-        previous = any(STATISTICS[s].previous for s in plan.curve_statistics)
-        curve = curve_stage(data, keys, x, previous=previous)
-        ranked = curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
+        ranked = curve_statistics(data, keys, x, plan.curve_statistics, plan.max_fpr)
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

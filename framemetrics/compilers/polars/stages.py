@@ -30,6 +30,7 @@ __all__ = [
     "curve_in_group",
     "curve_stage",
     "curve_statistic",
+    "curve_statistics",
     "frame_points",
     "row_statistic",
     "rows_of",
@@ -214,3 +215,22 @@ def curve_stage(
             "is_first": pl.int_range(pl.len()) == 0,
         }
     return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})
+
+
+def curve_statistics(
+    data: pl.LazyFrame, keys: list[str], x: Rows, statistics: tuple[str, ...], max_fpr: float = 1.0
+) -> pl.LazyFrame:
+    """The curve statistics ``statistics`` per group: the curve stage, then one aggregation per group.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> x = rows_of(MetricInputs.of(y_true="y", y_score="s"))
+    >>> curve_statistics(lf, [], x, ("auc_sum", "sum_pos")).collect().rows()
+    [(3.0, 2.0)]
+    """
+    previous = any(STATISTICS[s].previous for s in statistics)
+    points = frame_points(max_fpr)
+    ranking = [curve_statistic(s, points).alias(s) for s in statistics]
+    curve = curve_stage(data, keys, x, previous=previous)
+    return curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)

@@ -29,8 +29,9 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import same_group, user_column
+from framemetrics.compilers.sql.stages import curve_statistics
 from framemetrics.core import multiclass as mc_core
-from framemetrics.core.statistics import STATISTICS, CurvePoints
+from framemetrics.core.statistics import Rows
 from framemetrics.multiclass.plan import McPlan
 from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
 
@@ -227,44 +228,22 @@ def _kappa_ctes(plan: McPlan, keys: list[str]) -> Ctes:
     ]
 
 
-def _curve_pairs(prefix: str, partition: list[str], row_class: str, positive: exp.Expression, source) -> Ctes:
-    """Per ``partition``, score and ``row_class``: the row class's positive weight ``rw`` and ``nw``; the
-    score's ``pw``; ``tp, fp`` over scores at or above it (RANGE frame: ties included); the binary
-    ranking sums per row class (as ``curve_pairs`` in Polars)."""
-    group = [*partition, "y_score", row_class]
-    w, zero = _col("sample_weight"), SQL.lit(0.0)
-    sums = {
-        "rw": SQL.sum(SQL.when(positive, w).otherwise(zero)),
-        "nw": SQL.sum(SQL.when(positive.copy(), zero.copy()).otherwise(w.copy())),
-    }
-    scores = _select([*_cols(group), *_named(sums)], source, group_by=_cols(group))
-    descending = exp.Order(expressions=[exp.Ordered(this=_col("y_score"), desc=True)])
-    running = {
-        "pw": exp.Window(this=exp.Sum(this=_col("rw")), partition_by=_cols([*partition, "y_score"])),
-        "tp": exp.Window(this=exp.Sum(this=_col("rw")), partition_by=_cols(partition), order=descending),
-        "fp": exp.Window(this=exp.Sum(this=_col("nw")), partition_by=_cols(partition), order=descending.copy()),
-    }
-    curve = _select([exp.Star(), *_named(running)], f"{prefix}_scores")
-    points = CurvePoints.named(SQL)
-    stats = {s: STATISTICS[s].build(SQL, points) for s in ("auc_sum", "ap_sum", "sum_pos", "sum_neg")}
-    pairs = _select(
-        [*_cols([*partition, row_class]), *_named(stats)], f"{prefix}_curve", group_by=_cols([*partition, row_class])
+_RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
+
+
+def _ranked(prefix: str, keys: list[str], source: str) -> Ctes:
+    """``<prefix>_ranking``: ``auc_sum, ap_sum, sum_pos, sum_neg`` per group of ``keys``, ``is_pos`` positive."""
+    x = Rows(
+        y_true=_col("is_pos"),
+        y_pred=None,
+        y_score=_col("y_score"),
+        sample_weight=_col("sample_weight"),
+        pos_label=SQL.lit(True),
+        neg_label=SQL.lit(False),
+        alpha=None,
+        max_fpr=SQL.lit(1.0),
     )
-    return [(f"{prefix}_scores", scores), (f"{prefix}_curve", curve), (f"{prefix}_pairs", pairs)]
-
-
-def _own_sums(own: exp.Expression, prefix: str = "") -> dict[str, exp.Expression]:
-    """The ranking sums of one class (or of the pooled pairs) from its rows per row class."""
-
-    def only_own(column: str) -> exp.Expression:
-        return SQL.sum(SQL.when(own.copy(), _col(column)).otherwise(SQL.null()))
-
-    return {
-        f"{prefix}auc_sum": SQL.sum(_col("auc_sum")),
-        f"{prefix}ap_sum": only_own("ap_sum"),
-        f"{prefix}sum_pos": only_own("sum_pos"),
-        f"{prefix}sum_neg": SQL.sum(_col("sum_neg")),
-    }
+    return curve_statistics(x, keys, _RANK_STATISTICS, source=source, prefix=prefix)
 
 
 def _rank_input(plan: McPlan, keys: list[str]) -> Ctes:
@@ -277,49 +256,51 @@ def _rank_input(plan: McPlan, keys: list[str]) -> Ctes:
         _as(exp.Unnest(expressions=[scores]), "y_score"),
         *_cols(["true_index", "sample_weight"]),
     ]
-    return [("fm_rank_input", _select(columns, "fm_input"))]
+    is_pos = SQL.eq(_col("true_index"), _col("column_index"))
+    return [
+        ("fm_unpivoted", _select(columns, "fm_input")),
+        ("fm_rank_input", _select([exp.Star(), _as(is_pos, "is_pos")], "fm_unpivoted")),
+    ]
 
 
 def _ranking_ctes(plan: McPlan, keys: list[str]) -> Ctes:
-    partition = [*keys, "column_index"]
-    own = SQL.eq(_col("true_index"), _col("column_index"))
-    ctes = _curve_pairs("fm_rank", partition, "true_index", own, "fm_rank_input")
-    classes = _select([*_cols(partition), *_named(_own_sums(own))], "fm_rank_pairs", group_by=_cols(partition))
+    """One-vs-rest per class (score ``s_j``, class j positive): ``fm_rank_values`` and ``fm_rank_summary``."""
+    ctes = _ranked("fm_rank", [*keys, "column_index"], "fm_rank_input")
     values = [exp.Star(), *(_as(mc_core.call_expr(SQL, call, {}, plan), name) for name, call in RANK_PER_CLASS.items())]
     summary = [*_cols(keys), _as(SQL.count_rows(), "n_rank_classes"), *_averages(plan, "ranking")]
     return [
         *ctes,
-        ("fm_rank_classes", classes),
-        ("fm_rank_values", _select(values, "fm_rank_classes")),
+        ("fm_rank_values", _select(values, "fm_rank_ranking")),
         ("fm_rank_summary", _select(summary, "fm_rank_values", group_by=_cols(keys))),
     ]
 
 
-def _ovo_cte(keys: list[str]) -> Ctes:
-    sums = mc_core.ovo_sums(
-        SQL, _col("auc_sum", "a"), _col("auc_sum", "b"), _col("sum_pos", "pa"), _col("sum_pos", "pb")
-    )
-    select = _select([*(_as(_col(k, "a"), k) for k in keys), *_named(sums)], _table("fm_rank_pairs", "a"))
-    pair = ((_col("column_index", "a"), _col("true_index", "b")), (_col("true_index", "a"), _col("column_index", "b")))
-    select = select.join(_table("fm_rank_pairs", "b"), on=_on("a", "b", keys, *pair))
-    for alias, index in (("pa", "column_index"), ("pb", "true_index")):
-        on = _on("a", alias, keys, (_col("column_index", alias), _col(index, "a")))
-        select = select.join(_table("fm_rank_classes", alias), on=on)
-    ordered = SQL.all(
-        _col("column_index", "a") < _col("true_index", "a"), _col("sum_pos", "pa") > 0, _col("sum_pos", "pb") > 0
-    )
-    select = select.where(ordered)
-    return [("fm_ovo", select.group_by(*_cols(keys, "a")) if keys else select)]
+def _ovo_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+    """Hand & Till: per ordered pair (a, b), the curve of ``s_a`` over the rows of classes a and b
+    (``fm_ovo_input``: the positives of column a once for every other class, as scikit-learn subsets
+    each pair's rows), then ``fm_ovo``: the pair scores averaged per group."""
+    rank_columns = [*keys, "column_index", "y_score", "true_index", "sample_weight", "is_pos"]
+    others = exp.values([(exp.Literal.number(j),) for j in range(plan.n_scores)], alias="fm_others", columns=["other"])
+    positives = _select([*_cols(rank_columns, "fm_rank_input"), _col("other", "fm_others")], "fm_rank_input")
+    positives = positives.join(others, join_type="cross")
+    positives = positives.where(SQL.all(_col("is_pos"), SQL.ne(_col("other", "fm_others"), _col("column_index"))))
+    negatives = [*_cols(rank_columns), _as(_col("true_index"), "other")]
+    negatives = _select(negatives, "fm_rank_input", where=SQL.not_(_col("is_pos")))
+    ctes = [("fm_ovo_input", exp.union(positives, negatives, distinct=False))]
+    ctes += _ranked("fm_ovo", [*keys, "column_index", "other"], "fm_ovo_input")
+    sums = mc_core.ovo_sums(SQL, _col("auc_sum", "a"), _col("auc_sum", "b"), _col("sum_pos", "a"), _col("sum_neg", "a"))
+    select = _select([*(_as(_col(k, "a"), k) for k in keys), *_named(sums)], _table("fm_ovo_ranking", "a"))
+    pair = ((_col("column_index", "a"), _col("other", "b")), (_col("other", "a"), _col("column_index", "b")))
+    select = select.join(_table("fm_ovo_ranking", "b"), on=_on("a", "b", keys, *pair))
+    kept = SQL.all(_col("column_index", "a") < _col("other", "a"), _col("sum_pos", "a") > 0, _col("sum_neg", "a") > 0)
+    select = select.where(kept)
+    return [*ctes, ("fm_ovo", select.group_by(*_cols(keys, "a")) if keys else select)]
 
 
 def _micro_ctes(keys: list[str]) -> Ctes:
-    is_pos = SQL.eq(_col("true_index"), _col("column_index"))
-    pooled = _select([exp.Star(), _as(is_pos, "is_pos")], "fm_rank_input").subquery("fm_pooled")
-    ctes = _curve_pairs("fm_micro", keys, "is_pos", _col("is_pos"), pooled)
-    micro = _select(
-        [*_cols(keys), *_named(_own_sums(_col("is_pos"), "micro_"))], "fm_micro_pairs", group_by=_cols(keys)
-    )
-    return [*ctes, ("fm_micro", micro)]
+    ctes = _ranked("fm_micro", keys, "fm_rank_input")
+    sums = [_as(_col(s), f"micro_{s}") for s in _RANK_STATISTICS]
+    return [*ctes, ("fm_micro", _select([*_cols(keys), *sums], "fm_micro_ranking"))]
 
 
 def mc_ctes(plan: McPlan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
@@ -332,10 +313,10 @@ def mc_ctes(plan: McPlan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes
         ctes += _kappa_ctes(plan, keys)
     if {"ranking", "ovo", "micro"} & stages:
         ctes += _rank_input(plan, keys)
-    if "ranking" in stages or "ovo" in stages:
+    if "ranking" in stages:
         ctes += _ranking_ctes(plan, keys)
     if "ovo" in stages:
-        ctes += _ovo_cte(keys)
+        ctes += _ovo_ctes(plan, keys)
     if "micro" in stages:
         ctes += _micro_ctes(keys)
     return ctes

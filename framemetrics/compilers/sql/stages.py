@@ -25,7 +25,7 @@ from framemetrics.core.statistics import (
 )
 from framemetrics.plan import Plan
 
-__all__ = ["curve_ctes", "curve_stage", "group_window", "rows_of"]
+__all__ = ["curve_ctes", "curve_stage", "curve_statistics", "group_window", "rows_of"]
 
 # The frames of the curve stage's windows, in decreasing score order.
 _THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
@@ -69,9 +69,16 @@ def _sum(column: str) -> exp.Sum:
 
 
 def curve_stage(
-    x: Rows, keys: list[str], score: exp.Expression, *, previous: bool = False, points: bool = False
+    x: Rows,
+    keys: list[str],
+    score: exp.Expression,
+    *,
+    previous: bool = False,
+    points: bool = False,
+    source: str = "fm_input",
+    prefix: str = "fm",
 ) -> list[tuple[str, exp.Select]]:
-    """The curve stage: ``fm_scores`` (per group and score ``pw, nw``) and ``fm_curve``.
+    """The curve stage over ``source``: ``<prefix>_scores`` (per group and score ``pw, nw``) and ``<prefix>_curve``.
 
     Parameters
     ----------
@@ -106,7 +113,7 @@ def curve_stage(
             exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw", copy=False),
             exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw", copy=False),
         )
-        .from_("fm_input", copy=False)
+        .from_(source, copy=False)
         .group_by(*groups, score, copy=False)
     )
     columns = {
@@ -131,14 +138,48 @@ def curve_stage(
         columns["is_first"] = exp.EQ(this=_by_score(exp.RowNumber(), keys), expression=exp.Literal.number(1))
     selected = [*groups, exp.column("y_score"), exp.column("pw"), exp.column("nw")]
     selected += [exp.alias_(value, name, copy=False) for name, value in columns.items()]
-    curve = exp.select(*selected, copy=False).from_("fm_scores", copy=False)
+    curve = exp.select(*selected, copy=False).from_(f"{prefix}_scores", copy=False)
     if points:
         curve = curve.where(exp.column("pw") + exp.column("nw") > 0, copy=False)
-    return [("fm_scores", scores), ("fm_curve", curve)]
+    return [(f"{prefix}_scores", scores), (f"{prefix}_curve", curve)]
+
+
+def curve_statistics(
+    x: Rows,
+    keys: list[str],
+    statistics: tuple[str, ...],
+    *,
+    score: exp.Expression | None = None,
+    source: str = "fm_input",
+    prefix: str = "fm",
+) -> list[tuple[str, exp.Select]]:
+    """The curve stage over ``source`` and the curve ``statistics`` per group (``<prefix>_ranking``).
+
+    Examples
+    --------
+    >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
+    >>> [name for name, _ in curve_statistics(x, [], ("auc_sum", "ks_score"))]
+    ['fm_scores', 'fm_curve', 'fm_gaps', 'fm_ranking']
+    """
+    previous = any(STATISTICS[s].previous for s in statistics)
+    ctes = curve_stage(x, keys, x.y_score if score is None else score, previous=previous, source=source, prefix=prefix)
+    points = CurvePoints(
+        **{f: SQL.col(f) for f in CurvePoints.__dataclass_fields__ if f != "max_fpr"}, max_fpr=x.max_fpr
+    )
+    stage = f"{prefix}_curve"
+    if any(STATISTICS[s].gap_max for s in statistics):
+        gap_max = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
+        gaps = exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_(stage, copy=False)
+        ctes.append((f"{prefix}_gaps", gaps))
+        stage = f"{prefix}_gaps"
+    groups = [exp.column(k) for k in keys]
+    ranking = exp.select(*groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in statistics))
+    ranking = ranking.from_(stage, copy=False)
+    return [*ctes, (f"{prefix}_ranking", ranking.group_by(*groups, copy=False) if keys else ranking)]
 
 
 def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> list[tuple[str, exp.Select]]:
-    """The curve stage and the plan's curve statistics per group: ``fm_scores`` ... ``fm_ranking``.
+    """The plan's curve statistics per group: ``fm_scores`` ... ``fm_ranking`` (scores binned with ``bins=``).
 
     Examples
     --------
@@ -148,21 +189,5 @@ def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str])
     ['fm_scores', 'fm_curve', 'fm_ranking']
     """
     x = rows_of(literals)
-    score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
-    previous = any(STATISTICS[s].previous for s in plan.curve_statistics)
-    ctes = curve_stage(x, keys, score, previous=previous)
-    points = CurvePoints(
-        **{f: SQL.col(f) for f in CurvePoints.__dataclass_fields__ if f != "max_fpr"}, max_fpr=x.max_fpr
-    )
-    source = "fm_curve"
-    if any(STATISTICS[s].gap_max for s in plan.curve_statistics):
-        gap_max = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
-        gaps = exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_("fm_curve", copy=False)
-        ctes.append(("fm_gaps", gaps))
-        source = "fm_gaps"
-    groups = [exp.column(k) for k in keys]
-    ranking = exp.select(
-        *groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in plan.curve_statistics)
-    )
-    ranking = ranking.from_(source, copy=False)
-    return [*ctes, ("fm_ranking", ranking.group_by(*groups, copy=False) if keys else ranking)]
+    score = None if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
+    return curve_statistics(x, keys, plan.curve_statistics, score=score)
