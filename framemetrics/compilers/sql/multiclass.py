@@ -15,9 +15,10 @@ statistics):
   ``class_index`` and the group's ``total``; ``fm_class_values`` adds the
   binary formulas per class; ``fm_class_summary`` sums and averages them;
 * ``fm_kappa_*``: observed and expected disagreement per kappa weighting;
-* ``fm_rank_*``: per class j the curve of score ``s_j`` with class j
-  positive, giving ``auc_sum, ap_sum, sum_pos, sum_neg`` per true class;
-  ``fm_ovo`` the Hand & Till pairs; ``fm_micro_*`` the pooled curve.
+* ``fm_rank_*``: per class j the shared curve stage of score ``s_j`` with
+  class j positive (one-vs-rest), giving ``auc_sum, ap_sum, sum_pos,
+  sum_neg``; ``fm_ovo_*`` the same per pair of classes over the pair's rows
+  (Hand & Till); ``fm_micro_*`` over all (row, class) pairs pooled.
 """
 
 from __future__ import annotations
