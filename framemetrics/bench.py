@@ -11,7 +11,9 @@ polars-ds' ``query_roc_auc`` where installed (``pip install '.[bench]'``);
 ``speedup`` is then how many times faster framemetrics is. The ratio is what
 matters; absolute times depend on the machine. ``--cases`` picks cases,
 ``--parquet FILE`` reads from a Parquet file in fresh processes and reports
-peak memory.
+peak memory. ``--macros`` times instead the aggregate ranking macros of
+``sql/framemetrics.sql`` (``fm_roc_auc_score(y, p)`` in a ``GROUP BY``) on one
+group of 2e5 and of 1e6 rows against ``fm.sql.query`` on the same table.
 """
 
 from __future__ import annotations
@@ -410,6 +412,38 @@ def run_benchmark(
     return lines
 
 
+MACROS = ["roc_auc_score", "average_precision_score", "ks_statistic"]
+MACRO_ROWS = [200_000, 1_000_000]
+
+
+def run_macro_benchmark(sizes: list[int], repeat: int) -> list[dict[str, object]]:
+    """Time the aggregate macros of :data:`MACROS` on one group of each size against ``fm.sql.query``.
+
+    The ratio is macro / query time: the macros sort each group's rows in a
+    list and scan it (O(n log n)), where the query sorts and scans them with
+    window functions.
+
+    Examples
+    --------
+    >>> lines = run_macro_benchmark([1_000], 1)
+    >>> [line["metrics"] for line in lines][0]
+    'fm_roc_auc_score, 1,000 rows'
+    """
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(fm.sql.macro_file().read_text())
+    lines = []
+    for rows in sizes:
+        con.execute(_GENERATE.format(rows=int(rows), groups=1))
+        for name in MACROS:
+            macro = partial(con.sql(f"SELECT g, fm_{name}(y, p, sample_weight := w) FROM bench GROUP BY g").fetchall)
+            sql = fm.sql.query([name], table="bench", y_true="y", y_score="p", sample_weight="w", by="g")
+            query = partial(con.sql(sql).fetchall)
+            case = f"fm_{name}, {rows:,} rows"
+            lines.append(_line("duckdb", case, "fm.sql.query", best_of(repeat, macro), best_of(repeat, query)))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point: parse arguments, run, print the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -420,12 +454,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--parquet", help="write the data to this Parquet file and read it from there")
     parser.add_argument("--memory-limit", default="1GB", help="DuckDB memory_limit with --parquet")
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
+    parser.add_argument("--macros", action="store_true", help="time the aggregate ranking macros instead")
     args = parser.parse_args(argv)
-    where = f"from {args.parquet}" if args.parquet else "in memory"
-    print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, {where}, best of {args.repeat}")
-    lines = run_benchmark(
-        args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit, args.cases
-    )
+    if args.macros:
+        print(f"aggregate ranking macros against fm.sql.query, weighted, one group, best of {args.repeat}")
+        lines = run_macro_benchmark(MACRO_ROWS, args.repeat)
+    else:
+        where = f"from {args.parquet}" if args.parquet else "in memory"
+        print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, {where}, best of {args.repeat}")
+        lines = run_benchmark(
+            args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit, args.cases
+        )
     with pl.Config(
         tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1
     ):

@@ -261,37 +261,98 @@ CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
     list_sum(list_transform(list_zip(pairs, list_resize([m], len(pairs), m)),
         lambda fm_pair: fm_pair[1].w * pow(fm_pair[1].x - fm_pair[2], 2)));
 
--- One group's rows as a list of (s, pw, nw), for fm_list_ranking.
+-- The ranking curve of a group, with list functions only, O(n log n) in the
+-- group's size n. (A correlated subquery over the unnested rows needs windows,
+-- which DuckDB partitions by the list itself: quadratic.) The aggregate sorts
+-- the rows by score (fm_ranking_rows); the weights of each distinct score are
+-- running sums within its run of rows, the curve's running sums prefix sums,
+-- both by Hillis and Steele's doubling scan, each pass one vectorised
+-- list_transform; the user macros then sum each statistic over the points.
+-- A value read more than once, or inside a lambda, is first bound to the
+-- lambda parameter of a one-element list, list_transform([value], lambda fm_v:
+-- ...)[1]: DuckDB computes an expression once per use. A macro comes before
+-- those calling it: DuckDB before 2.0 binds a macro's body when it is created.
+
+-- One group's rows as a list of (s, pw, nw), by score descending, for fm_list_curve.
 CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label) AS
     list(struct_pack(
         s := CAST(y_score AS DOUBLE),
         pw := sample_weight * CAST(y_true = pos_label AS DOUBLE),
-        nw := sample_weight * CAST(y_true = neg_label AS DOUBLE)));
+        nw := sample_weight * CAST(y_true = neg_label AS DOUBLE)) ORDER BY CAST(y_score AS DOUBLE) DESC);
 
--- The curve stage over one group's list of (s, pw, nw) rows, for the aggregate
--- macros below: the same per-score sums, window and statistics, as a struct.
-CREATE OR REPLACE MACRO fm_list_ranking(rows, max_fpr) AS (
-    SELECT struct_pack(
-        auc_sum := fm_stat_auc_sum(pw, nw, tp),
-        partial_auc := fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr),
-        auc_tie_sum := fm_stat_auc_tie_sum(pw, nw),
-        ap_sum := fm_stat_ap_sum(pw, tp, fp),
-        pr_auc_sum := fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev),
-        ks_max := fm_stat_ks_max(tp, fp, pos_total, neg_total),
-        ks_score := fm_stat_ks_score(y_score, tp, fp, pos_total, neg_total, gap_max),
-        bep_tp := fm_stat_bep_tp(pw, nw, tp, fp, pos_total),
-        sum_pos := fm_stat_sum_pos(pw),
-        sum_neg := fm_stat_sum_neg(nw))
-    FROM (SELECT *, max(fm_ks_gap(tp, fp, pos_total, neg_total)) OVER () AS gap_max FROM (
-        SELECT y_score, pw, nw,
-            sum(pw) OVER (ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS tp,
-            sum(nw) OVER (ORDER BY y_score DESC ROWS UNBOUNDED PRECEDING) AS fp,
-            coalesce(sum(pw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS tp_prev,
-            coalesce(sum(nw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS fp_prev,
-            sum(pw) OVER () AS pos_total,
-            sum(nw) OVER () AS neg_total
-        FROM (SELECT fm_row.s AS y_score, sum(fm_row.pw) AS pw, sum(fm_row.nw) AS nw
-              FROM (SELECT unnest(rows) AS fm_row) GROUP BY fm_row.s))));
+-- A pass of the scan of the list sums (bound): adds to every element the one k
+-- places before it if that one is in its run of equal keys (keys bound and
+-- sorted, so that a run is contiguous; NULL keys make one run).
+CREATE OR REPLACE MACRO fm_scan_step(sums, keys, k) AS
+    list_transform(sums, lambda fm_x, fm_i:
+        CASE WHEN fm_i > k AND keys[fm_i - k] IS NOT DISTINCT FROM keys[fm_i]
+            THEN fm_x + sums[fm_i - k] ELSE fm_x END);
+
+-- The running sums of the doubles xs (bound) within runs of equal keys, runs at
+-- most `longest` long: element i plus the elements before it in its run. The
+-- passes k = 1, 2, 4, ... below longest: ceil(log2(longest)) passes, so O(n)
+-- for runs of a few rows, O(n log n) for any. list_reduce folds the passes over
+-- the shifts, each a one-element list: DuckDB before 2.0 only reduces with an
+-- accumulator of the elements' type, DOUBLE[].
+CREATE OR REPLACE MACRO fm_list_run_sums(xs, keys, longest) AS
+    CASE WHEN longest = 1 THEN xs ELSE list_reduce(
+        [[1 << fm_j] FOR fm_j IN range(CAST(ceil(log2(longest)) AS BIGINT))],
+        lambda fm_sums, fm_shift: fm_scan_step(fm_sums, keys, CAST(fm_shift[1] AS BIGINT)),
+        xs) END;
+
+-- The pass k of the scan within aligned blocks of 32 elements.
+CREATE OR REPLACE MACRO fm_block_step(xs, k) AS
+    list_transform([xs], lambda fm_sums: list_transform(fm_sums, lambda fm_x, fm_i:
+        CASE WHEN (fm_i - 1) % 32 >= k THEN fm_x + fm_sums[fm_i - k] ELSE fm_x END))[1];
+
+-- The prefix sums of the doubles xs in O(n): the running sums within blocks of
+-- 32 (5 passes); then every element adds the prefix sum of the blocks before
+-- its own, from the scan of the blocks' totals (every 32nd running sum).
+CREATE OR REPLACE MACRO fm_list_cumsum(xs) AS
+    list_transform([fm_block_step(fm_block_step(fm_block_step(fm_block_step(fm_block_step(
+            xs, 1), 2), 4), 8), 16)], lambda fm_blocks:
+    list_transform([fm_list_run_sums(
+            list_slice(fm_blocks, 32, -1, 32), NULL, greatest(len(fm_blocks) // 32, 1))],
+        lambda fm_carry: list_transform(fm_blocks, lambda fm_x, fm_i:
+            CASE WHEN fm_i > 32 THEN fm_x + fm_carry[(fm_i - 1) // 32] ELSE fm_x END))[1])[1];
+
+-- The positions of the last row of each run of equal scores of rows (sorted).
+CREATE OR REPLACE MACRO fm_run_ends(rows) AS
+    list_filter(range(1, len(rows) + 1),
+        lambda fm_i: fm_i = len(rows) OR rows[fm_i].s IS DISTINCT FROM rows[fm_i + 1].s);
+
+-- Per distinct score of rows (sorted), by score descending: the score and the
+-- weights pw, nw of its rows (their running sums at the last of them).
+CREATE OR REPLACE MACRO fm_score_sums(rows) AS
+    list_transform([struct_pack(
+            ends := fm_run_ends(rows),
+            s := list_transform(rows, lambda fm_r: fm_r.s),
+            pw := list_transform(rows, lambda fm_r: fm_r.pw),
+            nw := list_transform(rows, lambda fm_r: fm_r.nw))],
+        lambda fm_rows: list_transform([list_max(list_transform(fm_rows.ends,
+            lambda fm_e, fm_k: fm_e - coalesce(fm_rows.ends[fm_k - 1], 0)))],
+        lambda fm_longest: struct_pack(
+            y_score := list_select(fm_rows.s, fm_rows.ends),
+            pw := list_select(fm_list_run_sums(fm_rows.pw, fm_rows.s, fm_longest), fm_rows.ends),
+            nw := list_select(fm_list_run_sums(fm_rows.nw, fm_rows.s, fm_longest), fm_rows.ends)))[1])[1];
+
+-- The curve stage of a group from its rows, fm_ranking_rows(...) (an aggregate,
+-- so that the lambdas read it as a column): the points, one per distinct score
+-- by score descending (its weights pw, nw, their running sums tp, fp and those
+-- of the scores above it, tp_prev, fp_prev), and the totals pos_total,
+-- neg_total. The user macros sum each curve statistic over the points with list
+-- functions, generated from its core definition by framemetrics.sql.user_macros.
+CREATE OR REPLACE MACRO fm_list_curve(rows) AS
+    list_transform([fm_score_sums(rows)], lambda fm_scores:
+    list_transform([struct_pack(tp := fm_list_cumsum(fm_scores.pw), fp := fm_list_cumsum(fm_scores.nw))],
+        lambda fm_sums: struct_pack(
+            points := CAST(list_zip(fm_scores.y_score, fm_scores.pw, fm_scores.nw, fm_sums.tp, fm_sums.fp,
+                    list_prepend(CAST(0 AS DOUBLE), fm_sums.tp[:-2]),
+                    list_prepend(CAST(0 AS DOUBLE), fm_sums.fp[:-2]))
+                AS STRUCT(y_score DOUBLE, pw DOUBLE, nw DOUBLE, tp DOUBLE, fp DOUBLE, tp_prev DOUBLE,
+                    fp_prev DOUBLE)[]),
+            pos_total := list_sum(fm_scores.pw),
+            neg_total := list_sum(fm_scores.nw)))[1])[1];
 
 
 -- ---------------------------------------------------------------------------
@@ -791,10 +852,22 @@ CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1,
 
 CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0, max_fpr := NULL) AS
     fm_formula_roc_auc_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).partial_auc,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), max_fpr)).sum_neg,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (2 *
+                fm_p.tp - fm_p.pw))), 0))[1],
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
+                fm_c.pos_total = 0 OR fm_c.neg_total = 0 THEN CAST(NULL AS DOUBLE) WHEN fm_p.fp /
+                fm_c.neg_total <= max_fpr THEN (fm_p.fp / fm_c.neg_total - (fm_p.fp - fm_p.nw) /
+                fm_c.neg_total) * (fm_p.tp / fm_c.pos_total + (fm_p.tp - fm_p.pw) / fm_c.pos_total)
+                / 2 WHEN (fm_p.fp - fm_p.nw) / fm_c.neg_total < max_fpr THEN (max_fpr - (fm_p.fp -
+                fm_p.nw) / fm_c.neg_total) * ((fm_p.tp - fm_p.pw) / fm_c.pos_total + ((fm_p.tp -
+                fm_p.pw) / fm_c.pos_total + (fm_p.tp / fm_c.pos_total - (fm_p.tp - fm_p.pw) /
+                fm_c.pos_total) * (max_fpr - (fm_p.fp - fm_p.nw) / fm_c.neg_total) / (fm_p.fp /
+                fm_c.neg_total - (fm_p.fp - fm_p.nw) / fm_c.neg_total))) / 2 ELSE CAST(0.0 AS
+                DOUBLE) END)), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
+        fm_score_nw(y_true, sample_weight, neg_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight),
@@ -802,61 +875,89 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
 
 CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_gini_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (2 *
+                fm_p.tp - fm_p.pw))), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
+        fm_score_nw(y_true, sample_weight, neg_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_roc_auc_error_bound(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).auc_tie_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw *
+                fm_p.nw)), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
+        fm_score_nw(y_true, sample_weight, neg_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_average_precision_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ap_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
+                fm_p.pw > 0 THEN fm_p.pw * fm_p.tp / (fm_p.tp + fm_p.fp) ELSE CAST(0.0 AS DOUBLE)
+                END)), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_pr_auc_score(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).pr_auc_sum,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
+                fm_p.pw > 0 THEN fm_p.pw * (fm_p.tp / (fm_p.tp + fm_p.fp) + CASE WHEN fm_p.tp_prev +
+                fm_p.fp_prev > 0 THEN fm_p.tp_prev / (fm_p.tp_prev + fm_p.fp_prev) ELSE CAST(1.0 AS
+                DOUBLE) END) / 2 ELSE CAST(0.0 AS DOUBLE) END)), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_statistic(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_max,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN fm_c.pos_total
+                > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                ELSE CAST(NULL AS DOUBLE) END)))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
+        fm_score_nw(y_true, sample_weight, neg_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_threshold(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_max,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).ks_score,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_neg,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN fm_c.pos_total
+                > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                ELSE CAST(NULL AS DOUBLE) END)))[1],
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: list_transform([LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE
+                WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total -
+                fm_p.fp / fm_c.neg_total ELSE CAST(NULL AS DOUBLE) END))], lambda fm_gap_max:
+                LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN CASE WHEN
+                fm_c.pos_total > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp /
+                fm_c.neg_total ELSE CAST(NULL AS DOUBLE) END >= fm_gap_max - CAST(1e-12 AS DOUBLE)
+                THEN fm_p.y_score ELSE CAST(NULL AS DOUBLE) END)))[1])[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
+        fm_score_nw(y_true, sample_weight, neg_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));
 
 CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_break_even_point(
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).bep_tp,
-        (fm_list_ranking(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label), 1)).sum_pos,
+        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
+                fm_p.pw + fm_p.nw > 0 THEN fm_p.pw * LEAST(GREATEST((fm_c.pos_total - (fm_p.tp +
+                fm_p.fp - (fm_p.pw + fm_p.nw))) / (fm_p.pw + fm_p.nw), CAST(0.0 AS DOUBLE)),
+                CAST(1.0 AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END)), 0))[1],
+        fm_score_pw(y_true, sample_weight, pos_label),
         fm_invalid_label(y_true, pos_label, neg_label)
         + fm_invalid_finite(y_score)
         + fm_invalid_weight(sample_weight));

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import re
 import subprocess
 import sys
 
@@ -127,12 +126,3 @@ def test_ks_tolerance_is_one_constant_in_sql():
     """The KS tie tolerance is one Python constant, which the generated macros read."""
     for name in ("fm_stat_ks_score", "fm_formula_ks_threshold"):
         assert repr(KS_TOLERANCE) in macros()[name].body
-
-
-def test_one_pass_ranking_macro_calls_each_statistic_with_its_parameters():
-    """fm_list_ranking is written by hand: its positional calls must follow the generated parameter order."""
-    body = macros()["fm_list_ranking"].body
-    calls = re.findall(r"(fm_stat_\w+)\(([^()]*)\)", body)
-    assert {name for name, _ in calls} == {f"fm_stat_{s}" for s, st in STATISTICS.items() if st.curve}
-    for name, arguments in calls:
-        assert tuple(a.strip() for a in arguments.split(",")) == macros()[name].params, name

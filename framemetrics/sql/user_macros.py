@@ -16,7 +16,7 @@ import textwrap
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql import SQL
+from framemetrics.compilers.sql import SQL, SqlNamespace
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs
@@ -28,6 +28,7 @@ from framemetrics.core.statistics import (
     STATISTICS,
     CurvePoints,
     Rows,
+    Statistic,
     bin_score,
     error,
     log1p,
@@ -75,8 +76,12 @@ _HEADER = f"""-- ---------------------------------------------------------------
 -- ---------------------------------------------------------------------------
 """
 
-# An aggregate macro has one pass: centred sums and the curve stage go through lists.
+# An aggregate macro has one pass: centred sums and the curve stage go through lists; the
+# curve's totals are its rows' (fm_score_pw, fm_score_nw), so that a formula reads the curve
+# only in the branch that needs it (DuckDB evaluates a repeated expression once per use).
 _ONE_PASS = {
+    "sum_pos": "fm_score_pw(y_true, sample_weight, pos_label)",
+    "sum_neg": "fm_score_nw(y_true, sample_weight, neg_label)",
     "ss_total": "fm_list_ss_deviation(\n"
     "            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),\n"
     "            fm_stat_mean_y_true(y_true, sample_weight))",
@@ -97,12 +102,58 @@ def _literal(value: object) -> str:
     return "NULL" if value is None else ("TRUE" if value is True else "FALSE" if value is False else repr(value))
 
 
+# A curve statistic of an aggregate macro is its core definition over the points of fm_list_curve
+# (one per distinct score, these fields), the curve bound to fm_c with the group's totals
+# (pos_total, neg_total): each aggregate a list function over the points, e.g. SUM(x) as
+# COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : x)), 0). gap_max, where a statistic
+# reads it, is the largest roc_gap over the points, bound to fm_gap_max first.
+_POINT_FIELDS = ("y_score", "pw", "nw", "tp", "fp", "tp_prev", "fp_prev")
+
+
+class _PointLists(SqlNamespace):
+    """The SQL namespace whose aggregates run over the list ``fm_c.points``, a point ``fm_p`` at a time."""
+
+    def sum(self, x: exp.Expression) -> exp.Expression:
+        return exp.Coalesce(this=self._over_points("LIST_SUM", x), expressions=[exp.Literal.number(0)])
+
+    def max(self, x: exp.Expression) -> exp.Expression:
+        return self._over_points("LIST_MAX", x)
+
+    def _over_points(self, aggregate: str, x: exp.Expression) -> exp.Expression:
+        per_point = exp.Lambda(this=x, expressions=[exp.to_identifier("fm_p")])
+        points = exp.Anonymous(this="LIST_TRANSFORM", expressions=[exp.column("points", table="fm_c"), per_point])
+        return exp.Anonymous(this=aggregate, expressions=[points])
+
+
+def _curve_statistic(statistic: Statistic, metric: Metric) -> str:
+    """``statistic`` in an aggregate macro: over the curve of the group's rows, fm_list_curve.
+
+    Examples
+    --------
+    >>> print(_curve_statistic(STATISTICS["sum_pos"], REGISTRY["average_precision_score"]))
+    list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
+                lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)),
+                    0))[1]
+    """
+    lists = _PointLists()
+    fields = {
+        f: exp.column(f, table="fm_p" if f in _POINT_FIELDS else "fm_c") for f in CurvePoints.__dataclass_fields__
+    }
+    fields["gap_max"] = SQL.col("fm_gap_max")
+    fields["max_fpr"] = SQL.col("max_fpr") if "max_fpr" in metric.input_params else SQL.lit(1)
+    points = CurvePoints(**fields)
+    body = to_sql(statistic.build(lists, points))
+    if statistic.gap_max:
+        body = f"list_transform([{to_sql(lists.max(roc_gap(lists, points)))}], lambda fm_gap_max: {body})[1]"
+    lines = textwrap.wrap(f"lambda fm_c: {body})[1]", 100, initial_indent=" " * 12, subsequent_indent=" " * 16)
+    return f"list_transform([fm_list_curve({_RANKING_ROWS})],\n" + "\n".join(lines)
+
+
 def _argument(param: str, metric: Metric) -> str:
     if param in _ONE_PASS:
         return _ONE_PASS[param]
     if param in STATISTICS and STATISTICS[param].curve:
-        max_fpr = "max_fpr" if "max_fpr" in metric.input_params else "1"
-        return f"(fm_list_ranking({_RANKING_ROWS}, {max_fpr})).{param}"
+        return _curve_statistic(STATISTICS[param], metric)
     if param in STATISTICS:
         names = macros()[f"fm_stat_{param}"].params
         return f"fm_stat_{param}({', '.join(names)})"
