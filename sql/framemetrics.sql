@@ -687,382 +687,523 @@ CREATE OR REPLACE MACRO fm_mc_weighted_strict(value, support, zero_division) AS
 
 CREATE OR REPLACE MACRO fm_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_accuracy_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_error_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_error_rate(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_precision_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_precision_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_recall_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_recall_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_specificity_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_specificity_score(
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_false_positive_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_false_positive_rate(
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_false_negative_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_false_negative_rate(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_negative_predictive_value(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_negative_predictive_value(
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_f1_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_f1_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_fbeta_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, beta := 1.0, zero_division := NULL) AS
     fm_formula_fbeta_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        beta,
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      beta,
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_jaccard_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_jaccard_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight),
-        zero_division);
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
 
 CREATE OR REPLACE MACRO fm_balanced_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_balanced_accuracy_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_matthews_corrcoef(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_matthews_corrcoef(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_cohen_kappa_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_cohen_kappa_score(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_prevalence(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_prevalence(
-        fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-        fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-        fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_label(y_pred, pos_label, neg_label)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
 
 -- probability metrics
 
 CREATE OR REPLACE MACRO fm_log_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_log_loss(
-        fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_probability(y_score)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_brier_score_loss(
-        fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_probability(y_score)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 -- ranking metrics
 
 CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0, max_fpr := NULL) AS
     fm_formula_roc_auc_score(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (2 *
-                fm_p.tp - fm_p.pw))), 0))[1],
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
-                fm_c.pos_total = 0 OR fm_c.neg_total = 0 THEN CAST(NULL AS DOUBLE) WHEN fm_p.fp /
-                fm_c.neg_total <= max_fpr THEN (fm_p.fp / fm_c.neg_total - (fm_p.fp - fm_p.nw) /
-                fm_c.neg_total) * (fm_p.tp / fm_c.pos_total + (fm_p.tp - fm_p.pw) / fm_c.pos_total)
-                / 2 WHEN (fm_p.fp - fm_p.nw) / fm_c.neg_total < max_fpr THEN (max_fpr - (fm_p.fp -
-                fm_p.nw) / fm_c.neg_total) * ((fm_p.tp - fm_p.pw) / fm_c.pos_total + ((fm_p.tp -
-                fm_p.pw) / fm_c.pos_total + (fm_p.tp / fm_c.pos_total - (fm_p.tp - fm_p.pw) /
-                fm_c.pos_total) * (max_fpr - (fm_p.fp - fm_p.nw) / fm_c.neg_total) / (fm_p.fp /
-                fm_c.neg_total - (fm_p.fp - fm_p.nw) / fm_c.neg_total))) / 2 ELSE CAST(0.0 AS
-                DOUBLE) END)), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_score_nw(y_true, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight),
-        max_fpr);
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (
+            2 * fm_p.tp - fm_p.pw
+          ))),
+          0
+        )
+      )[1],
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_c.pos_total = 0 OR fm_c.neg_total = 0
+                THEN CAST(NULL AS DOUBLE)
+                WHEN fm_p.fp / fm_c.neg_total <= max_fpr
+                THEN (
+                  fm_p.fp / fm_c.neg_total - (
+                    fm_p.fp - fm_p.nw
+                  ) / fm_c.neg_total
+                ) * (
+                  fm_p.tp / fm_c.pos_total + (
+                    fm_p.tp - fm_p.pw
+                  ) / fm_c.pos_total
+                ) / 2
+                WHEN (
+                  fm_p.fp - fm_p.nw
+                ) / fm_c.neg_total < max_fpr
+                THEN (
+                  max_fpr - (
+                    fm_p.fp - fm_p.nw
+                  ) / fm_c.neg_total
+                ) * (
+                  (
+                    fm_p.tp - fm_p.pw
+                  ) / fm_c.pos_total + (
+                    (
+                      fm_p.tp - fm_p.pw
+                    ) / fm_c.pos_total + (
+                      fm_p.tp / fm_c.pos_total - (
+                        fm_p.tp - fm_p.pw
+                      ) / fm_c.pos_total
+                    ) * (
+                      max_fpr - (
+                        fm_p.fp - fm_p.nw
+                      ) / fm_c.neg_total
+                    ) / (
+                      fm_p.fp / fm_c.neg_total - (
+                        fm_p.fp - fm_p.nw
+                      ) / fm_c.neg_total
+                    )
+                  )
+                ) / 2
+                ELSE CAST(0.0 AS DOUBLE)
+              END
+            )
+          ),
+          0
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_score_nw(y_true, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight),
+      max_fpr
+    );
 
 CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_gini_score(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (2 *
-                fm_p.tp - fm_p.pw))), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_score_nw(y_true, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (
+            2 * fm_p.tp - fm_p.pw
+          ))),
+          0
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_score_nw(y_true, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_roc_auc_error_bound(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw *
-                fm_p.nw)), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_score_nw(y_true, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw * fm_p.nw)), 0)
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_score_nw(y_true, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_average_precision_score(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
-                fm_p.pw > 0 THEN fm_p.pw * fm_p.tp / (fm_p.tp + fm_p.fp) ELSE CAST(0.0 AS DOUBLE)
-                END)), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                THEN fm_p.pw * fm_p.tp / (
+                  fm_p.tp + fm_p.fp
+                )
+                ELSE CAST(0.0 AS DOUBLE)
+              END
+            )
+          ),
+          0
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_pr_auc_score(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
-                fm_p.pw > 0 THEN fm_p.pw * (fm_p.tp / (fm_p.tp + fm_p.fp) + CASE WHEN fm_p.tp_prev +
-                fm_p.fp_prev > 0 THEN fm_p.tp_prev / (fm_p.tp_prev + fm_p.fp_prev) ELSE CAST(1.0 AS
-                DOUBLE) END) / 2 ELSE CAST(0.0 AS DOUBLE) END)), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                THEN fm_p.pw * (
+                  fm_p.tp / (
+                    fm_p.tp + fm_p.fp
+                  ) + CASE
+                    WHEN fm_p.tp_prev + fm_p.fp_prev > 0
+                    THEN fm_p.tp_prev / (
+                      fm_p.tp_prev + fm_p.fp_prev
+                    )
+                    ELSE CAST(1.0 AS DOUBLE)
+                  END
+                ) / 2
+                ELSE CAST(0.0 AS DOUBLE)
+              END
+            )
+          ),
+          0
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_statistic(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN fm_c.pos_total
-                > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
-                ELSE CAST(NULL AS DOUBLE) END)))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_score_nw(y_true, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : LIST_MAX(
+          LIST_TRANSFORM(
+            fm_c.points,
+            LAMBDA fm_p : CASE
+              WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+              THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+              ELSE CAST(NULL AS DOUBLE)
+            END
+          )
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_score_nw(y_true, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_threshold(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN fm_c.pos_total
-                > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
-                ELSE CAST(NULL AS DOUBLE) END)))[1],
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: list_transform([LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE
-                WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total -
-                fm_p.fp / fm_c.neg_total ELSE CAST(NULL AS DOUBLE) END))], lambda fm_gap_max:
-                LIST_MAX(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN CASE WHEN
-                fm_c.pos_total > 0 AND fm_c.neg_total > 0 THEN fm_p.tp / fm_c.pos_total - fm_p.fp /
-                fm_c.neg_total ELSE CAST(NULL AS DOUBLE) END >= fm_gap_max - CAST(1e-12 AS DOUBLE)
-                THEN fm_p.y_score ELSE CAST(NULL AS DOUBLE) END)))[1])[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_score_nw(y_true, sample_weight, neg_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : LIST_MAX(
+          LIST_TRANSFORM(
+            fm_c.points,
+            LAMBDA fm_p : CASE
+              WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+              THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+              ELSE CAST(NULL AS DOUBLE)
+            END
+          )
+        )
+      )[1],
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : list_transform(
+          [
+            LIST_MAX(
+              LIST_TRANSFORM(
+                fm_c.points,
+                LAMBDA fm_p : CASE
+                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+                  THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                  ELSE CAST(NULL AS DOUBLE)
+                END
+              )
+            )
+          ],
+          LAMBDA fm_gap_max : LIST_MAX(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN CASE
+                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+                  THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                  ELSE CAST(NULL AS DOUBLE)
+                END >= fm_gap_max - CAST(1e-12 AS DOUBLE)
+                THEN fm_p.y_score
+                ELSE CAST(NULL AS DOUBLE)
+              END
+            )
+          )
+        )[1]
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_score_nw(y_true, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_break_even_point(
-        list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-            lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : CASE WHEN
-                fm_p.pw + fm_p.nw > 0 THEN fm_p.pw * LEAST(GREATEST((fm_c.pos_total - (fm_p.tp +
-                fm_p.fp - (fm_p.pw + fm_p.nw))) / (fm_p.pw + fm_p.nw), CAST(0.0 AS DOUBLE)),
-                CAST(1.0 AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END)), 0))[1],
-        fm_score_pw(y_true, sample_weight, pos_label),
-        fm_invalid_label(y_true, pos_label, neg_label)
-        + fm_invalid_finite(y_score)
-        + fm_invalid_weight(sample_weight));
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+        ],
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw + fm_p.nw > 0
+                THEN fm_p.pw * LEAST(
+                  GREATEST(
+                    (
+                      fm_c.pos_total - (
+                        fm_p.tp + fm_p.fp - (
+                          fm_p.pw + fm_p.nw
+                        )
+                      )
+                    ) / (
+                      fm_p.pw + fm_p.nw
+                    ),
+                    CAST(0.0 AS DOUBLE)
+                  ),
+                  CAST(1.0 AS DOUBLE)
+                )
+                ELSE CAST(0.0 AS DOUBLE)
+              END
+            )
+          ),
+          0
+        )
+      )[1],
+      fm_score_pw(y_true, sample_weight, pos_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+    );
 
 -- regression metrics
 
 CREATE OR REPLACE MACRO fm_mean_squared_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_squared_error(
-        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_root_mean_squared_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_root_mean_squared_error(
-        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_mean_absolute_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_absolute_error(
-        fm_stat_sum_abs_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_abs_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_mean_squared_log_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_squared_log_error(
-        fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_log1p(y_true)
-        + fm_invalid_log1p(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_log1p(y_true) + fm_invalid_log1p(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_root_mean_squared_log_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_root_mean_squared_log_error(
-        fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_log1p(y_true)
-        + fm_invalid_log1p(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_log1p(y_true) + fm_invalid_log1p(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_mean_absolute_percentage_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_absolute_percentage_error(
-        fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_mean_pinball_loss(y_true, y_pred, sample_weight := 1, alpha := 0.5) AS
     fm_formula_mean_pinball_loss(
-        fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_r2_score(
-        fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
-        fm_list_ss_deviation(
-            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
-            fm_stat_mean_y_true(y_true, sample_weight)),
-        fm_stat_sum_weight(sample_weight),
-        fm_stat_n_rows(),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight),
-        force_finite);
+      fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
+      fm_list_ss_deviation(
+        list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
+        fm_stat_mean_y_true(y_true, sample_weight)
+      ),
+      fm_stat_sum_weight(sample_weight),
+      fm_stat_n_rows(),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight),
+      force_finite
+    );
 
 CREATE OR REPLACE MACRO fm_explained_variance_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_explained_variance_score(
-        fm_list_ss_deviation(
-            list(struct_pack(x := fm_error(y_true, y_pred), w := CAST(sample_weight AS DOUBLE))),
-            fm_stat_mean_error(y_true, y_pred, sample_weight)),
-        fm_list_ss_deviation(
-            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
-            fm_stat_mean_y_true(y_true, sample_weight)),
-        fm_stat_sum_weight(sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight),
-        force_finite);
+      fm_list_ss_deviation(
+        list(struct_pack(x := fm_error(y_true, y_pred), w := CAST(sample_weight AS DOUBLE))),
+        fm_stat_mean_error(y_true, y_pred, sample_weight)
+      ),
+      fm_list_ss_deviation(
+        list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
+        fm_stat_mean_y_true(y_true, sample_weight)
+      ),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight),
+      force_finite
+    );
 
 CREATE OR REPLACE MACRO fm_max_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_max_error(
-        fm_stat_max_abs_error(y_true, y_pred, sample_weight),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred)
-        + fm_invalid_weight(sample_weight));
+      fm_stat_max_abs_error(y_true, y_pred, sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
 
 CREATE OR REPLACE MACRO fm_median_absolute_error(y_true, y_pred) AS
     fm_formula_median_absolute_error(
-        fm_stat_median_abs_error(y_true, y_pred),
-        fm_invalid_finite(y_true)
-        + fm_invalid_finite(y_pred));
+      fm_stat_median_abs_error(y_true, y_pred),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred)
+    );
 
 -- curves: table macros, one row per point, e.g.
 --   FROM fm_roc_curve('preds', y, p, segment := country, weight := w);

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from functools import reduce
 
 from sqlglot import exp
 
@@ -39,7 +40,7 @@ from framemetrics.core.statistics import (
 from framemetrics.multiclass.plan import KAPPA_WEIGHTS
 from framemetrics.plan import make_plan
 from framemetrics.registry import REGISTRY, Metric
-from framemetrics.sql.macros import macro_file, macros
+from framemetrics.sql.macros import macro_file
 
 __all__ = [
     "FORMULA_END",
@@ -76,20 +77,7 @@ _HEADER = f"""-- ---------------------------------------------------------------
 -- ---------------------------------------------------------------------------
 """
 
-# An aggregate macro has one pass: centred sums and the curve stage go through lists; the
-# curve's totals are its rows' (fm_score_pw, fm_score_nw), so that a formula reads the curve
-# only in the branch that needs it (DuckDB evaluates a repeated expression once per use).
-_ONE_PASS = {
-    "sum_pos": "fm_score_pw(y_true, sample_weight, pos_label)",
-    "sum_neg": "fm_score_nw(y_true, sample_weight, neg_label)",
-    "ss_total": "fm_list_ss_deviation(\n"
-    "            list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),\n"
-    "            fm_stat_mean_y_true(y_true, sample_weight))",
-    "ss_error_deviation": "fm_list_ss_deviation(\n"
-    "            list(struct_pack(x := fm_error(y_true, y_pred), w := CAST(sample_weight AS DOUBLE))),\n"
-    "            fm_stat_mean_error(y_true, y_pred, sample_weight))",
-}
-_RANKING_ROWS = "fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label)"
+_RANKING_ROWS = ("y_true", "y_score", "sample_weight", "pos_label", "neg_label")
 _FAMILIES = {
     "classification": "confusion-matrix metrics",
     "probability": "probability metrics",
@@ -125,15 +113,61 @@ class _PointLists(SqlNamespace):
         return exp.Anonymous(this=aggregate, expressions=[points])
 
 
-def _curve_statistic(statistic: Statistic, metric: Metric) -> str:
+def _call(name: str, *arguments: exp.Expression) -> exp.Anonymous:
+    """``name(arguments)``: a call of a macro of the file."""
+    return exp.Anonymous(this=name, expressions=list(arguments))
+
+
+def _columns(*names: str) -> list[exp.Expression]:
+    return [SQL.col(n) for n in names]
+
+
+def _parameters(tree: exp.Expression, order: list[str]) -> list[str]:
+    """The columns a tree reads, the parameters of its macro, in ``order``."""
+    return sorted({c.name for c in tree.find_all(exp.Column)}, key=order.index)
+
+
+def _bind(value: exp.Expression, name: str, body: exp.Expression) -> exp.Expression:
+    """``list_transform([value], lambda name: body)[1]``: ``value`` computed once, read as ``name`` in ``body``."""
+    bound = exp.Lambda(this=body, expressions=[exp.to_identifier(name)])
+    transformed = _call("list_transform", exp.Array(expressions=[value]), bound)
+    return exp.Bracket(this=transformed, expressions=[exp.Literal.number(0)], offset=0)
+
+
+def _statistic_call(name: str) -> exp.Expression:
+    """``fm_stat_<name>(...)`` over the row columns its definition reads."""
+    tree = STATISTICS[name].build(SQL, Rows.named(SQL))
+    return _call(f"fm_stat_{name}", *_columns(*_parameters(tree, _ROW_ORDER)))
+
+
+def _deviation(x: exp.Expression, mean: str) -> exp.Expression:
+    """The centred sum of squares in one pass: the group's (x, w) pairs as a list about the group mean."""
+    pairs = _call(
+        "struct_pack",
+        exp.PropertyEQ(this=exp.to_identifier("x"), expression=x),
+        exp.PropertyEQ(this=exp.to_identifier("w"), expression=SQL.to_float(SQL.col("sample_weight"))),
+    )
+    return _call("fm_list_ss_deviation", _call("list", pairs), _statistic_call(mean))
+
+
+# An aggregate macro has one pass: centred sums and the curve stage go through lists; the
+# curve's totals are its rows' (fm_score_pw, fm_score_nw), so that a formula reads the curve
+# only in the branch that needs it (DuckDB evaluates a repeated expression once per use).
+_ONE_PASS = {
+    "sum_pos": lambda: _call("fm_score_pw", *_columns("y_true", "sample_weight", "pos_label")),
+    "sum_neg": lambda: _call("fm_score_nw", *_columns("y_true", "sample_weight", "neg_label")),
+    "ss_total": lambda: _deviation(SQL.to_float(SQL.col("y_true")), "mean_y_true"),
+    "ss_error_deviation": lambda: _deviation(_call("fm_error", *_columns("y_true", "y_pred")), "mean_error"),
+}
+
+
+def _curve_statistic(statistic: Statistic, metric: Metric) -> exp.Expression:
     """``statistic`` in an aggregate macro: over the curve of the group's rows, fm_list_curve.
 
     Examples
     --------
-    >>> print(_curve_statistic(STATISTICS["sum_pos"], REGISTRY["average_precision_score"]))
-    list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))],
-                lambda fm_c: COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)),
-                    0))[1]
+    >>> to_sql(_curve_statistic(STATISTICS["sum_pos"], REGISTRY["average_precision_score"]), keep_case=True)[:66]
+    'list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sam'
     """
     lists = _PointLists()
     fields = {
@@ -142,28 +176,25 @@ def _curve_statistic(statistic: Statistic, metric: Metric) -> str:
     fields["gap_max"] = SQL.col("fm_gap_max")
     fields["max_fpr"] = SQL.col("max_fpr") if "max_fpr" in metric.input_params else SQL.lit(1)
     points = CurvePoints(**fields)
-    body = to_sql(statistic.build(lists, points))
+    body = statistic.build(lists, points)
     if statistic.gap_max:
-        body = f"list_transform([{to_sql(lists.max(roc_gap(lists, points)))}], lambda fm_gap_max: {body})[1]"
-    lines = textwrap.wrap(f"lambda fm_c: {body})[1]", 100, initial_indent=" " * 12, subsequent_indent=" " * 16)
-    return f"list_transform([fm_list_curve({_RANKING_ROWS})],\n" + "\n".join(lines)
+        body = _bind(lists.max(roc_gap(lists, points)), "fm_gap_max", body)
+    return _bind(_call("fm_list_curve", _call("fm_ranking_rows", *_columns(*_RANKING_ROWS))), "fm_c", body)
 
 
-def _argument(param: str, metric: Metric) -> str:
+def _argument(param: str, metric: Metric) -> exp.Expression:
     if param in _ONE_PASS:
-        return _ONE_PASS[param]
+        return _ONE_PASS[param]()
     if param in STATISTICS and STATISTICS[param].curve:
         return _curve_statistic(STATISTICS[param], metric)
     if param in STATISTICS:
-        names = macros()[f"fm_stat_{param}"].params
-        return f"fm_stat_{param}({', '.join(names)})"
+        return _statistic_call(param)
     if param == "n_invalid":
-        checks = [
-            f"{c.sql_macro}({c.role}{', pos_label, neg_label' if c.domain == 'label' else ''})" for c in metric.checks
-        ]
-        checks += ["fm_invalid_weight(sample_weight)"] if metric.weighted else []
-        return "\n        + ".join(checks)
-    return param
+        labels = _columns("pos_label", "neg_label")
+        checks = [_call(c.sql_macro, SQL.col(c.role), *(labels if c.domain == "label" else [])) for c in metric.checks]
+        checks += [_call("fm_invalid_weight", SQL.col("sample_weight"))] if metric.weighted else []
+        return reduce(lambda x, y: x + y, checks)
+    return SQL.col(param)
 
 
 def user_macro(metric: Metric) -> str:
@@ -178,10 +209,11 @@ def user_macro(metric: Metric) -> str:
     params += ["sample_weight := 1"] if metric.weighted else []
     params += ["pos_label := 1", "neg_label := 0"] if metric.family != "regression" else []
     params += [f"{k} := {_literal(v)}" for k, v in {**metric.params, **metric.input_params}.items()]
-    arguments = ",\n        ".join(_argument(p, metric) for p in formula_parameters(metric.name))
-    body = arguments if metric.weighted else arguments.replace("sample_weight", "1")
+    body = _call(metric.sql_formula, *(_argument(p, metric) for p in formula_parameters(metric.name)))
+    if not metric.weighted:
+        body = body.transform(lambda n: SQL.lit(1) if isinstance(n, exp.Column) and n.name == "sample_weight" else n)
     head = f"CREATE OR REPLACE MACRO {metric.sql_macro}({', '.join(params)}) AS"
-    return f"{head}\n    {metric.sql_formula}(\n        {body});\n"
+    return f"{head}\n" + textwrap.indent(to_sql(body, pretty=True, keep_case=True), "    ") + ";\n"
 
 
 _CURVE_HEADER = """
@@ -249,8 +281,7 @@ class _Name(str):
 
 def _macro(name: str, tree: object, doc: str, order: list[str] = _ROW_ORDER) -> str:
     """``CREATE MACRO name(<the columns the tree reads, in order>) AS <tree>``, wrapped at 100 columns."""
-    names = {c.name for c in tree.find_all(exp.Column)}
-    params = sorted(names, key=order.index)
+    params = _parameters(tree, order)
     lines = textwrap.wrap(
         to_sql(tree), 100, initial_indent="    ", subsequent_indent="        ", break_long_words=False
     )
@@ -406,8 +437,6 @@ def main() -> None:
     ):
         begin, stop = generated_section(text, marker, end)
         text = text[:begin] + render() + text[stop:]
-    path.write_text(text, encoding="utf-8")
-    macros.cache_clear()  # the user macros read the parameters of the statistics just written
     start = text.index(MARKER)
     head = text[: text.rindex("-- ----", 0, start)]
     path.write_text(head + render_user_macros(), encoding="utf-8")

@@ -90,8 +90,11 @@ def _wrap(node: exp.Expression, seen: set[int]) -> None:
                 _wrap(child, seen)
 
 
-def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = False) -> str:
+def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = False, keep_case: bool = False) -> str:
     """``tree`` as SQL text of ``dialect``, every operator explicitly parenthesized.
+
+    ``keep_case`` keeps the case of functions called by name (the macro
+    file's ``fm_*`` calls) instead of upper-casing them.
 
     Examples
     --------
@@ -99,4 +102,4 @@ def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = Fals
     >>> to_sql(1 - (a - b))
     '1 - (a - b)'
     """
-    return parenthesize(tree).sql(dialect=dialect, pretty=pretty)
+    return parenthesize(tree).sql(dialect=dialect, pretty=pretty, normalize_functions=False if keep_case else "upper")
