@@ -24,6 +24,7 @@ from framemetrics.classification import (
     recall_score,
     specificity_score,
 )
+from framemetrics.core.registry import REGISTRY, Metric, get_metric
 from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
 from framemetrics.evaluate import evaluate
 from framemetrics.multiclass import (
@@ -43,7 +44,6 @@ from framemetrics.ranking import (
     roc_auc_error_bound,
     roc_auc_score,
 )
-from framemetrics.registry import REGISTRY, Metric, get_metric
 from framemetrics.regression import (
     explained_variance_score,
     max_error,

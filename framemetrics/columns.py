@@ -14,8 +14,8 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.namespace import Namespace
-from framemetrics.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics
-from framemetrics.registry import get_metric
+from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics
+from framemetrics.core.registry import get_metric
 
 __all__ = [
     "Resolved",
@@ -199,7 +199,7 @@ def sql_columns(plan: Plan, roles: dict[str, str], thresholded: bool, threshold:
     Examples
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, pos_label="Yes", neg_label="No", thresholded=True)
     >>> print(to_sql(sql_columns(plan, {"y_true": "y", "y_pred": "p", "y_score": "p"}, True, 0.5)["y_pred"]))
     CASE WHEN CAST(COLUMNS(LAMBDA fm_name : fm_name = 'p') AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 'Yes' ELSE 'No' END
@@ -212,7 +212,7 @@ def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, thresho
 
     Examples
     --------
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, pos_label=0, thresholded=True)
     >>> df = pl.DataFrame({"p": [0.2, 0.9]})
     >>> df.select(polars_columns(plan, {"y_pred": "p"}, True, 0.5)["y_pred"]).rows()

@@ -13,8 +13,8 @@ import polars as pl
 
 from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
+from framemetrics.core.plan import make_plan
 from framemetrics.inputs import ColumnLike, MetricInputs
-from framemetrics.plan import make_plan
 
 __all__ = ["fill_doc", "metric_expr"]
 

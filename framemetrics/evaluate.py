@@ -20,7 +20,7 @@ from framemetrics.columns import (
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
-from framemetrics.plan import MetricsArg, Plan
+from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]

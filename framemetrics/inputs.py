@@ -7,7 +7,9 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["ColumnLike", "MetricInputs", "default_neg_label", "to_expr"]
+from framemetrics.core.plan import default_neg_label
+
+__all__ = ["ColumnLike", "MetricInputs", "to_expr"]
 
 ColumnLike = str | pl.Expr
 
@@ -21,35 +23,6 @@ def to_expr(column: ColumnLike) -> pl.Expr:
     'y'
     """
     return pl.col(column) if isinstance(column, str) else column
-
-
-def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:
-    """The negative class: ``neg_label`` if given, else the other of 0 and 1.
-
-    Parameters
-    ----------
-    pos_label : Any
-        The positive class.
-    neg_label : Any, optional
-        The negative class; required unless ``pos_label`` is 0 or 1.
-
-    Returns
-    -------
-    Any
-        The negative class label.
-
-    Examples
-    --------
-    >>> default_neg_label(1), default_neg_label(0), default_neg_label("Yes", "No")
-    (0, 1, 'No')
-    """
-    if neg_label is not None:
-        if neg_label == pos_label:
-            raise ValueError(f"neg_label and pos_label are both {pos_label!r}")
-        return neg_label
-    if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
-        return 1 - int(pos_label)
-    raise ValueError(f"pos_label={pos_label!r} is not 0 or 1: pass neg_label too")
 
 
 @dataclass(frozen=True)

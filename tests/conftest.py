@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 import framemetrics as fm
-from framemetrics.inputs import default_neg_label
+from framemetrics.core.plan import default_neg_label
 from framemetrics.sql.quoting import quote_identifier, sql_literal
 
 ENGINES = ("polars", "duckdb", "polars_expr", "duckdb_macro")

@@ -27,8 +27,8 @@ from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters, parameter_literal
 from framemetrics.core.formulas import multiclass as mc
+from framemetrics.core.registry import REGISTRY
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap
-from framemetrics.registry import REGISTRY
 
 MAGNITUDES = st.sampled_from([0.0, 0.0, 1e-300, 1e-150, 1e-20, 0.5, 1.0, 3.0, 1e20, 1e150, 1e300])
 STATISTIC = st.one_of(

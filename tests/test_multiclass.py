@@ -16,8 +16,8 @@ import framemetrics as fm
 from framemetrics.multiclass import MULTICLASS
 
 ENGINES = ["polars", "duckdb"]
-HARD = [m for m in MULTICLASS if MULTICLASS[m].reads == "y_pred"]
-SCORED = [m for m in MULTICLASS if MULTICLASS[m].reads == "y_score"]
+HARD = [m for m in MULTICLASS if MULTICLASS[m].prediction == "y_pred"]
+SCORED = [m for m in MULTICLASS if MULTICLASS[m].prediction == "y_score"]
 UNWEIGHTED = [m for m in MULTICLASS if not MULTICLASS[m].weighted]
 
 
@@ -79,7 +79,7 @@ def check_against_reference(data: dict, result: pl.DataFrame, metrics: dict, lab
         w = rows["w"].to_numpy() if data["weighted"] else None
         for name, params in metrics.items():
             metric = MULTICLASS[name]
-            expected = MC_REFERENCES[name](y, yhat, proba, w, labels, {**metric.params, **params})
+            expected = MC_REFERENCES[name](y, yhat, proba, w, labels, {**metric.parameters, **params})
             assert close(row[name], expected), (name, params, row["g"], row[name], expected)
 
 

@@ -12,7 +12,7 @@ import click
 
 from framemetrics.cli.errors import Unreadable
 from framemetrics.core.curves import CURVES
-from framemetrics.registry import get_metric
+from framemetrics.core.registry import get_metric
 
 __all__ = ["CURVE_NAMES", "parse_label", "parse_metrics", "resolve_path"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check", "class_count"]
+__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check"]
 
 SIMPLEX_TOLERANCE = 1e-5
 
@@ -32,11 +32,17 @@ Expr = Any
 
 @dataclass(frozen=True)
 class Domain:
-    """The predicate of a valid value, whether null is invalid, and the words of the error message."""
+    """The predicate of a valid value, whether null is invalid, and the words of the error message.
 
-    valid: Callable[[Namespace, Expr, Expr, Expr], Expr]
+    ``valid(ns, x, *labels)`` reads the labels of the evaluation: ``pos_label,
+    neg_label`` for ``label``, the class list of a multiclass evaluation for
+    ``class`` (``labels_listed``: known when the query is built, so no macro has it).
+    """
+
+    valid: Callable[..., Expr]
     null_is_invalid: bool
     words: str
+    labels_listed: bool = False
 
 
 def _probability(ns: Namespace, x: Expr, *_: Expr) -> Expr:
@@ -44,13 +50,14 @@ def _probability(ns: Namespace, x: Expr, *_: Expr) -> Expr:
     return ns.all(ns.not_(ns.is_nan(v)), v >= 0, v <= 1)
 
 
+def _one_of(ns: Namespace, x: Expr, *labels: Expr) -> Expr:
+    return ns.any(*(ns.eq(x, label) for label in labels))
+
+
 # NaN fails every predicate but log1p's (the finite check counts those rows).
 DOMAINS: dict[str, Domain] = {
-    "label": Domain(
-        lambda ns, x, pos, neg: ns.any(ns.eq(x, pos), ns.eq(x, neg)),
-        True,
-        "null, NaN or not one of the labels {pos_label!r}, {neg_label!r}",
-    ),
+    "label": Domain(_one_of, True, "null, NaN or not one of the labels {pos_label!r}, {neg_label!r}"),
+    "class": Domain(_one_of, True, "null or not one of labels", labels_listed=True),
     "score": Domain(lambda ns, x, *_: ns.not_(ns.is_nan(ns.to_float(x))), True, "null or NaN"),
     "probability": Domain(_probability, True, "null, NaN or outside [0, 1]"),
     "finite": Domain(lambda ns, x, *_: ns.is_finite(ns.to_float(x)), True, "null, NaN or infinite"),
@@ -69,51 +76,49 @@ DOMAINS: dict[str, Domain] = {
 }
 
 
-def class_count(ns: Namespace, x: Expr, labels: list[Expr]) -> Expr:
-    """The number of rows of the group whose class is null or not one of ``labels`` (literals)."""
-    return ns.count_where(ns.any(ns.is_null(x), ns.not_(ns.any(*(ns.eq(x, label) for label in labels)))))
-
-
 @dataclass(frozen=True)
 class Check:
     """Count of the rows of input ``role`` outside ``domain``.
 
+    ``index`` numbers the score columns of a multiclass evaluation (``y_score_0``...).
+
     Examples
     --------
-    >>> check("probability", "y_score").name
-    'invalid_probability_y_score'
+    >>> check("probability", "y_score").name, check("finite", "y_score", 2).name
+    ('invalid_probability_y_score', 'invalid_finite_y_score_2')
     """
 
     domain: str
     role: str
+    index: int | None = None
 
     @property
     def name(self) -> str:
         """Column name of the count in every engine."""
-        return f"invalid_{self.domain}_{self.role}"
+        return f"invalid_{self.domain}_{self.role}" + ("" if self.index is None else f"_{self.index}")
 
     @property
     def sql_macro(self) -> str:
         """Name of the DuckDB macro counting the invalid rows."""
         return f"fm_invalid_{self.domain}"
 
-    def invalid(self, ns: Namespace, x: Expr, pos_label: Expr = None, neg_label: Expr = None) -> Expr:
-        """The condition of an invalid row (null never counts as true)."""
+    def invalid(self, ns: Namespace, x: Expr, *labels: Expr) -> Expr:
+        """The condition of an invalid row (null never counts as true); ``labels`` as :class:`Domain` reads them."""
         domain = DOMAINS[self.domain]
-        outside = ns.not_(domain.valid(ns, x, pos_label, neg_label))
+        outside = ns.not_(domain.valid(ns, x, *labels))
         return ns.any(ns.is_null(x), outside) if domain.null_is_invalid else outside
 
-    def count(self, ns: Namespace, x: Expr, pos_label: Expr = None, neg_label: Expr = None) -> Expr:
+    def count(self, ns: Namespace, x: Expr, *labels: Expr) -> Expr:
         """The number of invalid rows of the group, as an aggregation."""
-        return ns.count_where(self.invalid(ns, x, pos_label, neg_label))
+        return ns.count_where(self.invalid(ns, x, *labels))
 
-    def describe(self, pos_label: object, neg_label: object) -> str:
+    def describe(self, pos_label: object = None, neg_label: object = None) -> str:
         """What makes a row invalid, for error messages."""
         return DOMAINS[self.domain].words.format(pos_label=pos_label, neg_label=neg_label)
 
 
-def check(domain: str, role: str) -> Check:
-    """The check of ``role`` against ``domain`` (see :class:`Check`)."""
+def check(domain: str, role: str, index: int | None = None) -> Check:
+    """The check of ``role`` (score column ``index``) against ``domain`` (see :class:`Check`)."""
     if domain not in DOMAINS:
         raise ValueError(f"unknown domain {domain!r}")
-    return Check(domain, role)
+    return Check(domain, role, index)

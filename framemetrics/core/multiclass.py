@@ -5,7 +5,7 @@ Both compilers (:mod:`framemetrics.compilers.polars.multiclass`,
 these definitions: the check counts and row sums per group and cell of the
 confusion matrix, the sums over a group's class rows, the kappa
 disagreements, Hand & Till's pair averages, and the application of a
-registry :class:`~framemetrics.multiclass.registry.Call`.
+registry :class:`~framemetrics.core.registry.Call`.
 
 Examples
 --------
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import reduce
 from typing import Any
 
-from framemetrics.core.checks import Check, class_count
+from framemetrics.core.checks import Check
 from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.formulas import parameter_literal
 from framemetrics.core.namespace import Namespace
@@ -45,15 +45,14 @@ def _total(values: list[Expr]) -> Expr:
     return reduce(lambda a, b: a + b, values)
 
 
-def check_count(ns: Namespace, check: Any, labels: Sequence[Any] | None, n_scores: int) -> Expr:
-    """The number of invalid rows of one input (a ``McCheck``) over the columns of ``fm_input``."""
-    if check.domain == "class":
-        return class_count(ns, ns.col(check.role), [ns.lit(label) for label in labels])
+def check_count(ns: Namespace, check: Check, labels: Sequence[Any] | None, n_scores: int) -> Expr:
+    """The number of invalid rows of one input over the columns of ``fm_input`` (scores are ``s_<index>``)."""
     if check.domain == "simplex":
         x = _total([ns.col(f"s_{j}") for j in range(n_scores)])
     else:
         x = ns.col(f"s_{check.index}" if check.index is not None else check.role)
-    return Check(check.domain, check.role).count(ns, x)
+    listed = [ns.lit(label) for label in labels] if check.domain == "class" else []
+    return check.count(ns, x, *listed)
 
 
 def row_sums(ns: Namespace, names: set[str], n_scores: int, k: int) -> dict[str, Expr]:
@@ -150,7 +149,7 @@ def average_column(metric: Any, key: str) -> str:
 def metric_expr(
     ns: Namespace, requested: Any, plan: Any, n_invalid: Expr, column: Callable[[str], Expr] | None = None
 ) -> Expr:
-    """The formula of a requested metric (a ``McCall``) over a group's columns, its averages and ``n_invalid``."""
+    """The formula of a requested metric (a ``MetricCall``) over a group's columns, its averages and ``n_invalid``."""
     column = column or ns.col
     metric = requested.metric
 

@@ -16,8 +16,7 @@ from framemetrics.compilers.polars.query import NO_SHARED_SCANS
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.multiclass import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.compilers.sql.query import user_column
-from framemetrics.multiclass.plan import McPlan, make_mc_plan
-from framemetrics.plan import MetricsArg
+from framemetrics.core.plan import MetricsArg, Plan, make_plan
 from framemetrics.sources import Source, open_duckdb, open_polars
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
@@ -29,7 +28,7 @@ Engine = Literal["polars", "duckdb"]
 class _Request:
     """The resolved inputs of one call: plan, columns and where to run."""
 
-    plan: McPlan
+    plan: Plan
     y_true: str
     y_pred: str | None
     scores: tuple[str, ...]
@@ -150,8 +149,9 @@ def _resolve(
         if labels is None:
             raise ValueError("a list column of scores needs labels=: the class of each position")
         n_scores = len(labels)
-    plan = make_mc_plan(
+    plan = make_plan(
         metrics,
+        task="multiclass",
         labels=labels,
         n_scores=n_scores,
         has_pred=y_pred is not None,

@@ -22,14 +22,14 @@ from framemetrics.columns import (
     resolve_curve,
     sql_columns,
 )
+from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import identifier
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.curves import CURVES, curve_outputs
+from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import check_max_points
-from framemetrics.plan import MetricsArg
-from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 
@@ -282,11 +282,12 @@ def multiclass_query(
     """
     from framemetrics.compilers.sql.multiclass import McQueryInputs, mc_query
     from framemetrics.compilers.sql.query import user_column
-    from framemetrics.multiclass.plan import make_mc_plan
+    from framemetrics.core.plan import make_plan
 
     scores = tuple(y_score or ())
-    plan = make_mc_plan(
+    plan = make_plan(
         metrics,
+        task="multiclass",
         labels=labels,
         n_scores=len(scores),
         has_pred=y_pred is not None,

@@ -25,6 +25,8 @@ from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.curves import CURVES, Curve
 from framemetrics.core.formulas import FORMULAS, formula_parameters
 from framemetrics.core.formulas import multiclass as mc
+from framemetrics.core.plan import KAPPA_WEIGHTS, make_plan
+from framemetrics.core.registry import REGISTRY, Metric
 from framemetrics.core.statistics import (
     STATISTICS,
     CurvePoints,
@@ -37,9 +39,6 @@ from framemetrics.core.statistics import (
     positive_weight,
     roc_gap,
 )
-from framemetrics.multiclass.plan import KAPPA_WEIGHTS
-from framemetrics.plan import make_plan
-from framemetrics.registry import REGISTRY, Metric
 from framemetrics.sql.macros import macro_file
 
 __all__ = [
@@ -306,7 +305,7 @@ def render_statistic_macros() -> str:
     parts.append(_STATISTIC_HEADER)
     parts.append("\n-- input checks: the number of rows of one column outside its domain\n\n")
     labels = (SQL.col("pos_label"), SQL.col("neg_label"))
-    for domain in DOMAINS:
+    for domain in (d for d, spec in DOMAINS.items() if not spec.labels_listed):
         tree = check(domain, "x").count(SQL, x, *labels)
         words = check(domain, "x").describe(_Name("pos_label"), _Name("neg_label"))
         parts.append(_macro(f"fm_invalid_{domain}", tree, f"rows that are {words}") + "\n")

@@ -16,20 +16,20 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import curve_statistics
 from framemetrics.core import multiclass as mc_core
+from framemetrics.core.plan import Plan
+from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS, Call
 from framemetrics.core.statistics import Rows
-from framemetrics.multiclass.plan import McPlan
-from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS, Call
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 
 
-def _call(call: Call, params: dict, plan: McPlan) -> pl.Expr:
+def _call(call: Call, params: dict, plan: Plan) -> pl.Expr:
     return mc_core.call_expr(POLARS, call, params, plan)
 
 
 def input_frame(
     frame: pl.LazyFrame,
-    plan: McPlan,
+    plan: Plan,
     columns: dict[str, pl.Expr],
     scores: list[pl.Expr],
     by: tuple[str, ...],
@@ -64,7 +64,7 @@ def _joined(left: pl.LazyFrame, right: pl.LazyFrame, keys: list[str], how: str =
     return left.join(right, on=keys, how=how, nulls_equal=True) if keys else left.join(right, how="cross")
 
 
-def cells(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_cells``: per group, true and predicted class."""
     classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
     sums = [pl.len().cast(pl.Int64).alias("n_rows"), pl.col("sample_weight").sum().alias("weight")]
@@ -74,14 +74,14 @@ def cells(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
     return data.group_by([*keys, *classes]).agg(sums)
 
 
-def groups(fm_cells: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def groups(fm_cells: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_groups``: the cells summed per group."""
     names = [n for n in fm_cells.collect_schema().names() if n not in (*keys, "y_true", "y_pred", "n_rows", "weight")]
     sums = [pl.col("n_rows").sum(), pl.col("weight").sum().alias("total"), *(pl.col(n).sum() for n in names)]
     return _grouped(fm_cells, keys, sums)
 
 
-def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_classes``: per group and class, ``tp, fp, fn, support, predicted, class_index, total``."""
     hit = pl.col("y_true").eq_missing(pl.col("y_pred"))
     w, zero = pl.col("weight"), pl.lit(0.0)
@@ -125,28 +125,28 @@ def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: McPlan, keys:
     return per_class.with_columns(class_index=index.cast(pl.Int64), total=total)
 
 
-def class_values(fm_classes: pl.LazyFrame, plan: McPlan) -> pl.LazyFrame:
+def class_values(fm_classes: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:
     """``fm_class_values``: the binary formulas per class."""
     values = [_call(call, {}, plan).alias(name) for name, call in PER_CLASS.items()]
     return fm_classes.with_columns(values)
 
 
-def _averages(plan: McPlan, stage: str) -> list[pl.Expr]:
+def _averages(plan: Plan, stage: str) -> list[pl.Expr]:
     return [
         _call(average, call.params, plan).alias(mc_core.average_column(call.metric, key))
         for call in plan.calls
-        if call.metric.stage == stage
+        if stage in call.metric.statistics
         for key, average in call.metric.averages.items()
     ]
 
 
-def class_summary(fm_class_values: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def class_summary(fm_class_values: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_class_summary``: per group, class sums and averages."""
     sums = [expr.alias(name) for name, expr in mc_core.class_sums(POLARS).items()] + _averages(plan, "classes")
     return _grouped(fm_class_values, keys, sums)
 
 
-def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: list[str]) -> list[pl.LazyFrame]:
+def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: Plan, keys: list[str]) -> list[pl.LazyFrame]:
     """``fm_kappa_observed`` and ``fm_kappa_expected``."""
     index = fm_classes.select(*keys, "class", "class_index")
     observed = fm_cells.join(
@@ -170,7 +170,7 @@ def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: McPlan, keys: 
 RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
 
 
-def rank_input(data: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def rank_input(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_rank_input``: one row per input row and score column: ``column_index``, ``y_score``, ``is_pos``."""
     k = plan.n_scores
     rows = data.select(
@@ -198,7 +198,7 @@ def ranked(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     return curve_statistics(rows, keys, x, RANK_STATISTICS)
 
 
-def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def ranking(fm_rank_input: pl.LazyFrame, plan: Plan, keys: list[str]) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """``fm_rank_values`` (one-vs-rest per class: score ``s_j``, class j positive) and ``fm_rank_summary``."""
     per_class = ranked(fm_rank_input, [*keys, "column_index"])
     values = per_class.with_columns(_call(call, {}, plan).alias(name) for name, call in RANK_PER_CLASS.items())
@@ -206,7 +206,7 @@ def ranking(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> tuple
     return values, summary
 
 
-def ovo(fm_rank_input: pl.LazyFrame, plan: McPlan, keys: list[str]) -> pl.LazyFrame:
+def ovo(fm_rank_input: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_ovo``: Hand & Till's pair scores averaged per group.
 
     Per ordered pair (a, b), the curve of score ``s_a`` over the rows of
@@ -249,7 +249,7 @@ class McFrames:
     summaries: tuple[pl.LazyFrame, ...] = ()
 
 
-def mc_frames(data: pl.LazyFrame, plan: McPlan, keys: list[str], stages: frozenset[str]) -> McFrames:
+def mc_frames(data: pl.LazyFrame, plan: Plan, keys: list[str], stages: frozenset[str]) -> McFrames:
     """Build the stages ``stages`` over ``data`` (an ``fm_input`` frame)."""
     fm_cells = cells(data, plan, keys)
     out = McFrames(keys, data, fm_cells, groups(fm_cells, plan, keys))
@@ -273,7 +273,7 @@ def mc_frames(data: pl.LazyFrame, plan: McPlan, keys: list[str], stages: frozens
     return out
 
 
-def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, internal: bool = False) -> pl.LazyFrame:
+def metrics_frame(frames: McFrames, plan: Plan, by: tuple[str, ...], *, internal: bool = False) -> pl.LazyFrame:
     """The metrics per group: group columns, ``n_rows``, one column per metric, then the check counts.
 
     ``internal`` keeps the keys ``fm_g0...`` and the ``total`` weight instead of the group names.
@@ -292,13 +292,13 @@ def metrics_frame(frames: McFrames, plan: McPlan, by: tuple[str, ...], *, intern
     return table.select(outputs)
 
 
-def run_mc_polars(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+def run_mc_polars(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
     """The metrics per group of ``data`` (an ``fm_input`` frame), sorted by group."""
     result = metrics_frame(mc_frames(data, plan, keys, plan.stages), plan, by)
     return result.sort(list(by), nulls_last=True) if by else result
 
 
-def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+def report_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
     """The class report (SQL: ``report_query``): per group, the classes then the three averages."""
     ranked = plan.n_scores > 0
     frames = mc_frames(data, plan, keys, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
@@ -343,7 +343,7 @@ def report_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[st
     return report.rename(dict(zip(keys, by, strict=True)))
 
 
-def confusion_frame(data: pl.LazyFrame, plan: McPlan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+def confusion_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
     """The dense confusion matrix per group (SQL: ``confusion_query``)."""
     frames = mc_frames(data, plan, keys, frozenset({"classes"}))
     t = frames.classes.select(*keys, pl.col("class").alias("y_true"), pl.col("class_index").alias("true_index"))

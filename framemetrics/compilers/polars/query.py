@@ -16,9 +16,9 @@ from framemetrics.compilers.polars.stages import (
     rows_of,
 )
 from framemetrics.core.formulas import apply_formula
+from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import bin_score
 from framemetrics.inputs import MetricInputs
-from framemetrics.plan import MetricCall, Plan
 
 __all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
 
@@ -33,7 +33,7 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
 
     Examples
     --------
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> call = make_plan("recall_score", weighted=False).calls[0]
     >>> stats = {"tp": pl.lit(3.0), "fn": pl.lit(1.0)}
     >>> checks = {c.name: pl.lit(0) for c in call.checks}
@@ -84,7 +84,7 @@ def canonical_frame(
 
     Examples
     --------
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> lf = pl.LazyFrame({"seg": ["a"], "y": [1], "p": [1]})
     >>> plan = make_plan("accuracy_score", weighted=False)
     >>> frame = canonical_frame(lf, plan, {"y_true": pl.col("y"), "y_pred": pl.col("p")}, ("seg",), drop_nulls=False)
@@ -130,7 +130,7 @@ def run_polars(
 
     Examples
     --------
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "p": [0, 1, 0]})
     >>> out = run_polars(lf, make_plan("accuracy_score", weighted=False),
     ...                  {"y_true": pl.col("y"), "y_pred": pl.col("p")})

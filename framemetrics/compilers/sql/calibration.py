@@ -15,7 +15,7 @@ from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import QueryInputs, group_keys, input_select, plan_literals
 from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.calibration import BIN_SUMS, bin_columns, calibration_bin
-from framemetrics.plan import Plan
+from framemetrics.core.plan import Plan
 
 __all__ = ["calibration_query"]
 
@@ -43,7 +43,7 @@ def calibration_query(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Selec
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
     >>> from framemetrics.compilers.sql.query import user_column
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> q = calibration_query(make_plan("brier_score_loss", weighted=False),
     ...                       QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}), 10)
     >>> to_sql(q).endswith("FROM fm_bins ORDER BY bin")

@@ -26,7 +26,7 @@ from framemetrics.compilers.sql.query import (
 )
 from framemetrics.compilers.sql.stages import curve_stage, group_window, rows_of
 from framemetrics.core.curves import COUNTS, Curve, curve_column
-from framemetrics.plan import Plan
+from framemetrics.core.plan import Plan
 
 __all__ = ["curve_query"]
 
@@ -134,7 +134,7 @@ def curve_query(
     >>> from framemetrics.compilers.sql.emit import to_sql
     >>> from framemetrics.compilers.sql.query import user_column
     >>> from framemetrics.core.curves import CURVES
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> q = curve_query(CURVES["roc_curve"], make_plan("roc_auc_score", weighted=False),
     ...                 QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}))
     >>> to_sql(q).endswith("ORDER BY threshold DESC")

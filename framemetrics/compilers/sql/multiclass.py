@@ -32,9 +32,9 @@ from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import same_group, user_column
 from framemetrics.compilers.sql.stages import curve_statistics
 from framemetrics.core import multiclass as mc_core
+from framemetrics.core.plan import Plan
+from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import Rows
-from framemetrics.multiclass.plan import McPlan
-from framemetrics.multiclass.registry import PER_CLASS, RANK_PER_CLASS
 
 __all__ = ["McQueryInputs", "confusion_query", "mc_ctes", "mc_query", "report_query"]
 
@@ -91,7 +91,7 @@ def _keys(inputs: McQueryInputs) -> list[str]:
     return [f"fm_g{i}" for i in range(len(inputs.by))]
 
 
-def _input_ctes(plan: McPlan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
+def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     used = [inputs.y_true, inputs.y_pred, *inputs.scores, inputs.sample_weight]
     columns = [_as(user_column(b), k) for b, k in zip(inputs.by, keys, strict=True)]
     columns.append(_as(inputs.y_true.copy(), "y_true"))
@@ -117,7 +117,7 @@ def _input_ctes(plan: McPlan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     ]
 
 
-def _cells_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+def _cells_ctes(plan: Plan, keys: list[str]) -> Ctes:
     classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
     sums = {"n_rows": SQL.count_rows(), "weight": SQL.sum(_col("sample_weight"))}
     sums |= {c.name: mc_core.check_count(SQL, c, plan.labels, plan.n_scores) for c in plan.checks}
@@ -131,7 +131,7 @@ def _cells_ctes(plan: McPlan, keys: list[str]) -> Ctes:
     ]
 
 
-def _label_index(plan: McPlan, keys: list[str]) -> tuple[exp.Expression, exp.Expression]:
+def _label_index(plan: Plan, keys: list[str]) -> tuple[exp.Expression, exp.Expression]:
     """A class's index and whether it is a class of the evaluation (one of ``labels``, or not null)."""
     column = _col("class")
     if plan.labels is not None:
@@ -144,7 +144,7 @@ def _label_index(plan: McPlan, keys: list[str]) -> tuple[exp.Expression, exp.Exp
     return rank - 1, SQL.not_(SQL.is_null(column))
 
 
-def _classes_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+def _classes_ctes(plan: Plan, keys: list[str]) -> Ctes:
     def hit() -> exp.Expression:
         return exp.NullSafeEQ(this=_col("y_true"), expression=_col("y_pred"))
 
@@ -184,11 +184,11 @@ def _classes_ctes(plan: McPlan, keys: list[str]) -> Ctes:
     ]
 
 
-def _averages(plan: McPlan, stage: str) -> list[exp.Alias]:
+def _averages(plan: Plan, stage: str) -> list[exp.Alias]:
     return [
         _as(mc_core.call_expr(SQL, average, call.params, plan), mc_core.average_column(call.metric, key))
         for call in plan.calls
-        if call.metric.stage == stage
+        if stage in call.metric.statistics
         for key, average in call.metric.averages.items()
     ]
 
@@ -198,7 +198,7 @@ def _on(left: str, right: str, keys: list[str], *pairs: tuple[exp.Expression, ex
     return SQL.all(same_group(left, right, keys), *(SQL.eq(a, b) for a, b in pairs))
 
 
-def _kappa_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+def _kappa_ctes(plan: Plan, keys: list[str]) -> Ctes:
     columns = {
         "weight": _col("weight", "fm_cells"),
         "t": _col("class_index", "t"),
@@ -247,7 +247,7 @@ def _ranked(prefix: str, keys: list[str], source: str) -> Ctes:
     return curve_statistics(x, keys, _RANK_STATISTICS, source=source, prefix=prefix)
 
 
-def _rank_input(plan: McPlan, keys: list[str]) -> Ctes:
+def _rank_input(plan: Plan, keys: list[str]) -> Ctes:
     k = plan.n_scores
     index = exp.Array(expressions=[exp.Literal.number(j) for j in range(k)])
     scores = exp.Array(expressions=_cols([f"s_{j}" for j in range(k)]))
@@ -264,7 +264,7 @@ def _rank_input(plan: McPlan, keys: list[str]) -> Ctes:
     ]
 
 
-def _ranking_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+def _ranking_ctes(plan: Plan, keys: list[str]) -> Ctes:
     """One-vs-rest per class (score ``s_j``, class j positive): ``fm_rank_values`` and ``fm_rank_summary``."""
     ctes = _ranked("fm_rank", [*keys, "column_index"], "fm_rank_input")
     values = [exp.Star(), *(_as(mc_core.call_expr(SQL, call, {}, plan), name) for name, call in RANK_PER_CLASS.items())]
@@ -276,7 +276,7 @@ def _ranking_ctes(plan: McPlan, keys: list[str]) -> Ctes:
     ]
 
 
-def _ovo_ctes(plan: McPlan, keys: list[str]) -> Ctes:
+def _ovo_ctes(plan: Plan, keys: list[str]) -> Ctes:
     """Hand & Till: per ordered pair (a, b), the curve of ``s_a`` over the rows of classes a and b
     (``fm_ovo_input``: the positives of column a once for every other class, as scikit-learn subsets
     each pair's rows), then ``fm_ovo``: the pair scores averaged per group."""
@@ -304,7 +304,7 @@ def _micro_ctes(keys: list[str]) -> Ctes:
     return [*ctes, ("fm_micro", _select([*_cols(keys), *sums], "fm_micro_ranking"))]
 
 
-def mc_ctes(plan: McPlan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
+def mc_ctes(plan: Plan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
     """The CTEs of the stages ``stages`` (``classes``, ``kappa``, ``ranking``, ``ovo``, ``micro``)."""
     keys = _keys(inputs)
     ctes = [*_input_ctes(plan, inputs, keys), *_cells_ctes(plan, keys)]
@@ -332,7 +332,7 @@ _JOINED = {
 }
 
 
-def _metrics_select(plan: McPlan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
+def _metrics_select(plan: Plan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
     """The metrics: formulas over ``fm_groups`` joined to the summaries of the plan's stages."""
     n_invalid = reduce(lambda a, b: a + b, (_col(c.name, "fm_groups") for c in plan.checks))
     if internal:
@@ -362,12 +362,12 @@ def _last(column: exp.Expression) -> exp.Ordered:
     return exp.Ordered(this=column, nulls_first=False)
 
 
-def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
+def mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
     """The plan's metrics per group, as a tree: group columns, ``n_rows``, one column per metric.
 
     Parameters
     ----------
-    plan : McPlan
+    plan : Plan
         What to compute.
     inputs : McQueryInputs
         The source and the expression of each input.
@@ -382,9 +382,8 @@ def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> ex
     --------
     >>> import duckdb
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> from framemetrics.multiclass.plan import make_mc_plan
-    >>> plan = make_mc_plan(["accuracy_score"], labels=None, n_scores=0, has_pred=True,
-    ...                     weighted=False, float_labels=False)
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", weighted=False)
     >>> q = mc_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")))
     >>> con = duckdb.connect()
     >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1)) v(y, p)")
@@ -398,7 +397,7 @@ def mc_query(plan: McPlan, inputs: McQueryInputs, *, checks: bool = False) -> ex
     return _with(select, mc_ctes(plan, inputs, plan.stages))
 
 
-def report_query(plan: McPlan, inputs: McQueryInputs) -> exp.Query:
+def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     """The class report, as a tree: per group, one row per class, then ``micro avg``, ``macro avg`` and
     ``weighted avg``; ``plan`` holds the averaged metrics (see :func:`framemetrics.classification_report`)."""
     keys = _keys(inputs)
@@ -432,7 +431,7 @@ def report_query(plan: McPlan, inputs: McQueryInputs) -> exp.Query:
     return _with(union.order_by(*order), ctes)
 
 
-def confusion_query(plan: McPlan, inputs: McQueryInputs) -> exp.Query:
+def confusion_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     """The dense confusion matrix per group, as a tree: every (true, predicted) pair of the group's classes
     with ``n_rows`` and ``weight`` (0 where no row), and the group's check counts."""
     keys = _keys(inputs)

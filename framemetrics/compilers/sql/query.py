@@ -20,8 +20,8 @@ from sqlglot import exp
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import curve_ctes, rows_of
 from framemetrics.core.formulas import apply_formula
+from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import STATISTICS
-from framemetrics.plan import MetricCall, Plan
 
 __all__ = [
     "QueryInputs",
@@ -175,7 +175,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     Examples
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> tree = plan_query(make_plan("accuracy_score", weighted=False),
     ...                   QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_pred": user_column("p")}))
     >>> to_sql(tree).startswith("WITH fm_input AS (SELECT COLUMNS(LAMBDA fm_name : fm_name = 'y') AS y_true")
@@ -212,7 +212,7 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     Examples
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")})
     >>> to_sql(checks_query(make_plan("roc_auc_score", weighted=False), inputs)).endswith("SELECT * FROM fm_statistics")
     True

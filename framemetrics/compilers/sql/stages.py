@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
     STATISTICS,
     CurvePoints,
@@ -23,7 +24,6 @@ from framemetrics.core.statistics import (
     positive_weight,
     roc_gap,
 )
-from framemetrics.plan import Plan
 
 __all__ = ["curve_ctes", "curve_stage", "curve_statistics", "group_window", "rows_of"]
 
@@ -183,7 +183,7 @@ def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str])
 
     Examples
     --------
-    >>> from framemetrics.plan import make_plan
+    >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("roc_auc_score", weighted=False)
     >>> [name for name, _ in curve_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])]
     ['fm_scores', 'fm_curve', 'fm_ranking']

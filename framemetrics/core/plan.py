@@ -1,0 +1,395 @@
+"""What to compute for a set of requested metrics of one task, shared by every compiler.
+
+A :class:`Plan` resolves metric names and parameters once: the statistics to
+gather (stage 1), the input checks, the formula calls (stage 2) and the
+parameters of the statistics. The Polars compiler and the SQL compiler both
+execute the same plan, for binary, regression and multiclass evaluations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from framemetrics.core.checks import Check, check
+from framemetrics.core.registry import Metric, get_metric, resolve_alias
+from framemetrics.core.statistics import STATISTICS
+
+__all__ = [
+    "KAPPA_WEIGHTS",
+    "MetricCall",
+    "MetricsArg",
+    "Plan",
+    "as_python_scalar",
+    "default_neg_label",
+    "make_plan",
+    "requested_metrics",
+]
+
+MetricsArg = str | Iterable[str] | Mapping[str, Mapping[str, Any]]
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+
+@dataclass(frozen=True)
+class MetricCall:
+    """One requested metric with its resolved formula parameters and checks."""
+
+    metric: Metric
+    params: dict[str, Any]
+    checks: tuple[Check, ...] = ()
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """Output column name (the metric's name)."""
+        return self.metric.name
+
+    @property
+    def statistics(self) -> tuple[str, ...]:
+        """The statistics computed for this call (its formula gets NULL for the ``skipped``)."""
+        return tuple(s for s in self.metric.statistics if s not in self.skipped)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Statistics, checks, formula calls and statistics parameters of one evaluation.
+
+    ``statistics`` are :data:`~framemetrics.core.statistics.STATISTICS` names
+    for a binary or regression plan, and the stages giving the columns of the
+    formulas for a multiclass plan (:attr:`stages`).
+
+    Examples
+    --------
+    >>> plan = make_plan(["f1_score", "log_loss"], weighted=False)
+    >>> plan.statistics
+    ('n_rows', 'tp', 'fp', 'fn', 'sum_log_loss', 'sum_weight')
+    >>> plan = make_plan(["f1_macro", "cohen_kappa_score"], task="multiclass", weighted=False)
+    >>> sorted(plan.stages)
+    ['classes', 'kappa']
+    """
+
+    task: str
+    calls: tuple[MetricCall, ...]
+    statistics: tuple[str, ...]
+    checks: tuple[Check, ...]
+    weighted: bool
+    pos_label: Any = None
+    neg_label: Any = None
+    alpha: float = 0.5
+    max_fpr: float = 1.0
+    bins: int | None = None
+    labels: tuple[Any, ...] | None = None
+    n_scores: int = 0
+    has_pred: bool = False
+    k: int = 2
+    beta: float = 1.0
+    kappa_weights: tuple[str | None, ...] = ()
+
+    @property
+    def first_pass(self) -> tuple[str, ...]:
+        """Statistics that others need per group first (group means)."""
+        return tuple(dict.fromkeys(n for s in self.statistics for n in STATISTICS[s].needs))
+
+    @property
+    def curve_statistics(self) -> tuple[str, ...]:
+        """Ranking statistics, computed over the curve stage."""
+        return tuple(s for s in self.statistics if STATISTICS[s].curve)
+
+    @property
+    def row_statistics(self) -> tuple[str, ...]:
+        """Statistics aggregated from the rows in one ``GROUP BY`` (after the first pass)."""
+        skip = set(self.first_pass) | set(self.curve_statistics)
+        return tuple(s for s in self.statistics if s not in skip)
+
+    @property
+    def stages(self) -> frozenset[str]:
+        """The multiclass stages the calls read (``classes``, ``kappa``, ``rows``, ``ranking``, ``ovo``, ``micro``)."""
+        return frozenset(self.statistics)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Input roles read by the plan, in a fixed order."""
+        used = {c.role for c in self.checks} | {r for c in self.calls for r in ("y_true", c.metric.prediction)}
+        return tuple(r for r in ("y_true", "y_pred", "y_score", "sample_weight") if r in used)
+
+    @property
+    def families(self) -> frozenset[str]:
+        """Families of the requested metrics."""
+        return frozenset(c.metric.family for c in self.calls)
+
+
+def requested_metrics(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
+    """Metric names mapped to their given parameters.
+
+    Examples
+    --------
+    >>> requested_metrics(["f1_score"])
+    {'f1_score': {}}
+    """
+    if isinstance(metrics, str):
+        return {metrics: {}}
+    if isinstance(metrics, Mapping):
+        return {name: dict(params or {}) for name, params in metrics.items()}
+    return {name: {} for name in metrics}
+
+
+def make_plan(
+    metrics: MetricsArg,
+    *,
+    weighted: bool,
+    task: str = "binary",
+    zero_division: float | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    thresholded: bool = False,
+    bins: int | None = None,
+    labels: Sequence[Any] | None = None,
+    n_scores: int = 0,
+    has_pred: bool = True,
+    float_labels: bool = False,
+) -> Plan:
+    """Resolve metric names and parameters of one task into a :class:`Plan`.
+
+    Parameters
+    ----------
+    metrics : str, list of str, or dict of str to dict
+        Metric names, or names mapped to their parameters, e.g.
+        ``{"fbeta_score": {"beta": 2}, "mean_pinball_loss": {"alpha": 0.9}}``.
+    weighted : bool
+        Whether a sample weight column is given.
+    task : {"binary", "regression", "multiclass"}, default "binary"
+        Which metrics the names refer to (binary and regression share names).
+    zero_division : float or None
+        Default value of undefined ratios, for the metrics that take it.
+    pos_label, neg_label : Any
+        Binary: the class labels of the classification and probability metrics.
+    thresholded : bool
+        Binary: classification labels come from thresholding ``y_score``,
+        which is then checked instead of the labels (no null or NaN score).
+    bins : int, optional
+        Binary: ranking metrics read the score binned to ``floor(y_score * bins) / bins``.
+    labels : sequence, optional
+        Multiclass: the classes, in the order of the score columns.
+    n_scores : int
+        Multiclass: the number of score columns.
+    has_pred : bool
+        Multiclass: whether a column of predicted classes is given.
+    float_labels : bool
+        Multiclass: the class columns are floats (NaN is then invalid).
+
+    Returns
+    -------
+    Plan
+
+    Examples
+    --------
+    >>> make_plan({"fbeta_score": {"beta": 2}}, weighted=False).calls[0].params
+    {'beta': 2, 'zero_division': None}
+    >>> make_plan({"f1_score": {"average": "macro"}}, task="multiclass", weighted=False).calls[0].name
+    'f1_macro'
+    """
+    requested = requested_metrics(metrics)
+    if not requested:
+        raise ValueError("no metrics requested")
+    calls, inputs = [], {}
+    for name, given in requested.items():
+        given = {k: as_python_scalar(v) for k, v in given.items()}
+        if task == "multiclass":
+            name, given = resolve_alias(name, given)
+        metric = get_metric(name, task)
+        unknown = set(given) - set(metric.parameters)
+        if unknown:
+            raise ValueError(
+                f"{name} has no parameter {sorted(unknown)}; it takes {sorted(metric.parameters) or 'none'}"
+            )
+        if weighted and not metric.weighted:
+            raise ValueError(f"{name} does not support sample_weight (as scikit-learn)")
+        if name in (c.name for c in calls):
+            raise ValueError(f"{name} is requested twice")
+        params = {**metric.params, **{k: v for k, v in given.items() if k in metric.params}}
+        if "zero_division" in params and "zero_division" not in given:
+            params["zero_division"] = as_python_scalar(zero_division)
+        _validate(name, {**params, **given})
+        for key, default in metric.input_params.items():
+            inputs.setdefault(key, set()).add(_input_value(key, given.get(key, default)))
+        skipped = tuple(s for s, needed in metric.conditional.items() if not needed({**params, **given}))
+        calls.append(MetricCall(metric, params, metric.checks, skipped))
+    for key, values in inputs.items():
+        if len(values) > 1:
+            raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
+    chosen = {key: next(iter(values)) for key, values in inputs.items()}
+    if task == "multiclass":
+        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred, float_labels)
+    return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
+
+
+_INPUT_DEFAULTS = {"alpha": 0.5, "max_fpr": 1.0}
+
+
+def _input_value(key: str, value: Any) -> Any:
+    if key == "k":
+        return value
+    return _INPUT_DEFAULTS[key] if value is None else float(value)
+
+
+def _binary_plan(
+    calls: list[MetricCall],
+    inputs: dict[str, Any],
+    weighted: bool,
+    pos_label: Any,
+    neg_label: Any,
+    thresholded: bool,
+    bins: Any,
+) -> Plan:
+    pos_label, neg_label, bins = as_python_scalar(pos_label), as_python_scalar(neg_label), as_python_scalar(bins)
+    if pos_label is None:
+        raise ValueError("pos_label must be a label, got None")
+    if bins is not None and not (isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1):
+        raise ValueError(f"bins must be None or a positive integer, got {bins!r}")
+    for i, call in enumerate(calls):
+        checks = call.checks + ((check("weight", "sample_weight"),) if weighted else ())
+        if thresholded and call.metric.family == "classification":
+            # y_score >= threshold is a valid label wherever the score is a number.
+            checks = tuple(c for c in checks if c != check("label", "y_pred")) + (check("score", "y_score"),)
+        calls[i] = MetricCall(call.metric, call.params, checks, call.skipped)
+    statistics = ["n_rows"]
+    for call in calls:
+        for stat in call.statistics:
+            statistics += [*STATISTICS[stat].needs, stat]
+    return Plan(
+        task="binary",
+        calls=tuple(calls),
+        statistics=tuple(dict.fromkeys(statistics)),
+        checks=tuple(dict.fromkeys(c for call in calls for c in call.checks)),
+        weighted=weighted,
+        pos_label=pos_label,
+        neg_label=default_neg_label(pos_label, neg_label),
+        alpha=inputs.get("alpha", _INPUT_DEFAULTS["alpha"]),
+        max_fpr=inputs.get("max_fpr", _INPUT_DEFAULTS["max_fpr"]),
+        bins=bins,
+    )
+
+
+def _multiclass_plan(
+    calls: list[MetricCall],
+    inputs: dict[str, Any],
+    weighted: bool,
+    labels: Sequence[Any] | None,
+    n_scores: int,
+    has_pred: bool,
+    float_labels: bool,
+) -> Plan:
+    labels = None if labels is None else tuple(as_python_scalar(label) for label in labels)
+    if labels is not None and (len(set(labels)) != len(labels) or len(labels) < 2):
+        raise ValueError(f"labels must be at least two distinct classes, got {list(labels)!r}")
+    for call in calls:
+        if call.metric.prediction == "y_pred" and not has_pred:
+            raise ValueError(f"{call.name} needs y_pred=")
+        if call.metric.prediction == "y_score" and not n_scores:
+            raise ValueError(f"{call.name} needs y_score= (one column per class, or a list column)")
+    if n_scores and labels is None:
+        raise ValueError("scores need labels=: the class of each score column, in order")
+    if n_scores and len(labels) != n_scores:
+        raise ValueError(f"{n_scores} score columns but {len(labels)} labels")
+    stages = {s for c in calls for s in c.statistics}
+    if "kappa" in stages:
+        stages.add("classes")
+    return Plan(
+        task="multiclass",
+        calls=tuple(calls),
+        statistics=tuple(s for s in ("classes", "kappa", "rows", "ranking", "ovo", "micro") if s in stages),
+        checks=_multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels),
+        weighted=weighted,
+        labels=labels,
+        n_scores=n_scores,
+        has_pred=has_pred,
+        k=inputs.get("k", 2),
+        beta=inputs.get("beta", 1.0),
+        kappa_weights=tuple(dict.fromkeys(c.params["weights"] for c in calls if "weights" in c.params)),
+    )
+
+
+def _multiclass_checks(
+    calls: list[MetricCall], labels: tuple | None, n_scores: int, has_pred: bool, weighted: bool, float_labels: bool
+) -> tuple[Check, ...]:
+    """The class checks of the label columns, then each score column's (probability wins over finite)."""
+    roles = ["y_true"] + (["y_pred"] if has_pred and any(c.metric.prediction == "y_pred" for c in calls) else [])
+    domain = "class" if labels is not None else ("score" if float_labels else "present")
+    checks = [check(domain, role) for role in roles]
+    domains = {c.domain for call in calls for c in call.checks}
+    if domains:
+        score_domain = "probability" if "probability" in domains else "finite"
+        checks += [check(score_domain, "y_score", j) for j in range(n_scores)]
+        checks += [c for c in (check("simplex", "y_score"),) if c.domain in domains]
+    if weighted:
+        checks.append(check("weight", "sample_weight"))
+    return tuple(checks)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _validate(name: str, params: dict[str, Any]) -> None:
+    zd = params.get("zero_division")
+    if zd is not None and not (_is_number(zd) and zd in (0, 1)):
+        raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
+    beta = params.get("beta")
+    if beta is not None and not (_is_number(beta) and 0 < beta < float("inf")):
+        raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")
+    alpha = params.get("alpha")
+    if alpha is not None and not (_is_number(alpha) and 0 <= alpha <= 1):
+        raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
+    max_fpr = params.get("max_fpr")
+    if max_fpr is not None and not (_is_number(max_fpr) and 0 < max_fpr <= 1):
+        raise ValueError(f"{name}: max_fpr must be None or a number in (0, 1], got {max_fpr!r}")
+    k = params.get("k")
+    if k is not None and not (isinstance(k, int) and not isinstance(k, bool) and k >= 1):
+        raise ValueError(f"{name}: k must be a positive integer, got {k!r}")
+    if params.get("weights") not in KAPPA_WEIGHTS:
+        raise ValueError(f"{name}: weights must be None, 'linear' or 'quadratic', got {params['weights']!r}")
+    for flag in ("force_finite", "adjusted"):
+        if flag in params and not isinstance(params[flag], bool):
+            raise ValueError(f"{name}: {flag} must be True or False, got {params[flag]!r}")
+
+
+def as_python_scalar(value: Any) -> Any:
+    """A NumPy scalar as the Python scalar it holds; anything else unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_python_scalar(np.int64(1)), as_python_scalar("Yes")
+    (1, 'Yes')
+    """
+    return value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
+
+
+def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:
+    """The negative class: ``neg_label`` if given, else the other of 0 and 1.
+
+    Parameters
+    ----------
+    pos_label : Any
+        The positive class.
+    neg_label : Any, optional
+        The negative class; required unless ``pos_label`` is 0 or 1.
+
+    Returns
+    -------
+    Any
+        The negative class label.
+
+    Examples
+    --------
+    >>> default_neg_label(1), default_neg_label(0), default_neg_label("Yes", "No")
+    (0, 1, 'No')
+    """
+    if neg_label is not None:
+        if neg_label == pos_label:
+            raise ValueError(f"neg_label and pos_label are both {pos_label!r}")
+        return neg_label
+    if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
+        return 1 - int(pos_label)
+    raise ValueError(f"pos_label={pos_label!r} is not 0 or 1: pass neg_label too")
