@@ -107,7 +107,9 @@ class Statistic:
     ``curve`` marks a curve statistic (``build`` reads :class:`CurvePoints`);
     ``needs`` lists the first-pass means a row statistic reads; ``previous``
     and ``gap_max`` ask the curve stage for ``tp_prev, fp_prev`` and for
-    ``gap_max``.
+    ``gap_max``; ``counted`` says how the counting stage of confusion cells
+    (:mod:`framemetrics.core.cells`) gathers it: ``cell`` from the cells'
+    weights, ``sum`` summed over them, ``""`` not at all.
     """
 
     name: str
@@ -117,6 +119,7 @@ class Statistic:
     curve: bool = False
     previous: bool = False
     gap_max: bool = False
+    counted: str = ""
 
 
 def positive_weight(ns: Namespace, x: Rows) -> Expr:
@@ -219,19 +222,20 @@ def _ks_score(ns: Namespace, c: CurvePoints) -> Expr:
 
 
 _ALL = [
-    Statistic("n_rows", lambda ns, x: ns.count_rows(), doc="Rows of the group (unweighted)."),
-    Statistic("tp", _cell("pos_label", "pos_label")),
-    Statistic("fp", _cell("neg_label", "pos_label")),
-    Statistic("fn", _cell("pos_label", "neg_label")),
-    Statistic("tn", _cell("neg_label", "neg_label")),
-    Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group."),
-    Statistic("sum_log_loss", _sum_log_loss),
+    Statistic("n_rows", lambda ns, x: ns.count_rows(), doc="Rows of the group (unweighted).", counted="sum"),
+    Statistic("tp", _cell("pos_label", "pos_label"), counted="cell"),
+    Statistic("fp", _cell("neg_label", "pos_label"), counted="cell"),
+    Statistic("fn", _cell("pos_label", "neg_label"), counted="cell"),
+    Statistic("tn", _cell("neg_label", "neg_label"), counted="cell"),
+    Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group.", counted="sum"),
+    Statistic("sum_log_loss", _sum_log_loss, counted="sum"),
     Statistic(
         "sum_brier",
         lambda ns, x: ns.sum(
             x.sample_weight * (ns.indicator(ns.eq(x.y_true, x.pos_label)) - ns.to_float(x.y_score)) ** 2
         ),
         doc="sum w (1[y_true = pos_label] - y_score)^2.",
+        counted="sum",
     ),
     Statistic(
         "sum_sq_error", lambda ns, x: ns.sum(x.sample_weight * error(ns, x) ** 2), doc="sum w (y_true - y_pred)^2."

@@ -10,13 +10,13 @@ WITH fm_input AS (
     CAST(COLUMNS(LAMBDA fm_name : fm_name = 'p_default') AS DOUBLE) AS y_score,
     CAST(COLUMNS(LAMBDA fm_name : fm_name = 'w') AS DOUBLE) AS sample_weight
   FROM "preds"
-), fm_statistics AS (
+), fm_cells AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_input.fm_g0,
+    fm_input.y_true,
+    fm_input.y_pred,
     COUNT(*) AS n_rows,
-    COALESCE(SUM(sample_weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)), 0) AS tp,
-    COALESCE(SUM(sample_weight * CAST(y_true = 0 AND y_pred = 1 AS DOUBLE)), 0) AS fp,
-    COALESCE(SUM(sample_weight * CAST(y_true = 1 AND y_pred = 0 AS DOUBLE)), 0) AS fn,
+    COALESCE(SUM(sample_weight), 0) AS weight,
     COUNT(*) FILTER(WHERE
       y_true IS NULL OR NOT (
         y_true = 1 OR y_true = 0
@@ -34,7 +34,23 @@ WITH fm_input AS (
       )) AS invalid_score_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_input.fm_g0,
+    fm_input.y_true,
+    fm_input.y_pred
+), fm_statistics AS (
+  SELECT
+    fm_cells.fm_g0,
+    CAST(COALESCE(SUM(n_rows), 0) AS BIGINT) AS n_rows,
+    CAST(COALESCE(SUM(invalid_label_y_true), 0) AS BIGINT) AS invalid_label_y_true,
+    CAST(COALESCE(SUM(invalid_finite_y_score), 0) AS BIGINT) AS invalid_finite_y_score,
+    CAST(COALESCE(SUM(invalid_weight_sample_weight), 0) AS BIGINT) AS invalid_weight_sample_weight,
+    CAST(COALESCE(SUM(invalid_score_y_score), 0) AS BIGINT) AS invalid_score_y_score,
+    COALESCE(SUM(weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)), 0) AS tp,
+    COALESCE(SUM(weight * CAST(y_true = 0 AND y_pred = 1 AS DOUBLE)), 0) AS fp,
+    COALESCE(SUM(weight * CAST(y_true = 1 AND y_pred = 0 AS DOUBLE)), 0) AS fn
+  FROM fm_cells
+  GROUP BY
+    fm_cells.fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,

@@ -14,11 +14,13 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.stages import curve_statistics
+from framemetrics.compilers.polars.stages import cells_stage, curve_statistics, grouped, rows_of
 from framemetrics.core import multiclass as mc_core
+from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS, Call
 from framemetrics.core.statistics import Rows
+from framemetrics.inputs import MetricInputs
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 
@@ -56,29 +58,25 @@ def input_frame(
     return data.with_columns(p_true=p_true.otherwise(None))
 
 
-def _grouped(frame: pl.LazyFrame, keys: list[str], aggregations: list[pl.Expr]) -> pl.LazyFrame:
-    return frame.group_by(keys).agg(aggregations) if keys else frame.select(aggregations)
-
-
 def _joined(left: pl.LazyFrame, right: pl.LazyFrame, keys: list[str], how: str = "left") -> pl.LazyFrame:
     return left.join(right, on=keys, how=how, nulls_equal=True) if keys else left.join(right, how="cross")
 
 
 def cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
-    """``fm_cells``: per group, true and predicted class."""
-    classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
-    sums = [pl.len().cast(pl.Int64).alias("n_rows"), pl.col("sample_weight").sum().alias("weight")]
-    sums += [mc_core.check_count(POLARS, c, plan.labels, plan.n_scores).alias(c.name) for c in plan.checks]
-    names = {c.name for c in plan.calls}
-    sums += [expr.alias(name) for name, expr in mc_core.row_sums(POLARS, names, plan.n_scores, plan.k).items()]
-    return data.group_by([*keys, *classes]).agg(sums)
+    """``fm_cells``: the counting stage's cells, per group, true and predicted class."""
+    sums = {c.name: mc_core.check_count(POLARS, c, plan.labels, plan.n_scores) for c in plan.checks}
+    sums |= mc_core.row_sums(POLARS, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+    classes = CLASSES if plan.has_pred else CLASSES[:1]
+    return cells_stage(
+        data, keys, rows_of(MetricInputs.of(y_true="y_true", sample_weight="sample_weight")), sums, classes
+    )
 
 
 def groups(fm_cells: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
-    """``fm_groups``: the cells summed per group."""
-    names = [n for n in fm_cells.collect_schema().names() if n not in (*keys, "y_true", "y_pred", "n_rows", "weight")]
-    sums = [pl.col("n_rows").sum(), pl.col("weight").sum().alias("total"), *(pl.col(n).sum() for n in names)]
-    return _grouped(fm_cells, keys, sums)
+    """``fm_groups``: the cells summed per group, the weight as ``total``."""
+    names = [n for n in fm_cells.collect_schema().names() if n not in (*keys, *CLASSES, "weight")]
+    totals = cell_totals(POLARS, names) | {"total": pl.col("weight").sum()}
+    return grouped(fm_cells, keys, [expr.alias(name) for name, expr in totals.items()])
 
 
 def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
@@ -143,7 +141,7 @@ def _averages(plan: Plan, stage: str) -> list[pl.Expr]:
 def class_summary(fm_class_values: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_class_summary``: per group, class sums and averages."""
     sums = [expr.alias(name) for name, expr in mc_core.class_sums(POLARS).items()] + _averages(plan, "classes")
-    return _grouped(fm_class_values, keys, sums)
+    return grouped(fm_class_values, keys, sums)
 
 
 def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: Plan, keys: list[str]) -> list[pl.LazyFrame]:
@@ -164,7 +162,7 @@ def kappa(fm_cells: pl.LazyFrame, fm_classes: pl.LazyFrame, plan: Plan, keys: li
         observed_sum, expected_sum = mc_core.kappa_sums(POLARS, w, columns)
         observed_sums.append(observed_sum.alias(f"observed_{w or 'none'}"))
         expected_sums.append(expected_sum.alias(f"expected_{w or 'none'}"))
-    return [_grouped(observed, keys, observed_sums), _grouped(pairs, keys, expected_sums)]
+    return [grouped(observed, keys, observed_sums), grouped(pairs, keys, expected_sums)]
 
 
 RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
@@ -202,7 +200,7 @@ def ranking(fm_rank_input: pl.LazyFrame, plan: Plan, keys: list[str]) -> tuple[p
     """``fm_rank_values`` (one-vs-rest per class: score ``s_j``, class j positive) and ``fm_rank_summary``."""
     per_class = ranked(fm_rank_input, [*keys, "column_index"])
     values = per_class.with_columns(_call(call, {}, plan).alias(name) for name, call in RANK_PER_CLASS.items())
-    summary = _grouped(values, keys, [pl.len().alias("n_rank_classes"), *_averages(plan, "ranking")])
+    summary = grouped(values, keys, [pl.len().alias("n_rank_classes"), *_averages(plan, "ranking")])
     return values, summary
 
 
@@ -227,7 +225,7 @@ def ovo(fm_rank_input: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFram
     joined = a.filter(pl.col("ca") < pl.col("cb")).join(b, on=[*keys, "ca", "cb"], nulls_equal=True)
     joined = joined.filter((pl.col("sum_pos") > 0) & (pl.col("sum_neg") > 0))
     sums = mc_core.ovo_sums(POLARS, pl.col("auc_sum"), pl.col("auc_sum_ba"), pl.col("sum_pos"), pl.col("sum_neg"))
-    return _grouped(joined, keys, [expr.alias(name) for name, expr in sums.items()])
+    return grouped(joined, keys, [expr.alias(name) for name, expr in sums.items()])
 
 
 def micro(fm_rank_input: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:

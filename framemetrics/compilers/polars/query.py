@@ -10,14 +10,18 @@ import polars as pl
 
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import (
+    cell_statistics,
+    cells_stage,
     check_count,
     curve_statistics,
+    grouped,
     row_statistic,
     rows_of,
 )
+from framemetrics.core.cells import counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import bin_score
+from framemetrics.core.statistics import STATISTICS, bin_score
 from framemetrics.inputs import MetricInputs
 
 __all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
@@ -70,11 +74,18 @@ def _with_group_means(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Laz
 
 
 def aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str], statistics: tuple[str, ...]) -> pl.LazyFrame:
-    """The one ``GROUP BY`` of ``statistics`` and the plan's checks (SQL: ``statistics_cte``)."""
+    """The row ``statistics`` and the plan's checks per group (SQL: ``statistics_select``).
+
+    Confusion cells go through the counting stage (:mod:`framemetrics.core.cells`),
+    everything else is one ``GROUP BY`` of the rows.
+    """
     x = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
+    checks = {c.name: check_count(c, x) for c in plan.checks}
+    if counts_cells(statistics):
+        sums = {s: row_statistic(s, x) for s in statistics if s != "n_rows" and STATISTICS[s].counted == "sum"}
+        return cell_statistics(cells_stage(rows, keys, x, sums | checks), keys, x, statistics)
     aggregations = [row_statistic(s, x).alias(s) for s in statistics]
-    aggregations += [check_count(c, x).alias(c.name) for c in plan.checks]
-    return rows.group_by(keys).agg(aggregations) if keys else rows.select(aggregations)
+    return grouped(rows, keys, aggregations + [expr.alias(name) for name, expr in checks.items()])
 
 
 def canonical_frame(

@@ -14,6 +14,7 @@ from dataclasses import replace
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.core.cells import CLASSES, cell_rows, cell_sums, cell_totals
 from framemetrics.core.checks import Check
 from framemetrics.core.statistics import (
     STATISTICS,
@@ -26,6 +27,8 @@ from framemetrics.core.statistics import (
 from framemetrics.inputs import MetricInputs
 
 __all__ = [
+    "cell_statistics",
+    "cells_stage",
     "check_count",
     "curve_in_group",
     "curve_stage",
@@ -74,6 +77,44 @@ def row_statistic(name: str, x: Rows) -> pl.Expr:
 def check_count(check: Check, x: Rows) -> pl.Expr:
     """The number of rows of ``check.role`` outside its domain, as an aggregation."""
     return check.count(POLARS, getattr(x, check.role), x.pos_label, x.neg_label)
+
+
+def grouped(frame: pl.LazyFrame, keys: list[str], aggregations: list[pl.Expr]) -> pl.LazyFrame:
+    """``aggregations`` per group of ``keys`` (the whole frame without keys)."""
+    return frame.group_by(keys).agg(aggregations) if keys else frame.select(aggregations)
+
+
+def cells_stage(
+    data: pl.LazyFrame, keys: list[str], x: Rows, sums: dict[str, pl.Expr], classes: tuple[str, ...] = CLASSES
+) -> pl.LazyFrame:
+    """Level 1 of the counting stage (:mod:`framemetrics.core.cells`): per group and cell of ``classes``.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y_true": [0, 1, 1], "y_pred": [1, 1, 1], "sample_weight": [1.0, 2.0, 3.0]})
+    >>> x = rows_of(MetricInputs.of(y_true="y_true", y_pred="y_pred", sample_weight="sample_weight"))
+    >>> cells_stage(lf, [], x, {}).sort("y_true").collect().rows()
+    [(0, 1, 1, 1.0), (1, 1, 2, 5.0)]
+    """
+    aggregations = [expr.alias(name) for name, expr in cell_sums(POLARS, x, sums).items()]
+    return data.group_by([*keys, *classes]).agg(aggregations)
+
+
+def cell_statistics(cells: pl.LazyFrame, keys: list[str], x: Rows, statistics: tuple[str, ...]) -> pl.LazyFrame:
+    """Level 2 for a binary plan: per group, the cells' totals and the confusion statistics among ``statistics``.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y_true": [0, 1, 1], "y_pred": [1, 1, 1], "sample_weight": [1.0, 2.0, 3.0]})
+    >>> x = rows_of(MetricInputs.of(y_true="y_true", y_pred="y_pred", sample_weight="sample_weight"))
+    >>> cell_statistics(cells_stage(lf, [], x, {}), [], x, ("n_rows", "tp", "fp")).collect().rows()
+    [(3, 5.0, 1.0)]
+    """
+    names = [n for n in cells.collect_schema().names() if n not in (*keys, *CLASSES, "weight")]
+    totals = cell_totals(POLARS, names)
+    counted = cell_rows(POLARS, x)
+    totals |= {s: STATISTICS[s].build(POLARS, counted) for s in statistics if STATISTICS[s].counted == "cell"}
+    return grouped(cells, keys, [expr.alias(name) for name, expr in totals.items()])
 
 
 def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:

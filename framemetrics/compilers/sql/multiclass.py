@@ -30,8 +30,9 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import same_group, user_column
-from framemetrics.compilers.sql.stages import curve_statistics
+from framemetrics.compilers.sql.stages import cells_stage, curve_statistics, rows_of
 from framemetrics.core import multiclass as mc_core
+from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import Rows
@@ -118,13 +119,11 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
 
 
 def _cells_ctes(plan: Plan, keys: list[str]) -> Ctes:
-    classes = ["y_true", *(["y_pred"] if plan.has_pred else [])]
-    sums = {"n_rows": SQL.count_rows(), "weight": SQL.sum(_col("sample_weight"))}
-    sums |= {c.name: mc_core.check_count(SQL, c, plan.labels, plan.n_scores) for c in plan.checks}
+    sums = {c.name: mc_core.check_count(SQL, c, plan.labels, plan.n_scores) for c in plan.checks}
     sums |= mc_core.row_sums(SQL, {c.name for c in plan.calls}, plan.n_scores, plan.k)
-    cells = _select([*_cols(keys), *_cols(classes), *_named(sums)], "fm_input", group_by=_cols([*keys, *classes]))
-    totals = {"n_rows": SQL.to_int(SQL.sum(_col("n_rows"))), "total": SQL.sum(_col("weight"))}
-    totals |= {name: SQL.sum(_col(name)) for name in list(sums)[2:]}
+    x = rows_of({"pos_label": SQL.null(), "neg_label": SQL.null()})
+    cells = cells_stage(x, keys, sums, CLASSES if plan.has_pred else CLASSES[:1])
+    totals = cell_totals(SQL, ["n_rows", *sums]) | {"total": SQL.sum(_col("weight"))}
     return [
         ("fm_cells", cells),
         ("fm_groups", _select([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))),

@@ -18,10 +18,11 @@ from functools import reduce
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import curve_ctes, rows_of
+from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, rows_of
+from framemetrics.core.cells import counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import STATISTICS
+from framemetrics.core.statistics import STATISTICS, Rows
 
 __all__ = [
     "QueryInputs",
@@ -31,6 +32,7 @@ __all__ = [
     "plan_literals",
     "plan_query",
     "same_group",
+    "statistics_ctes",
     "statistics_select",
     "user_column",
 ]
@@ -129,13 +131,30 @@ def statistics_select(
     x = rows_of(literals)
     columns = [exp.alias_(exp.column(k, table="fm_input"), k, copy=False) for k in keys]
     columns += [exp.alias_(STATISTICS[s].build(SQL, x), s, copy=False) for s in statistics]
-    columns += [
-        exp.alias_(c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label), c.name, copy=False) for c in plan.checks
-    ]
+    columns += [exp.alias_(expr, name, copy=False) for name, expr in _check_counts(plan, x).items()]
     select = exp.select(*columns, copy=False).from_("fm_input", copy=False)
     if any(STATISTICS[s].needs for s in statistics):
         select = select.join("fm_means", on=same_group("fm_input", "fm_means", keys), copy=False)
     return select.group_by(*(exp.column(k, table="fm_input") for k in keys), copy=False) if keys else select
+
+
+def _check_counts(plan: Plan, x: Rows) -> dict[str, exp.Expression]:
+    return {c.name: c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label) for c in plan.checks}
+
+
+def statistics_ctes(
+    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], statistics: tuple[str, ...]
+) -> list[tuple[str, exp.Select]]:
+    """``fm_statistics`` per group: through the counting stage's ``fm_cells`` where it applies, else one GROUP BY."""
+    if not counts_cells(statistics):
+        return [("fm_statistics", statistics_select(plan, literals, keys, statistics))]
+    x = rows_of(literals)
+    sums = {s: STATISTICS[s].build(SQL, x) for s in statistics if s != "n_rows" and STATISTICS[s].counted == "sum"}
+    sums |= _check_counts(plan, x)
+    return [
+        ("fm_cells", cells_stage(x, keys, sums)),
+        ("fm_statistics", cell_statistics(x, keys, ["n_rows", *sums], statistics)),
+    ]
 
 
 def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> exp.Select:
@@ -186,7 +205,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     ctes = [("fm_input", input_select(plan, inputs, keys))]
     if plan.first_pass:
         ctes.append(("fm_means", _means_select(plan, literals, keys)))
-    ctes.append(("fm_statistics", statistics_select(plan, literals, keys, plan.row_statistics)))
+    ctes += statistics_ctes(plan, literals, keys, plan.row_statistics)
     outputs = [
         exp.alias_(exp.column(k, table="fm_statistics"), identifier(c), copy=False)
         for k, c in zip(keys, inputs.by, strict=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.core.cells import CLASSES, cell_rows, cell_sums, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
     STATISTICS,
@@ -25,7 +26,15 @@ from framemetrics.core.statistics import (
     roc_gap,
 )
 
-__all__ = ["curve_ctes", "curve_stage", "curve_statistics", "group_window", "rows_of"]
+__all__ = [
+    "cell_statistics",
+    "cells_stage",
+    "curve_ctes",
+    "curve_stage",
+    "curve_statistics",
+    "group_window",
+    "rows_of",
+]
 
 # The frames of the curve stage's windows, in decreasing score order.
 _THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
@@ -50,6 +59,44 @@ def rows_of(literals: dict[str, exp.Expression]) -> Rows:
         alpha=literals.get("alpha", SQL.lit(0.5)),
         max_fpr=literals.get("max_fpr", SQL.lit(1.0)),
     )
+
+
+def _grouped(columns: dict[str, exp.Expression], source: str, keys: list[str], by: tuple[str, ...]) -> exp.Select:
+    selected = [exp.column(k, table=source) for k in [*keys, *by]]
+    selected += [exp.alias_(expr, name, copy=False) for name, expr in columns.items()]
+    select = exp.select(*selected, copy=False).from_(source, copy=False)
+    group = [exp.column(k, table=source) for k in [*keys, *by]]
+    return select.group_by(*group, copy=False) if group else select
+
+
+def cells_stage(
+    x: Rows, keys: list[str], sums: dict[str, exp.Expression], classes: tuple[str, ...] = CLASSES
+) -> exp.Select:
+    """Level 1 of the counting stage (:mod:`framemetrics.core.cells`) over ``fm_input``: ``fm_cells``.
+
+    Examples
+    --------
+    >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
+    >>> [column.alias_or_name for column in cells_stage(x, ["fm_g0"], {}).expressions]
+    ['fm_g0', 'y_true', 'y_pred', 'n_rows', 'weight']
+    """
+    return _grouped(cell_sums(SQL, x, sums), "fm_input", keys, classes)
+
+
+def cell_statistics(x: Rows, keys: list[str], names: list[str], statistics: tuple[str, ...]) -> exp.Select:
+    """Level 2 for a binary plan, over ``fm_cells``: the totals of ``names`` and the confusion ``statistics``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
+    >>> print(to_sql(cell_statistics(x, [], ["n_rows"], ("tp",)).expressions[1]))
+    COALESCE(SUM(weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)), 0) AS tp
+    """
+    totals = cell_totals(SQL, names)
+    counted = cell_rows(SQL, x)
+    totals |= {s: STATISTICS[s].build(SQL, counted) for s in statistics if STATISTICS[s].counted == "cell"}
+    return _grouped(totals, "fm_cells", keys, ())
 
 
 def group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
