@@ -14,18 +14,18 @@ from framemetrics.columns import (
     check_nulls,
     check_output_names,
     polars_columns,
-    resolve,
+    resolve_curve,
     sql_columns,
 )
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
-from framemetrics.compilers.sql.calibration import calibration_query
 
 __all__ = ["OUTPUTS", "calibration_curve", "resolve_calibration"]
 
@@ -44,15 +44,13 @@ def resolve_calibration(
     """
     if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
-    return resolve(
-        ["brier_score_loss"],
+    return resolve_curve(
         y_true=y_true,
-        y_pred=None,
         y_score=y_score,
         sample_weight=sample_weight,
         pos_label=pos_label,
         neg_label=neg_label,
-        zero_division=None,
+        metric="brier_score_loss",
     )
 
 

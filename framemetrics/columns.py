@@ -150,8 +150,16 @@ def resolve(
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
 
 
-def resolve_curve(*, y_true: str, y_score: str, sample_weight: str | None, pos_label: Any, neg_label: Any) -> Resolved:
-    """Resolve the arguments of a curve: the checks and labels of the ranking metrics.
+def resolve_curve(
+    *,
+    y_true: str,
+    y_score: str,
+    sample_weight: str | None,
+    pos_label: Any,
+    neg_label: Any,
+    metric: str = "roc_auc_score",
+) -> Resolved:
+    """Resolve the arguments of a curve: the checks and labels of a score ``metric`` (a ranking one by default).
 
     Examples
     --------
@@ -159,7 +167,7 @@ def resolve_curve(*, y_true: str, y_score: str, sample_weight: str | None, pos_l
     {'y_true': 'y', 'y_score': 's'}
     """
     return resolve(
-        ["roc_auc_score"],
+        [metric],
         y_true=y_true,
         y_pred=None,
         y_score=y_score,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import duckdb
@@ -17,6 +19,7 @@ from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.wrapping import bound_function
 
 __all__ = ["check_max_points", "curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
 
@@ -144,206 +147,98 @@ _RAISES = """ValueError
         weight): the message names the column and the row count."""
 
 
-def _documented(function: Any) -> Any:
-    function.__doc__ = function.__doc__.replace("{arguments}", _ARGUMENTS).replace("{raises}", _RAISES)
-    return function
+_DROP = {
+    True: """Drop points collinear with their neighbours, as scikit-learn: a point
+        is kept when the steps of ``tp`` or ``fp`` before and after it differ.""",
+    False: "Drop points whose ``tp`` equals both neighbours', as scikit-learn.",
+}
 
-
-@_documented
-def roc_curve(
-    source: Source,
-    *,
-    y_true: str,
-    y_score: str,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    drop_intermediate: bool = True,
-    max_points: int | None = None,
-    nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
-    con: duckdb.DuckDBPyConnection | None = None,
-) -> pl.DataFrame:
-    """ROC curve per group: scikit-learn's points with the confusion counts at each.
-
-    Parameters
-    ----------
-    {arguments}
-    drop_intermediate : bool, default True
-        Drop points collinear with their neighbours, as scikit-learn: a point
-        is kept when the steps of ``tp`` or ``fp`` before and after it differ.
-
-    Returns
-    -------
-    polars.DataFrame
-        Per group (sorted, nulls last), by decreasing threshold: the group
+# Per curve: the summary, what the returned frame holds, and the example.
+_DOCS = {
+    "roc_curve": (
+        "ROC curve per group: scikit-learn's points with the confusion counts at each.",
+        """Per group (sorted, nulls last), by decreasing threshold: the group
         columns, ``threshold`` (first ``+inf``, where nothing is predicted
         positive), ``fpr = fp / N``, ``tpr = tp / P`` (null when ``N`` or ``P``
         is 0; scikit-learn: NaN with a warning), and the weighted counts
-        ``tp, fp, tn, fn`` of predicting ``y_score >= threshold``.
-
-    Raises
-    ------
-    {raises}
-
-    See Also
-    --------
-    sklearn.metrics.roc_curve : the reference it matches per group.
-    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_roc_curve``.
-
-    Examples
-    --------
-    >>> import polars as pl, framemetrics as fm
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
-    >>> fm.roc_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "tpr").rows()
-    [(inf, 0.0, 0.0), (0.8, 0.0, 0.5), (0.4, 0.5, 0.5), (0.35, 0.5, 1.0), (0.1, 1.0, 1.0)]
-    """
-    return curve_table(
-        "roc_curve",
-        source,
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        by=by,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        drop_intermediate=drop_intermediate,
-        max_points=max_points,
-        nulls=nulls,
-        engine=engine,
-        con=con,
-    )
-
-
-@_documented
-def precision_recall_curve(
-    source: Source,
-    *,
-    y_true: str,
-    y_score: str,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    drop_intermediate: bool = False,
-    max_points: int | None = None,
-    nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
-    con: duckdb.DuckDBPyConnection | None = None,
-) -> pl.DataFrame:
-    """Precision-recall curve per group: scikit-learn's points with the confusion counts at each.
-
-    Parameters
-    ----------
-    {arguments}
-    drop_intermediate : bool, default False
-        Drop points whose ``tp`` equals both neighbours', as scikit-learn.
-
-    Returns
-    -------
-    polars.DataFrame
-        Per group, by increasing threshold: the group columns, ``threshold``,
+        ``tp, fp, tn, fn`` of predicting ``y_score >= threshold``.""",
+        """>>> fm.roc_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "tpr").rows()
+    [(inf, 0.0, 0.0), (0.8, 0.0, 0.5), (0.4, 0.5, 0.5), (0.35, 0.5, 1.0), (0.1, 1.0, 1.0)]""",
+    ),
+    "precision_recall_curve": (
+        "Precision-recall curve per group: scikit-learn's points with the confusion counts at each.",
+        """Per group, by increasing threshold: the group columns, ``threshold``,
         ``precision = tp / (tp + fp)``, ``recall = tp / P``, and ``tp, fp, tn, fn``.
         The last row is scikit-learn's final point (recall 0, precision 1),
         which has no threshold there: here ``+inf`` (nothing predicted
-        positive). Recall is null when ``P`` is 0 (scikit-learn: 1 with a warning).
-
-    Raises
-    ------
-    {raises}
-
-    See Also
-    --------
-    sklearn.metrics.precision_recall_curve : the reference it matches per group.
-    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_precision_recall_curve``.
-
-    Examples
-    --------
-    >>> import polars as pl, framemetrics as fm
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
-    >>> out = fm.precision_recall_curve(df, y_true="y", y_score="s")
+        positive). Recall is null when ``P`` is 0 (scikit-learn: 1 with a warning).""",
+        """>>> out = fm.precision_recall_curve(df, y_true="y", y_score="s")
     >>> out["recall"].to_list(), out["threshold"].to_list()
-    ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8, inf])
-    """
-    return curve_table(
-        "precision_recall_curve",
-        source,
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        by=by,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        drop_intermediate=drop_intermediate,
-        max_points=max_points,
-        nulls=nulls,
-        engine=engine,
-        con=con,
-    )
+    ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8, inf])""",
+    ),
+    "det_curve": (
+        "Detection error tradeoff curve per group: scikit-learn's points with the confusion counts.",
+        """Per group, by increasing threshold: the group columns, ``threshold``,
+        ``fpr = fp / N``, ``fnr = fn / P`` and ``tp, fp, tn, fn``, from the
+        highest threshold with ``fn = 0`` up to the lowest with ``fp = 0``
+        (which may be ``+inf``), as scikit-learn. A group with one class has
+        no rows (scikit-learn raises).""",
+        """>>> fm.det_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "fnr").rows()
+    [(0.35, 0.5, 0.0), (0.4, 0.5, 0.5), (0.8, 0.0, 0.5)]""",
+    ),
+}
 
 
-@_documented
-def det_curve(
-    source: Source,
-    *,
-    y_true: str,
-    y_score: str,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    drop_intermediate: bool = False,
-    max_points: int | None = None,
-    nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
-    con: duckdb.DuckDBPyConnection | None = None,
-) -> pl.DataFrame:
-    """Detection error tradeoff curve per group: scikit-learn's points with the confusion counts.
+def _curve_doc(curve: str) -> str:
+    summary, returns, example = _DOCS[curve]
+    drop = CURVES[curve].drop_intermediate
+    return f"""{summary}
 
     Parameters
     ----------
-    {arguments}
-    drop_intermediate : bool, default False
-        Drop points whose ``tp`` equals both neighbours', as scikit-learn.
+    {_ARGUMENTS}
+    drop_intermediate : bool, default {drop}
+        {_DROP[drop]}
 
     Returns
     -------
     polars.DataFrame
-        Per group, by increasing threshold: the group columns, ``threshold``,
-        ``fpr = fp / N``, ``fnr = fn / P`` and ``tp, fp, tn, fn``, from the
-        highest threshold with ``fn = 0`` up to the lowest with ``fp = 0``
-        (which may be ``+inf``), as scikit-learn. A group with one class has
-        no rows (scikit-learn raises).
+        {returns}
 
     Raises
     ------
-    {raises}
+    {_RAISES}
 
     See Also
     --------
-    sklearn.metrics.det_curve : the reference it matches per group.
-    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_det_curve``.
+    sklearn.metrics.{curve} : the reference it matches per group.
+    framemetrics.sql.curve : the same as SQL text; DuckDB: the table macro ``fm_{curve}``.
 
     Examples
     --------
     >>> import polars as pl, framemetrics as fm
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
-    >>> fm.det_curve(df, y_true="y", y_score="s").select("threshold", "fpr", "fnr").rows()
-    [(0.35, 0.5, 0.0), (0.4, 0.5, 0.5), (0.8, 0.0, 0.5)]
+    >>> df = pl.DataFrame({{"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]}})
+    {example}
     """
-    return curve_table(
-        "det_curve",
-        source,
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        by=by,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        drop_intermediate=drop_intermediate,
-        max_points=max_points,
-        nulls=nulls,
-        engine=engine,
-        con=con,
+
+
+def _curve_function(curve: str) -> Callable[..., pl.DataFrame]:
+    """:func:`curve_table` of one curve, its ``drop_intermediate`` defaulting to the curve's (scikit-learn's)."""
+    signature = inspect.signature(curve_table, eval_str=True)
+    default = CURVES[curve].drop_intermediate
+    parameters = [
+        p.replace(default=default, annotation=bool) if p.name == "drop_intermediate" else p
+        for name, p in signature.parameters.items()
+        if name != "curve"
+    ]
+    return bound_function(
+        curve, signature.replace(parameters=parameters), partial(curve_table, curve), _curve_doc(curve)
     )
+
+
+roc_curve = _curve_function("roc_curve")
+precision_recall_curve = _curve_function("precision_recall_curve")
+det_curve = _curve_function("det_curve")
+
+# Their examples, collected by doctest (pytest --doctest-modules) as this module's.
+__test__ = {f.__name__: f.__doc__ for f in (roc_curve, precision_recall_curve, det_curve)}

@@ -180,7 +180,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     Parameters
     ----------
     plan : Plan
-        The metrics to compute (:func:`framemetrics.plan.make_plan`).
+        The metrics to compute (:func:`framemetrics.core.plan.make_plan`).
     inputs : QueryInputs
         The source and the expression of each input role.
     checks : bool, default False

@@ -226,23 +226,20 @@ MULTICLASS: tuple[Metric, ...] = (
         ),
         scores="probability",
     ),
-    _mc(
-        "roc_auc_ovo",
-        "ranking",
-        Call(mc.value, ("ovo_macro", "n_invalid")),
-        "ovo",
-        "roc_auc_score(multi_class='ovo')",
-        scores="probability",
-        weighted=False,
-    ),
-    _mc(
-        "roc_auc_ovo_weighted",
-        "ranking",
-        Call(mc.value, ("ovo_weighted", "n_invalid")),
-        "ovo",
-        "roc_auc_score(multi_class='ovo', average='weighted')",
-        scores="probability",
-        weighted=False,
+    *(
+        _mc(
+            name,
+            "ranking",
+            Call(mc.value, (column, "n_invalid")),
+            "ovo",
+            reference,
+            scores="probability",
+            weighted=False,
+        )
+        for name, column, reference in (
+            ("roc_auc_ovo", "ovo_macro", "roc_auc_score(multi_class='ovo')"),
+            ("roc_auc_ovo_weighted", "ovo_weighted", "roc_auc_score(multi_class='ovo', average='weighted')"),
+        )
     ),
     *_ranking(
         "average_precision",
