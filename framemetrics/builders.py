@@ -21,13 +21,16 @@ import polars as pl
 
 from framemetrics.compose import metric_expr
 from framemetrics.core.registry import REGISTRY, Metric
+from framemetrics.inputs import MetricInputs
 from framemetrics.wrapping import bound_function
 
 __all__ = ["BUILDERS", "make_builder"]
 
 _DOCS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("builders.toml").read_text(encoding="utf-8"))
 
-_METRIC_EXPR = inspect.signature(metric_expr, eval_str=True)
+# The inputs' annotations and defaults are MetricInputs.of's; the builders return metric_expr's expression.
+_INPUTS = inspect.signature(MetricInputs.of, eval_str=True)
+_RETURN = inspect.signature(metric_expr, eval_str=True).return_annotation
 # The types a metric parameter's annotation in builders.toml may name ("float | None").
 _TYPES = {"float": float, "bool": bool, "None": None}
 
@@ -37,12 +40,12 @@ def _annotation(text: str) -> Any:
 
 
 def _signature(metric: Metric) -> inspect.Signature:
-    """The builder's signature: inputs and labels as in ``metric_expr``, the prediction required like ``y_true``.
+    """The builder's signature: inputs and labels as in ``MetricInputs.of``, the prediction required like ``y_true``.
 
     The metric's own parameters take their defaults from the registry and
     their annotations from ``builders.toml``.
     """
-    roles = _METRIC_EXPR.parameters
+    roles = _INPUTS.parameters
     positional = [roles["y_true"], roles["y_true"].replace(name=metric.prediction)]
     if metric.weighted:
         positional.append(roles["sample_weight"])
@@ -57,7 +60,7 @@ def _signature(metric: Metric) -> inspect.Signature:
         for name, default in metric.parameters.items()
     ]
     parameters = [p.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in positional] + keywords
-    return inspect.Signature(parameters, return_annotation=_METRIC_EXPR.return_annotation)
+    return inspect.Signature(parameters, return_annotation=_RETURN)
 
 
 def _entry(kind: str, description: str) -> str:

@@ -18,6 +18,8 @@ from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan
 from framemetrics.core.registry import get_metric
 
 __all__ = [
+    "DEFAULT_SCORE_METRICS",
+    "Prepared",
     "Resolved",
     "as_tuple",
     "check_nulls",
@@ -25,6 +27,7 @@ __all__ = [
     "check_threshold",
     "input_columns",
     "polars_columns",
+    "prepare_metrics",
     "resolve",
     "resolve_curve",
     "resolve_roles",
@@ -148,6 +151,55 @@ def resolve(
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
+
+
+DEFAULT_SCORE_METRICS = (
+    "accuracy_score",
+    "precision_score",
+    "recall_score",
+    "f1_score",
+    "log_loss",
+    "brier_score_loss",
+)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A metrics request checked and resolved, shared by ``evaluate`` and ``fm.sql.query``.
+
+    ``resolved`` holds the plan and roles, ``threshold`` the validated
+    threshold, ``by`` the group columns and ``drop`` whether rows with nulls
+    are dropped.
+    """
+
+    resolved: Resolved
+    threshold: float
+    by: tuple[str, ...]
+    drop: bool
+
+
+def prepare_metrics(
+    metrics: MetricsArg | None, *, threshold: float, by: str | Sequence[str] | None, nulls: str, **columns: Any
+) -> Prepared:
+    """Check ``nulls`` and ``threshold`` and resolve ``metrics`` (default :data:`DEFAULT_SCORE_METRICS`).
+
+    ``columns`` are the arguments of :func:`resolve` after ``metrics``.
+
+    Examples
+    --------
+    >>> columns = dict(y_true="y", y_pred=None, y_score="p", sample_weight=None, pos_label=1, neg_label=None,
+    ...                zero_division=None)
+    >>> prepare_metrics(None, threshold=0.5, by="seg", nulls="drop", **columns).by
+    ('seg',)
+    >>> prepare_metrics(None, threshold="0.5", by=None, nulls="error", **columns)
+    Traceback (most recent call last):
+    ...
+    ValueError: threshold must be a finite number, got '0.5'
+    """
+    check_nulls(nulls)
+    threshold = check_threshold(threshold)
+    resolved = resolve(DEFAULT_SCORE_METRICS if metrics is None else metrics, **columns)
+    return Prepared(resolved, threshold, as_tuple(by), nulls == "drop")
 
 
 def resolve_curve(

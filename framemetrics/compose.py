@@ -14,33 +14,25 @@ import polars as pl
 from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
 from framemetrics.core.plan import make_plan
-from framemetrics.inputs import ColumnLike, MetricInputs
+from framemetrics.inputs import MetricInputs
 
-__all__ = ["metric_expr"]
+__all__ = ["INPUT_ROLES", "metric_expr"]
 
-def metric_expr(
-    name: str,
-    *,
-    y_true: ColumnLike,
-    y_pred: ColumnLike | None = None,
-    y_score: ColumnLike | None = None,
-    sample_weight: ColumnLike | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    **params: Any,
-) -> pl.Expr:
+# The arguments of metric_expr that are inputs, not metric parameters.
+INPUT_ROLES = ("y_true", "y_pred", "y_score", "sample_weight", "pos_label", "neg_label")
+
+
+def metric_expr(name: str, **arguments: Any) -> pl.Expr:
     """The registered metric ``name`` as one Polars aggregation expression.
 
     Parameters
     ----------
     name : str
         A key of :data:`framemetrics.REGISTRY`.
-    y_true, y_pred, y_score, sample_weight : str or polars.Expr
-        Input columns, by role.
-    pos_label, neg_label : Any
-        Class labels (classification and probability metrics).
-    **params
-        The metric's parameters (``zero_division``, ``beta``, ``alpha``...).
+    **arguments
+        The inputs of :meth:`~framemetrics.inputs.MetricInputs.of` (``y_true``
+        and the other columns by role, ``pos_label``, ``neg_label``), then the
+        metric's parameters (``zero_division``, ``beta``, ``alpha``...).
 
     Returns
     -------
@@ -52,17 +44,11 @@ def metric_expr(
     >>> df.select(metric_expr("recall_score", y_true="y", y_pred="p")).item()
     0.5
     """
-    plan = make_plan({name: params}, weighted=sample_weight is not None, pos_label=pos_label, neg_label=neg_label)
-    inputs = MetricInputs.of(
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=plan.pos_label,
-        neg_label=plan.neg_label,
-        alpha=plan.alpha,
-        max_fpr=plan.max_fpr,
-    )
+    columns = {role: arguments.pop(role) for role in INPUT_ROLES if role in arguments}
+    labels = {"pos_label": columns.pop("pos_label", 1), "neg_label": columns.pop("neg_label", None)}
+    plan = make_plan({name: arguments}, weighted=columns.get("sample_weight") is not None, **labels)
+    labels = {"pos_label": plan.pos_label, "neg_label": plan.neg_label}
+    inputs = MetricInputs.of(**columns, **labels, alpha=plan.alpha, max_fpr=plan.max_fpr)
     call = plan.calls[0]
     x = rows_of(inputs)
     statistics = {s: statistic_in_group(s, x) for s in call.statistics}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
@@ -16,12 +17,21 @@ from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, cano
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
-from framemetrics.core.curves import CURVES, curve_outputs
+from framemetrics.core.curves import CURVES, Curve, curve_outputs
+from framemetrics.core.plan import Plan
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 from framemetrics.wrapping import bound_function
 
-__all__ = ["check_max_points", "curve_table", "det_curve", "precision_recall_curve", "roc_curve"]
+__all__ = [
+    "PreparedCurve",
+    "check_max_points",
+    "curve_table",
+    "det_curve",
+    "precision_recall_curve",
+    "prepare_curve",
+    "roc_curve",
+]
 
 
 def check_max_points(max_points: int | None) -> None:
@@ -36,6 +46,54 @@ def check_max_points(max_points: int | None) -> None:
     """
     if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 4):
         raise ValueError(f"max_points must be an integer of at least 4, got {max_points!r}")
+
+
+@dataclass(frozen=True)
+class PreparedCurve:
+    """A curve request checked and resolved, shared by :func:`curve_table` and ``fm.sql.curve``."""
+
+    spec: Curve
+    plan: Plan
+    roles: dict[str, str]
+    by: tuple[str, ...]
+    drop_intermediate: bool
+    max_points: int | None
+    drop_nulls: bool
+
+
+def prepare_curve(
+    curve: str,
+    *,
+    drop_intermediate: bool | None,
+    max_points: int | None,
+    by: str | Sequence[str] | None,
+    nulls: str,
+    **columns: Any,
+) -> PreparedCurve:
+    """Check a curve's arguments and resolve its columns (``columns``: those of :func:`resolve_curve`).
+
+    Examples
+    --------
+    >>> columns = dict(y_true="y", y_score="s", sample_weight=None, pos_label=1, neg_label=None)
+    >>> prepare_curve("roc_curve", drop_intermediate=None, max_points=None, by="g", nulls="error",
+    ...               **columns).drop_intermediate
+    True
+    >>> prepare_curve("roc", drop_intermediate=None, max_points=None, by=None, nulls="error", **columns)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown curve 'roc'; one of roc_curve, precision_recall_curve, det_curve
+    """
+    check_nulls(nulls)
+    if curve not in CURVES:
+        raise ValueError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
+    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
+        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
+    check_max_points(max_points)
+    spec, by = CURVES[curve], as_tuple(by)
+    resolved = resolve_curve(**columns)
+    check_output_names(by, curve_outputs(spec))
+    drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
+    return PreparedCurve(spec, resolved.plan, resolved.roles, by, drop, max_points, nulls == "drop")
 
 
 def curve_table(
@@ -85,34 +143,33 @@ def curve_table(
     >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
-    check_nulls(nulls)
-    if curve not in CURVES:
-        raise ValueError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
-        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
-    check_max_points(max_points)
-    spec = CURVES[curve]
-    drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
-    by = as_tuple(by)
-    resolved = resolve_curve(
-        y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
+    prepared = prepare_curve(
+        curve,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        by=by,
+        pos_label=pos_label,
+        neg_label=neg_label,
+        drop_intermediate=drop_intermediate,
+        max_points=max_points,
+        nulls=nulls,
     )
-    plan, roles = resolved.plan, resolved.roles
-    check_output_names(by, curve_outputs(spec))
+    spec, drop, plan, roles, by = prepared.spec, prepared.drop_intermediate, prepared.plan, prepared.roles, prepared.by
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), False)
         keys = [f"fm_g{i}" for i in range(len(by))]
-        data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=nulls == "drop")
+        data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=prepared.drop_nulls)
         raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
         points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop, max_points)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
     duck = open_duckdb(source, con)
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)
-        inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, nulls == "drop")
+        inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
         raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
         return duck.run(to_sql(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points))).pl()
     finally:

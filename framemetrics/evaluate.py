@@ -8,15 +8,7 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import (
-    as_tuple,
-    check_nulls,
-    check_output_names,
-    check_threshold,
-    polars_columns,
-    resolve,
-    sql_columns,
-)
+from framemetrics.columns import check_output_names, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
@@ -24,16 +16,6 @@ from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]
-
-DEFAULT_SCORE_METRICS = (
-    "accuracy_score",
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "log_loss",
-    "brier_score_loss",
-)
-
 
 def check_schema(
     plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
@@ -171,14 +153,13 @@ def evaluate(
     │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
     └─────┴────────┴────────────────┴──────────┘
     """
-    check_nulls(nulls)
     if engine not in ("polars", "duckdb"):
         raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    threshold = check_threshold(threshold)
-    by = as_tuple(by)
-    metrics = DEFAULT_SCORE_METRICS if metrics is None else metrics
-    resolved = resolve(
+    prepared = prepare_metrics(
         metrics,
+        threshold=threshold,
+        by=by,
+        nulls=nulls,
         y_true=y_true,
         y_pred=y_pred,
         y_score=y_score,
@@ -188,8 +169,9 @@ def evaluate(
         zero_division=zero_division,
         bins=bins,
     )
-    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
-    drop = nulls == "drop"
+    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
+    threshold, by = prepared.threshold, prepared.by
+    drop = prepared.drop
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)

@@ -6,20 +6,20 @@ runs on DuckDB, for a user to read, paste or schedule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlglot import exp
 
 from framemetrics.calibration import OUTPUTS as CALIBRATION_OUTPUTS
+from framemetrics.calibration import calibration_curve as fm_calibration_curve
 from framemetrics.calibration import resolve_calibration
 from framemetrics.columns import (
     as_tuple,
     check_nulls,
     check_output_names,
-    check_threshold,
-    resolve,
-    resolve_curve,
+    prepare_metrics,
     sql_columns,
 )
 from framemetrics.compilers.sql.calibration import calibration_query
@@ -27,13 +27,41 @@ from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import identifier
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
-from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.core.plan import MetricsArg
-from framemetrics.curves import check_max_points
+from framemetrics.curves import curve_table, prepare_curve
+from framemetrics.evaluate import evaluate
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
+from framemetrics.wrapping import bound_function
 
 __all__ = ["calibration_curve", "curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
+
+
+_TABLE = inspect.Parameter("table", inspect.Parameter.KEYWORD_ONLY, annotation=str)
+_CHECKS = inspect.Parameter("checks", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool)
+
+
+def _text_version(
+    function: Callable[..., Any],
+    body: Callable[..., str],
+    doc: str,
+    *,
+    name: str,
+    first: str | None = None,
+    extra: tuple[inspect.Parameter, ...] = (),
+) -> Callable[..., str]:
+    """The SQL text version of ``function``: its parameters, ``table`` in place of the source and no engine.
+
+    ``first`` is made the leading positional parameter (``metrics``,
+    ``curve``); ``extra`` parameters follow the others. Deriving the signature
+    keeps the two from drifting apart: the same names, defaults and checks.
+    """
+    signature = inspect.signature(function, eval_str=True)
+    leading = [signature.parameters[first].replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)] if first else []
+    dropped = {"source", "engine", "con", first}
+    keywords = [p.replace(kind=p.KEYWORD_ONLY) for n, p in signature.parameters.items() if n not in dropped]
+    text = signature.replace(parameters=[*leading, _TABLE, *keywords, *extra], return_annotation=str)
+    return bound_function(name, text, body, doc, module="framemetrics.sql")
 
 
 def _table(name: str) -> exp.Table:
@@ -41,24 +69,7 @@ def _table(name: str) -> exp.Table:
     return exp.Table(this=identifier(name))
 
 
-def query(
-    metrics: MetricsArg,
-    *,
-    table: str,
-    y_true: str,
-    y_pred: str | None = None,
-    y_score: str | None = None,
-    threshold: float = 0.5,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    zero_division: float | None = None,
-    bins: int | None = None,
-    nulls: str = "error",
-    checks: bool = False,
-) -> str:
-    """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
+_QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
 
     The statement needs no macros: the bodies of ``sql/framemetrics.sql``
     are inlined. Identifiers are quoted and parameters rendered as typed
@@ -66,8 +77,8 @@ def query(
 
     Parameters
     ----------
-    metrics : str, list of str or dict
-        As in :func:`framemetrics.evaluate`.
+    metrics : str, list of str or dict, optional
+        As in :func:`framemetrics.evaluate` (the same default).
     table : str
         Table or view name (quoted as one identifier).
     y_true, y_pred, y_score, sample_weight : str
@@ -79,13 +90,8 @@ def query(
     pos_label, neg_label, zero_division
         As in :func:`framemetrics.evaluate`.
     bins : int, optional
-        Approximate mode for the ranking metrics: scores are binned to
-        ``floor(y_score * bins) / bins`` (bins of width ``1 / bins``), so the
-        curve stage has at most ``bins`` rows per group and unit of score and
-        costs about one ``GROUP BY``. Each metric is then exact for the binned
-        score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
-        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)`` (twice that for the
-        Gini; no bound is given for a partial AUC, ``max_fpr < 1``).
+        As in :func:`framemetrics.evaluate`: the approximate mode of the
+        ranking metrics, with ``roc_auc_error_bound`` beside an AUC or Gini.
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
         With "error", a group with invalid rows gets NULL metrics.
@@ -109,46 +115,26 @@ def query(
     >>> con.sql(sql).fetchall()
     [('de', 1, 0.0, 1.2039728043259361), ('fr', 2, 1.0, 0.164252033486018)]
     """
-    check_nulls(nulls)
-    threshold = check_threshold(threshold)
-    resolved = resolve(
-        metrics,
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=zero_division,
-        bins=bins,
-    )
-    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
-    by = as_tuple(by)
+
+
+def _query(*, metrics: MetricsArg | None, table: str, checks: bool, **request: Any) -> str:
+    prepared = prepare_metrics(metrics, **request)
+    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
     outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
-    check_output_names(by, outputs)
-    inputs = QueryInputs(_table(table), sql_columns(plan, roles, thresholded, threshold), by, nulls == "drop")
+    check_output_names(prepared.by, outputs)
+    columns = sql_columns(plan, roles, thresholded, prepared.threshold)
+    inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop)
     return to_sql(plan_query(plan, inputs, checks=checks), pretty=True)
 
 
-def curve(
-    name: str,
-    *,
-    table: str,
-    y_true: str,
-    y_score: str,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    drop_intermediate: bool | None = None,
-    max_points: int | None = None,
-    nulls: str = "error",
-) -> str:
-    """Plain DuckDB SQL of a curve's points per group of ``table``.
+query = _text_version(evaluate, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS,))
+
+
+_CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
 
     Parameters
     ----------
-    name : {"roc_curve", "precision_recall_curve", "det_curve"}
+    curve : {"roc_curve", "precision_recall_curve", "det_curve"}
         Which curve (:func:`framemetrics.roc_curve` and its siblings).
     table : str
         Table or view name (quoted as one identifier).
@@ -171,43 +157,26 @@ def curve(
 
     Examples
     --------
-    >>> import duckdb, framemetrics as fm
-    >>> con = duckdb.connect()
-    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES "
-    ...                 "(0, 0.1), (0, 0.4), (1, 0.35), (1, 0.8)) t(y, p)")
-    >>> sql = fm.sql.curve("roc_curve", table="preds", y_true="y", y_score="p")
-    >>> con.sql(sql).fetchall()[:2]
+    >>> import duckdb, polars as pl, framemetrics as fm
+    >>> preds = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})  # DuckDB reads the frame by its name
+    >>> duckdb.sql(fm.sql.curve("roc_curve", table="preds", y_true="y", y_score="p")).fetchall()[:2]
     [(inf, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0), (0.8, 0.0, 0.5, 1.0, 0.0, 2.0, 1.0)]
     """
-    check_nulls(nulls)
-    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
-        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
-    if name not in CURVES:
-        raise ValueError(f"unknown curve {name!r}; one of {', '.join(CURVES)}")
-    check_max_points(max_points)
-    resolved = resolve_curve(
-        y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
-    )
-    check_output_names(as_tuple(by), curve_outputs(CURVES[name]))
-    columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
-    inputs = QueryInputs(_table(table), columns, as_tuple(by), nulls == "drop")
-    tree = curve_query(CURVES[name], resolved.plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
+
+
+def _curve(*, curve: str, table: str, **request: Any) -> str:
+    prepared = prepare_curve(curve, **request)
+    columns = sql_columns(prepared.plan, prepared.roles, False, 0.5)
+    inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop_nulls)
+    drop, max_points = prepared.drop_intermediate, prepared.max_points
+    tree = curve_query(prepared.spec, prepared.plan, inputs, drop_intermediate=drop, max_points=max_points)
     return to_sql(tree, pretty=True)
 
 
-def calibration_curve(
-    *,
-    table: str,
-    y_true: str,
-    y_score: str,
-    n_bins: int = 10,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    nulls: str = "error",
-) -> str:
-    """Plain DuckDB SQL of the calibration curve's bins per group of ``table``.
+curve = _text_version(curve_table, _curve, _CURVE_DOC, name="curve", first="curve")
+
+
+_CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group of ``table``.
 
     Parameters
     ----------
@@ -226,22 +195,25 @@ def calibration_curve(
 
     Examples
     --------
-    >>> import duckdb, framemetrics as fm
-    >>> con = duckdb.connect()
-    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES "
-    ...                 "(0, 0.1), (0, 0.4), (1, 0.35), (1, 0.8)) t(y, p)")
-    >>> sql = fm.sql.calibration_curve(table="preds", y_true="y", y_score="p", n_bins=2)
-    >>> con.sql(sql).select("bin", "prob_true", "prob_pred").fetchall()
+    >>> import duckdb, polars as pl, framemetrics as fm
+    >>> scored = pl.DataFrame({"label": [0, 0, 1, 1], "proba": [0.1, 0.4, 0.35, 0.8]})
+    >>> text = fm.sql.calibration_curve(table="scored", y_true="label", y_score="proba", n_bins=2)
+    >>> duckdb.sql(text).select("bin", "prob_true", "prob_pred").fetchall()
     [(0, 0.3333333333333333, 0.2833333333333333), (1, 1.0, 0.8)]
     """
+
+
+def _calibration(*, table: str, n_bins: int, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> str:
     check_nulls(nulls)
-    resolved = resolve_calibration(
-        n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
-    )
+    resolved = resolve_calibration(n_bins, **columns)
     check_output_names(as_tuple(by), CALIBRATION_OUTPUTS)
-    columns = sql_columns(resolved.plan, resolved.roles, False, 0.5)
-    inputs = QueryInputs(_table(table), columns, as_tuple(by), nulls == "drop")
+    inputs = QueryInputs(
+        _table(table), sql_columns(resolved.plan, resolved.roles, False, 0.5), as_tuple(by), nulls == "drop"
+    )
     return to_sql(calibration_query(resolved.plan, inputs, n_bins), pretty=True)
+
+
+calibration_curve = _text_version(fm_calibration_curve, _calibration, _CALIBRATION_DOC, name="calibration_curve")
 
 
 def multiclass_query(
@@ -306,3 +278,7 @@ def multiclass_query(
         by=as_tuple(by),
     )
     return to_sql(mc_query(plan, inputs, checks=checks), pretty=True)
+
+
+# The examples of the generated functions, collected by doctest as this module's.
+__test__ = {f.__name__: f.__doc__ for f in (query, curve, calibration_curve)}
