@@ -135,5 +135,3 @@ BUILDERS: dict[str, Callable[..., pl.Expr]] = {name: make_builder(metric) for na
 
 # Module attributes too, for ``from framemetrics.builders import f1_score`` (as framemetrics/__init__.py does).
 globals().update(BUILDERS)
-# Their examples, collected by doctest (pytest --doctest-modules) as this module's.
-__test__ = {name: builder.__doc__ for name, builder in BUILDERS.items()}

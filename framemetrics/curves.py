@@ -296,6 +296,3 @@ def _curve_function(curve: str) -> Callable[..., pl.DataFrame]:
 roc_curve = _curve_function("roc_curve")
 precision_recall_curve = _curve_function("precision_recall_curve")
 det_curve = _curve_function("det_curve")
-
-# Their examples, collected by doctest (pytest --doctest-modules) as this module's.
-__test__ = {f.__name__: f.__doc__ for f in (roc_curve, precision_recall_curve, det_curve)}

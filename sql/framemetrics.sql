@@ -586,6 +586,10 @@ CREATE OR REPLACE MACRO fm_mc_brier_term(s, c, true_index) AS
     (CAST(s AS DOUBLE) - CAST(c = true_index AS DOUBLE)) * (CAST(s AS DOUBLE) - CAST(c = true_index
         AS DOUBLE));
 
+-- A class's value, undefined (null) set to ``zero_division`` (a null ``zero_division`` keeps it null).
+CREATE OR REPLACE MACRO fm_mc_class_value(value, zero_division) AS
+    COALESCE(value, zero_division);
+
 -- Harmonic mean of macro precision and macro recall.
 CREATE OR REPLACE MACRO fm_mc_harmonic_f1(macro_precision, macro_recall, n_invalid, zero_division) AS
     CASE WHEN n_invalid > 0 OR macro_precision IS NULL OR macro_recall IS NULL THEN CAST(NULL AS

@@ -120,6 +120,11 @@ def _duckdb_values(frame: pl.DataFrame, trees: list) -> list:
     return list(con.execute(f"SELECT {columns} FROM fm_rows").fetchall()[0])
 
 
+def _domain_arguments(c, x) -> tuple:
+    """The labels a domain reads: two for label and class, the expected list length (here 1) for length."""
+    return (x.pos_label,) if c.domain == "length" else (x.pos_label, x.neg_label)
+
+
 @settings(max_examples=80, deadline=None)
 @given(rows=st.lists(ROW, min_size=1, max_size=12), alpha=st.sampled_from([0.1, 0.5, 0.9]))
 def test_row_statistics_and_checks_are_identical_on_polars_and_duckdb(rows, alpha):
@@ -130,10 +135,10 @@ def test_row_statistics_and_checks_are_identical_on_polars_and_duckdb(rows, alph
     x_pl, x_sql = _row_inputs(POLARS, pl.col, alpha), _row_inputs(SQL, SQL.col, alpha)
     polars = frame.select(
         *(STATISTICS[n].build(POLARS, x_pl).alias(n) for n in names),
-        *(c.count(POLARS, getattr(x_pl, c.role), x_pl.pos_label, x_pl.neg_label).alias(c.name) for c in checks),
+        *(c.count(POLARS, getattr(x_pl, c.role), *_domain_arguments(c, x_pl)).alias(c.name) for c in checks),
     ).row(0)
     trees = [STATISTICS[n].build(SQL, x_sql) for n in names]
-    trees += [c.count(SQL, getattr(x_sql, c.role), x_sql.pos_label, x_sql.neg_label) for c in checks]
+    trees += [c.count(SQL, getattr(x_sql, c.role), *_domain_arguments(c, x_sql)) for c in checks]
     duck = _duckdb_values(frame, trees)
     labels = names + [c.name for c in checks]
     for label, a, b in zip(labels, polars, duck, strict=True):

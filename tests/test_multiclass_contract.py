@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from sklearn import metrics as skm
 from sklearn_multiclass import MC_REFERENCES
 
 import framemetrics as fm
@@ -155,3 +156,56 @@ def test_report_and_confusion_matrix_name_invalid_columns(engine):
     for build in (fm.classification_report, fm.multiclass_confusion_matrix):
         with pytest.raises(ValueError, match="column 'yhat' \\(y_pred\\): 2 rows are null or not one of labels"):
             build(FRAME, y_true="y", y_pred="yhat", labels=LABELS, by="g", engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("zero_division", [0, 1])
+def test_report_class_rows_apply_zero_division(engine, zero_division):
+    """Issue 13, item 4: a class without support or prediction gets ``zero_division``, as scikit-learn."""
+    y, yp, labels = [1, 3, 3, 2], [1, 1, 3, 2], [0, 1, 2, 3, 4]
+    frame = pl.DataFrame({"y": y, "yp": yp})
+    report = fm.classification_report(
+        frame, y_true="y", y_pred="yp", labels=labels, zero_division=zero_division, engine=engine
+    )
+    want = skm.precision_recall_fscore_support(y, yp, labels=labels, zero_division=zero_division, average=None)
+    for column, expected in zip(("precision", "recall", "f1_score"), want[:3], strict=False):
+        assert report[column].head(len(labels)).to_list() == pytest.approx(list(expected), rel=1e-12), column
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_report_on_empty_input_is_an_error(engine):
+    """Issue 13, item 6: no rows is an error, not three average rows."""
+    empty = pl.DataFrame({"y": [1], "yp": [1]}).clear()
+    with pytest.raises(ValueError, match="no rows to evaluate"):
+        fm.classification_report(empty, y_true="y", y_pred="yp", engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("dtype", [pl.List(pl.Float64), pl.Array(pl.Float64, 4)])
+def test_a_score_list_longer_than_labels_is_invalid(engine, dtype):
+    """Issue 13, item 2: the unlabelled fourth score is not silently cut (scikit-learn raises)."""
+    frame = pl.DataFrame(
+        {"y": ["a", "b"], "p": [[0.1, 0.1, 0.1, 0.7], [0.2, 0.6, 0.1, 0.1]]}, schema_overrides={"p": dtype}
+    )
+    with pytest.raises(ValueError, match=r"column 'p' \(y_score\): 2 rows are not lists of one score per label"):
+        fm.evaluate_multiclass(frame, y_true="y", y_score="p", labels=["a", "b", "c"], metrics=["top_k_accuracy_score"],
+                               engine=engine)  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("label", [float("inf"), float("-inf")])
+def test_an_infinite_float_label_is_invalid(engine, label):
+    """Issue 13, item 3: without labels=, an infinite float label is not a class."""
+    frame = pl.DataFrame({"y": [1.0, 2.0], "yp": [label, 1.0]})
+    with pytest.raises(ValueError, match=r"column 'yp' \(y_pred\): 1 rows are null, NaN or infinite"):
+        fm.evaluate_multiclass(frame, y_true="y", y_pred="yp", engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_of_a_group_weighing_zero_is_null(engine, weights):
+    """Issue 13, item 5: null as for binary kappa, never NaN (the chance agreement divided 0 by 0)."""
+    frame = pl.DataFrame({"y": [1, 2, 3], "yp": [1, 2, 2], "w": [0.0, 0.0, 0.0]})
+    out = fm.evaluate_multiclass(frame, y_true="y", y_pred="yp", sample_weight="w",
+                                 metrics={"cohen_kappa_score": {"weights": weights}}, engine=engine)  # fmt: skip
+    assert out["cohen_kappa_score"].to_list() == [None]

@@ -36,7 +36,8 @@ class Domain:
 
     ``valid(ns, x, *labels)`` reads the labels of the evaluation: ``pos_label,
     neg_label`` for ``label``, the class list of a multiclass evaluation for
-    ``class`` (``labels_listed``: known when the query is built, so no macro has it).
+    ``class``, the number of classes for ``length`` (``labels_listed``: values
+    known when the query is built, so no macro has these domains).
     """
 
     valid: Callable[..., Expr]
@@ -58,6 +59,7 @@ def _one_of(ns: Namespace, x: Expr, *labels: Expr) -> Expr:
 DOMAINS: dict[str, Domain] = {
     "label": Domain(_one_of, True, "null, NaN or not one of the labels {pos_label!r}, {neg_label!r}"),
     "class": Domain(_one_of, True, "null or not one of labels", labels_listed=True),
+    "length": Domain(lambda ns, x, n: ns.eq(x, n), False, "not lists of one score per label", labels_listed=True),
     "score": Domain(lambda ns, x, *_: ns.not_(ns.is_nan(ns.to_float(x))), True, "null or NaN"),
     "probability": Domain(_probability, True, "null, NaN or outside [0, 1]"),
     "finite": Domain(lambda ns, x, *_: ns.is_finite(ns.to_float(x)), True, "null, NaN or infinite"),

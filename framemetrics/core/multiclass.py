@@ -27,6 +27,7 @@ from framemetrics.core.formulas import parameter_literal
 from framemetrics.core.namespace import Namespace
 
 __all__ = [
+    "AVERAGE_ROWS",
     "KAPPA_COLUMNS",
     "average_column",
     "call_expr",
@@ -35,10 +36,14 @@ __all__ = [
     "kappa_sums",
     "metric_expr",
     "ovo_sums",
+    "report_value",
     "row_sums",
 ]
 
 Expr = Any
+
+# The report's order column: classes by their index, then the average rows from here on.
+AVERAGE_ROWS = 1_000_000
 
 
 def _total(values: list[Expr]) -> Expr:
@@ -46,9 +51,14 @@ def _total(values: list[Expr]) -> Expr:
 
 
 def check_count(ns: Namespace, check: Check, labels: Sequence[Any] | None, n_scores: int) -> Expr:
-    """The number of invalid rows of one input over the columns of ``fm_input`` (scores are ``s_<index>``)."""
+    """The number of invalid rows of one input over the columns of ``fm_input``.
+
+    Scores are ``s_<index>``; ``n_listed`` is the length of a list column of scores.
+    """
     if check.domain == "simplex":
         x = _total([ns.col(f"s_{j}") for j in range(n_scores)])
+    elif check.domain == "length":
+        return check.count(ns, ns.col("n_listed"), ns.lit(n_scores))
     else:
         x = ns.col(f"s_{check.index}" if check.index is not None else check.role)
     listed = [ns.lit(label) for label in labels] if check.domain == "class" else []
@@ -99,7 +109,8 @@ def kappa_sums(ns: Namespace, weights: str | None, c: Mapping[str, Expr]) -> tup
     (``support * predicted / total``). ``c`` maps :data:`KAPPA_COLUMNS` to expressions.
     """
     observed = ns.sum(c["weight"] * mc.kappa_weight(ns, c["t"], c["p"], weights))
-    expected = ns.sum(c["support"] * c["predicted"] / c["total"] * mc.kappa_weight(ns, c["i"], c["j"], weights))
+    chance = ns.ratio(c["support"] * c["predicted"], c["total"])  # null, not NaN, when the group weighs 0
+    expected = ns.sum(chance * mc.kappa_weight(ns, c["i"], c["j"], weights))
     return observed, expected
 
 
@@ -159,3 +170,8 @@ def metric_expr(
         return n_invalid if name == "n_invalid" else column(name)
 
     return call_expr(ns, metric.formula, requested.params, plan, resolve)
+
+
+def report_value(ns: Namespace, column: Expr, plan: Any) -> Expr:
+    """A class row of the report: the class's value, undefined set to the report's ``zero_division``."""
+    return mc.class_value(ns, column, parameter_literal(ns, plan.calls[0].params["zero_division"]))

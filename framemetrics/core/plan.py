@@ -148,6 +148,7 @@ def make_plan(
     n_scores: int = 0,
     has_pred: bool = True,
     float_labels: bool = False,
+    listed_scores: bool = False,
 ) -> Plan:
     """Resolve metric names and parameters of one task into a :class:`Plan`.
 
@@ -176,7 +177,9 @@ def make_plan(
     has_pred : bool
         Multiclass: whether a column of predicted classes is given.
     float_labels : bool
-        Multiclass: the class columns are floats (NaN is then invalid).
+        Multiclass: the class columns are floats (NaN and infinities are then invalid).
+    listed_scores : bool
+        Multiclass: the scores are one list column, whose length is checked.
 
     Returns
     -------
@@ -220,7 +223,8 @@ def make_plan(
             raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
     if task == "multiclass":
-        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred, float_labels)
+        checks = _multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores)
+        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred, checks)
     return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
 
 
@@ -278,7 +282,7 @@ def _multiclass_plan(
     labels: Sequence[Any] | None,
     n_scores: int,
     has_pred: bool,
-    float_labels: bool,
+    checks: tuple[Check, ...],
 ) -> Plan:
     labels = None if labels is None else tuple(as_python_scalar(label) for label in labels)
     if labels is not None and (len(set(labels)) != len(labels) or len(labels) < 2):
@@ -299,7 +303,7 @@ def _multiclass_plan(
         task="multiclass",
         calls=tuple(calls),
         statistics=tuple(s for s in ("classes", "kappa", "rows", "ranking", "ovo", "micro") if s in stages),
-        checks=_multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels),
+        checks=checks,
         weighted=weighted,
         labels=labels,
         n_scores=n_scores,
@@ -311,17 +315,24 @@ def _multiclass_plan(
 
 
 def _multiclass_checks(
-    calls: list[MetricCall], labels: tuple | None, n_scores: int, has_pred: bool, weighted: bool, float_labels: bool
+    calls: list[MetricCall],
+    labels: Sequence[Any] | None,
+    n_scores: int,
+    has_pred: bool,
+    weighted: bool,
+    float_labels: bool,
+    listed_scores: bool,
 ) -> tuple[Check, ...]:
     """The class checks of the label columns, then each score column's (probability wins over finite)."""
     roles = ["y_true"] + (["y_pred"] if has_pred and any(c.metric.prediction == "y_pred" for c in calls) else [])
-    domain = "class" if labels is not None else ("score" if float_labels else "present")
+    domain = "class" if labels is not None else ("finite" if float_labels else "present")
     checks = [check(domain, role) for role in roles]
     domains = {c.domain for call in calls for c in call.checks}
     if domains:
         score_domain = "probability" if "probability" in domains else "finite"
         checks += [check(score_domain, "y_score", j) for j in range(n_scores)]
         checks += [c for c in (check("simplex", "y_score"),) if c.domain in domains]
+        checks += [check("length", "y_score")] if listed_scores else []
     if weighted:
         checks.append(check("weight", "sample_weight"))
     return tuple(checks)

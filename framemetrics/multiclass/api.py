@@ -16,6 +16,7 @@ from framemetrics.compilers.polars.query import NO_SHARED_SCANS
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.multiclass import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.multiclass import AVERAGE_ROWS
 from framemetrics.core.plan import MetricsArg, Plan, make_plan
 from framemetrics.sources import Source, open_duckdb, open_polars
 
@@ -53,6 +54,8 @@ class _Request:
             listed = pl.col(self.score_list)
             get = listed.arr.get if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.get
             scores = [get(j, null_on_oob=True) for j in range(self.plan.n_scores)]
+            length = listed.arr.len() if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.len()
+            columns["n_listed"] = length.cast(pl.Int64)
         else:
             scores = [pl.col(s) for s in self.scores]
         return input_frame(frame, self.plan, columns, scores, self.by, self.drop_nulls)
@@ -67,8 +70,9 @@ class _Request:
                 exp.Bracket(this=user_column(self.score_list), expressions=[exp.Literal.number(j)], offset=0)
                 for j in range(self.plan.n_scores)
             )
+            n_listed = exp.ArraySize(this=user_column(self.score_list))
         else:
-            scores = tuple(user_column(s) for s in self.scores)
+            scores, n_listed = tuple(user_column(s) for s in self.scores), None
         return McQueryInputs(
             source=source,
             y_true=label(self.y_true),
@@ -77,6 +81,7 @@ class _Request:
             sample_weight=None if self.sample_weight is None else user_column(self.sample_weight),
             by=self.by,
             drop_nulls=self.drop_nulls,
+            n_listed=n_listed,
         )
 
 
@@ -157,6 +162,7 @@ def _resolve(
         has_pred=y_pred is not None,
         weighted=sample_weight is not None,
         float_labels=dtypes[y_true].is_float() or (y_pred is not None and dtypes[y_pred].is_float()),
+        listed_scores=score_list is not None,
         zero_division=zero_division,
     )
     check_output_names(by, ["n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
@@ -183,8 +189,10 @@ def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str) -> No
         column = {"y_true": request.y_true, "y_pred": request.y_pred, "sample_weight": request.sample_weight}.get(
             check.role
         )
-        if check.role == "y_score":
+        if check.role == "y_score" and check.index is not None:
             column = request.scores[check.index] if request.scores else f"{request.score_list}[{check.index}]"
+        elif check.role == "y_score":
+            column = request.score_list
         problems.append(f"column {column!r} ({check.role}): {count} rows are {check.describe()}")
     if problems:
         hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
@@ -347,7 +355,8 @@ def _table(
     checks = [c.name for c in request.plan.checks]
     # Each row repeats its group's check counts: one row per group.
     _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls)
-    if result.height == 0 or (kind == "confusion" and result["y_true"].is_null().all()):
+    no_class = kind == "report" and not (result["fm_order"] < AVERAGE_ROWS).any()
+    if result.height == 0 or no_class or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")
     return result.drop([*checks, *(["fm_order"] if "fm_order" in result.columns else [])])
 

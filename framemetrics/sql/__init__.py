@@ -278,7 +278,3 @@ def multiclass_query(
         by=as_tuple(by),
     )
     return to_sql(mc_query(plan, inputs, checks=checks), pretty=True)
-
-
-# The examples of the generated functions, collected by doctest as this module's.
-__test__ = {f.__name__: f.__doc__ for f in (query, curve, calibration_curve)}

@@ -315,9 +315,9 @@ def report_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str,
     class_rows = _joined(metrics, per_class, keys, how="inner").select(
         *keys,
         pl.col("class").cast(pl.String),
-        pl.col("precision_score").alias("precision"),
-        pl.col("recall_score").alias("recall"),
-        "f1_score",
+        mc_core.report_value(POLARS, pl.col("precision_score"), plan).alias("precision"),
+        mc_core.report_value(POLARS, pl.col("recall_score"), plan).alias("recall"),
+        mc_core.report_value(POLARS, pl.col("f1_score"), plan).alias("f1_score"),
         "support",
         *names[4:],
         *counts,
@@ -334,7 +334,7 @@ def report_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str,
                 pl.lit(f"{average} avg").alias("class"),
                 *(pl.col(v).alias(n) for v, n in zip(values, names, strict=True)),
                 *counts,
-                pl.lit(len(plan.labels or ()) + 1_000_000 + position, dtype=pl.Int64).alias("fm_order"),
+                pl.lit(mc_core.AVERAGE_ROWS + position, dtype=pl.Int64).alias("fm_order"),
             )
         )
     report = pl.concat(rows, how="vertical_relaxed").sort([*keys, "fm_order"], nulls_last=True)

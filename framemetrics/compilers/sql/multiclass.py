@@ -44,7 +44,10 @@ Ctes = list[tuple[str, exp.Query]]
 
 @dataclass(frozen=True)
 class McQueryInputs:
-    """The FROM clause and the expression of each input: ``y_true``, ``y_pred``, ``sample_weight``, the scores."""
+    """The FROM clause and the expression of each input: ``y_true``, ``y_pred``, ``sample_weight``, the scores.
+
+    ``n_listed`` is the length of the list column holding the scores, if they are one.
+    """
 
     source: exp.Expression
     y_true: exp.Expression
@@ -53,6 +56,7 @@ class McQueryInputs:
     sample_weight: exp.Expression | None = None
     by: tuple[str, ...] = ()
     drop_nulls: bool = False
+    n_listed: exp.Expression | None = None
 
 
 def _col(name: str, table: str | None = None) -> exp.Column:
@@ -101,6 +105,7 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     weight = SQL.lit(1) if inputs.sample_weight is None else inputs.sample_weight.copy()
     columns.append(_as(SQL.to_float(weight), "sample_weight"))
     columns += [_as(SQL.to_float(s.copy()), f"s_{j}") for j, s in enumerate(inputs.scores)]
+    columns += [] if inputs.n_listed is None else [_as(inputs.n_listed.copy(), "n_listed")]
     present = [SQL.not_(SQL.is_null(c.copy())) for c in used if c is not None]
     raw = _select(columns, inputs.source.copy(), where=SQL.all(*present) if inputs.drop_nulls else None)
     if not plan.n_scores:
@@ -405,9 +410,10 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
     counts = [_as(_col(c.name, "m"), c.name) for c in plan.checks]
     by = [_as(_col(k, "m"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
-    values = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score", "support": "support"}
+    values = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score"}
     per_class = [*by, _as(exp.cast(_col("class", "c"), "VARCHAR"), "class")]
-    per_class += [_as(_col(v, "c"), n) for n, v in values.items()]
+    per_class += [_as(mc_core.report_value(SQL, _col(v, "c"), plan), n) for n, v in values.items()]
+    per_class.append(_as(_col("support", "c"), "support"))
     source = _select([], _table("fm_metrics", "m")).join(_table("fm_class_values", "c"), on=same_group("m", "c", keys))
     if ranked:
         per_class += [
@@ -423,7 +429,7 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
         row = [*(b.copy() for b in by), SQL.lit(f"{average} avg")]
         row += _cols([f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"])
         row += _cols([auc, f"average_precision_{average}"]) if ranked else []
-        row += [*(c.copy() for c in counts), exp.Literal.number(len(plan.labels or ()) + 1_000_000 + position)]
+        row += [*(c.copy() for c in counts), exp.Literal.number(mc_core.AVERAGE_ROWS + position)]
         selects.append(_select(row, _table("fm_metrics", "m")))
     union = reduce(lambda a, b: exp.union(a, b, distinct=False), selects)
     order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]

@@ -27,6 +27,7 @@ __all__ = [
     "balanced_accuracy",
     "brier",
     "brier_term",
+    "class_value",
     "harmonic_f1",
     "kappa",
     "kappa_weight",
@@ -76,27 +77,32 @@ def mean(ns: Namespace, value: Expr) -> Expr:
     return ns.ratio(ns.sum(value), ns.to_float(ns.count_where(ns.not_(ns.is_null(value)))))
 
 
+def class_value(ns: Namespace, value: Expr, zero_division: Expr) -> Expr:
+    """A class's value, undefined (null) set to ``zero_division`` (a null ``zero_division`` keeps it null)."""
+    return ns.coalesce(value, zero_division)
+
+
 def macro(ns: Namespace, value: Expr, zero_division: Expr) -> Expr:
     """Mean over the classes of the per-class value, undefined values set to ``zero_division`` (or skipped)."""
-    return mean(ns, ns.coalesce(value, zero_division))
+    return mean(ns, class_value(ns, value, zero_division))
 
 
 def weighted(ns: Namespace, value: Expr, support: Expr, zero_division: Expr) -> Expr:
     """Support-weighted mean over the classes (undefined values skipped); the plain mean without support."""
-    v = ns.coalesce(value, zero_division)
+    v = class_value(ns, value, zero_division)
     used = ns.sum(ns.when(ns.is_null(v), ns.lit(0.0)).otherwise(support))
     return ns.when(used > 0, ns.sum(support * v) / used).otherwise(mean(ns, v))
 
 
 def macro_strict(ns: Namespace, value: Expr, zero_division: Expr) -> Expr:
     """:func:`macro`, null if a class's value is undefined (scikit-learn's jaccard)."""
-    v = ns.coalesce(value, zero_division)
+    v = class_value(ns, value, zero_division)
     return ns.when(ns.count_where(ns.is_null(v)) > 0, ns.null()).otherwise(mean(ns, v))
 
 
 def weighted_strict(ns: Namespace, value: Expr, support: Expr, zero_division: Expr) -> Expr:
     """:func:`weighted`, null if a class's value is undefined."""
-    v = ns.coalesce(value, zero_division)
+    v = class_value(ns, value, zero_division)
     total = ns.sum(support)
     return (
         ns.when(ns.count_where(ns.is_null(v)) > 0, ns.null())
