@@ -411,9 +411,12 @@ CREATE OR REPLACE MACRO fm_formula_f1_score(tp, fp, fn, n_invalid, zero_division
 
 -- (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); zero_division if the denominator is 0.
 CREATE OR REPLACE MACRO fm_formula_fbeta_score(tp, fp, fn, n_invalid, beta, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN (1 + beta * beta) * tp + beta * beta * fn
-        + fp = 0 THEN zero_division ELSE (1 + beta * beta) * tp / ((1 + beta * beta) * tp + beta *
-        beta * fn + fp) END;
+    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + CASE WHEN beta * beta > 1 THEN 1 /
+        (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta
+        * beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp =
+        0 THEN zero_division ELSE tp / (tp + CASE WHEN beta * beta > 1 THEN 1 / (1 + 1 / (beta *
+        beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta * beta > 1 THEN 1
+        / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp) END;
 
 -- tp / (tp + fp + fn); zero_division if the denominator is 0.
 CREATE OR REPLACE MACRO fm_formula_jaccard_score(tp, fp, fn, n_invalid, zero_division) AS

@@ -169,3 +169,16 @@ def test_break_even_point_worked_examples(engine, y, s, w, want):
     df = pl.DataFrame({"g": ["a"] * len(y), "y": y, "p": s, "w": w}, schema_overrides={"w": pl.Float64})
     out = engine(df, {"break_even_point": {}}, Columns(y_score="p", sample_weight="w"))
     assert close(out["break_even_point"][0], want)
+
+
+@pytest.mark.parametrize(("beta", "limit"), [(1e-200, skm.precision_score), (1e155, skm.recall_score),
+                                             (1e200, skm.recall_score)])  # fmt: skip
+def test_fbeta_with_extreme_beta_is_its_limit_not_nan(engine, beta, limit):
+    """Issue 13, item 5: beta^2 under- or overflows; F-beta tends to precision (beta -> 0) or recall (beta -> inf).
+
+    scikit-learn itself raises OverflowError from beta ~ 1e155, so its limits are the reference.
+    """
+    y, p = [0, 1, 1, 0, 1, 1], [1, 1, 0, 0, 1, 0]
+    df = pl.DataFrame({"g": ["a"] * 6, "y": y, "p": p})
+    out = engine(df, {"fbeta_score": {"beta": beta}}, Columns(y_pred="p"))
+    assert close(out["fbeta_score"][0], limit(y, p)), (beta, out["fbeta_score"][0])

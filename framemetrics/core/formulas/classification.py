@@ -56,10 +56,16 @@ def negative_predictive_value(ns: Namespace, fn: Expr, tn: Expr, n_invalid: Expr
 
 
 def fbeta_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, beta: Expr, zero_division: Expr) -> Expr:
-    """(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); zero_division if the denominator is 0."""
+    """(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); zero_division if the denominator is 0.
+
+    Divided through by 1 + b^2: ``tp / (tp + w fn + (1 - w) fp)`` with
+    ``w = b^2 / (1 + b^2)``, finite for every beta (``b^2`` overflows from
+    beta ~ 1e154: w is then 1, recall, the limit of F-beta).
+    """
     b2 = beta * beta
-    denominator = (1 + b2) * tp + b2 * fn + fp
-    return guarded(ns, n_invalid, denominator, zero_division, (1 + b2) * tp / denominator)
+    w = ns.when(b2 > 1, 1 / (1 + 1 / b2)).otherwise(b2 / (1 + b2))
+    denominator = tp + w * fn + (1 - w) * fp
+    return guarded(ns, n_invalid, denominator, zero_division, tp / denominator)
 
 
 def f1_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
