@@ -80,10 +80,17 @@ def test_calibration_curve_matches_scikit_learn_per_group(path, weight, data):
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_both_engines_agree_on_the_sample(path):
+def test_every_path_matches_scikit_learn_and_the_other_engine_on_the_sample(path):
     sample = pl.read_csv(sample_path("default_predictions.csv")).rename({"student": "g"})
     df = sample.rename({"default": "y", "p_default": "p"})
-    assert_frame_equal(run(path, df, 10), run("polars", df, 10), rel_tol=1e-12)  # sums in another order
+    out = run(path, df, 10)
+    for part in groups(df):
+        got = out.filter(pl.col("g") == part["g"][0])
+        prob_true, prob_pred = reference(part, 10, None)
+        assert got["prob_true"].to_list() == pytest.approx(prob_true, rel=1e-12)
+        assert got["prob_pred"].to_list() == pytest.approx(prob_pred, rel=1e-12)
+    other = "duckdb" if path == "polars" else "polars"
+    assert_frame_equal(out, run(other, df, 10), rel_tol=1e-12)  # sums in another order
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
