@@ -78,7 +78,7 @@ CREATE OR REPLACE MACRO fm_log1p(x) AS
 
 -- The lower edge of the score's bin of width 1 / bins (the approximate mode ``bins=``).
 CREATE OR REPLACE MACRO fm_bin_score(y_score, bins) AS
-    FLOOR(y_score * bins) / bins;
+    FLOOR(y_score * bins) * (1 / bins);
 
 -- A row's weight if it is of ``pos_label``, else 0.
 CREATE OR REPLACE MACRO fm_score_pw(y_true, sample_weight, pos_label) AS

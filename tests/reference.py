@@ -12,13 +12,18 @@ from sklearn_binary import REFERENCES
 import framemetrics as fm
 
 TOLERANCE = 1e-9
-UNDEFINED = object()  # scikit-learn raises for all-zero weights: tested in test_semantics.py
+
+
+def zero_weight_outcome(metric: fm.Metric, params: Mapping[str, Any]) -> float | None:
+    """A group whose weights are all 0 (scikit-learn raises): the README's outcome, the formulas' undefined
+    values: ``zero_division`` for the ratios that take it, 0 for MCC, null for every other metric."""
+    if metric.name == "matthews_corrcoef":
+        return 0.0
+    return {**metric.params, **params}.get("zero_division")
 
 
 def close(got: float | None, want: float | None) -> bool:
     """Equal to 1e-9 (relative, or absolute near 0); None (null / NaN) equals None."""
-    if want is UNDEFINED:
-        return True
     if got is None or want is None:
         return got is None and want is None
     if math.isinf(want) or math.isinf(got):
@@ -51,7 +56,7 @@ def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], 
             pred = part[cols.y_pred].to_numpy()
         weight = None if cols.sample_weight is None else part[cols.sample_weight].to_numpy()
         if weight is not None and not weight.any():
-            values.append(UNDEFINED)
+            values.append(zero_weight_outcome(info, params))
             continue
         values.append(REFERENCES[info.name](y, pred, weight, **{**info.params, **info.input_params, **params}))
     return values

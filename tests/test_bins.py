@@ -81,3 +81,13 @@ def test_no_bound_for_partial_auc_and_bins_needs_a_ranking_metric():
     assert abs(gini["gini_score"][0] - exact) <= 2 * gini["roc_auc_error_bound"][0]
     with pytest.raises(ValueError, match="bins= bins the score of ranking metrics"):
         fm.evaluate(df, y_true="y", y_score="p", metrics="f1_score", bins=10)
+
+
+@pytest.mark.parametrize("runner", list(RUNNERS))
+def test_tied_scores_stay_tied_once_binned(runner):
+    """Found by hypothesis: Polars' streaming engine divided the two 0.75 scores to bins one ulp apart,
+    splitting the tie (AUC 0 instead of 0.5); the bin edge is now a product."""
+    df = pl.DataFrame({"g": ["a", "b", "b"], "y": [0, 0, 1], "p": [0.0, 0.75, 0.75]})
+    out = RUNNERS[runner](df, 10, None)
+    assert out["roc_auc_score"].to_list() == [None, 0.5]
+    assert out["roc_auc_error_bound"].to_list() == [None, 0.5]

@@ -133,8 +133,12 @@ def negative_weight(ns: Namespace, x: Rows) -> Expr:
 
 
 def bin_score(ns: Namespace, y_score: Expr, bins: Expr) -> Expr:
-    """The lower edge of the score's bin of width 1 / bins (the approximate mode ``bins=``)."""
-    return ns.floor(y_score * bins) / bins
+    """The lower edge of the score's bin of width 1 / bins (the approximate mode ``bins=``).
+
+    ``floor(y_score * bins) * (1 / bins)``: a product, as Polars' streaming
+    engine may divide equal scores to values one ulp apart (then split a tie).
+    """
+    return ns.floor(y_score * bins) * (1 / bins)
 
 
 def error(ns: Namespace, x: Rows) -> Expr:
