@@ -9,8 +9,9 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import (
-    Resolved,
+    Prepared,
     as_tuple,
+    check_engine,
     check_nulls,
     check_output_names,
     polars_columns,
@@ -27,31 +28,29 @@ from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibr
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
-__all__ = ["OUTPUTS", "calibration_curve", "resolve_calibration"]
+__all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
 
 
-def resolve_calibration(
-    n_bins: int, *, y_true: str, y_score: str, sample_weight: str | None, pos_label: Any, neg_label: Any
-) -> Resolved:
-    """Check ``n_bins``; the checks and labels of a probability metric (scores in [0, 1]).
+def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> Prepared:
+    """Check the arguments of a calibration curve, shared by :func:`calibration_curve` and ``fm.sql``'s.
+
+    The columns (those of :func:`~framemetrics.columns.resolve_curve`) get
+    the checks and labels of a probability metric (scores in [0, 1]).
 
     Examples
     --------
-    >>> resolve_calibration(0, y_true="y", y_score="p", sample_weight=None, pos_label=1, neg_label=None)
+    >>> columns = dict(y_true="y", y_score="p", sample_weight=None, pos_label=1, neg_label=None)
+    >>> prepare_calibration(0, by=None, nulls="error", **columns)
     Traceback (most recent call last):
     ...
     ValueError: n_bins must be a positive integer, got 0
     """
+    check_nulls(nulls)
     if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
-    return resolve_curve(
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        metric="brier_score_loss",
-    )
+    resolved = resolve_curve(**columns, metric="brier_score_loss")
+    check_output_names(as_tuple(by), OUTPUTS)
+    return Prepared(resolved, as_tuple(by), nulls == "drop")
 
 
 def calibration_curve(
@@ -118,16 +117,18 @@ def calibration_curve(
     >>> out["prob_true"].to_list(), out["prob_pred"].round(4).to_list()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
-    check_nulls(nulls)
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
-    by = as_tuple(by)
-    resolved = resolve_calibration(
-        n_bins, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label
+    check_engine(engine)
+    prepared = prepare_calibration(
+        n_bins,
+        by=by,
+        nulls=nulls,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        neg_label=neg_label,
     )
-    plan, roles = resolved.plan, resolved.roles
-    check_output_names(by, OUTPUTS)
-    drop = nulls == "drop"
+    plan, roles, by, drop = prepared.resolved.plan, prepared.resolved.roles, prepared.by, prepared.drop
     if engine == "duckdb":
         duck = open_duckdb(source, con)
         try:

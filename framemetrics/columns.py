@@ -22,6 +22,7 @@ __all__ = [
     "Prepared",
     "Resolved",
     "as_tuple",
+    "check_engine",
     "check_nulls",
     "check_output_names",
     "check_threshold",
@@ -52,6 +53,12 @@ def check_nulls(nulls: str) -> None:
     """Raise unless ``nulls`` is "error" or "drop"."""
     if nulls not in ("error", "drop"):
         raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+
+
+def check_engine(engine: str) -> None:
+    """Raise unless ``engine`` is "polars" or "duckdb"."""
+    if engine not in ("polars", "duckdb"):
+        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
 
 
 def check_threshold(threshold: object) -> float:
@@ -165,17 +172,17 @@ DEFAULT_SCORE_METRICS = (
 
 @dataclass(frozen=True)
 class Prepared:
-    """A metrics request checked and resolved, shared by ``evaluate`` and ``fm.sql.query``.
+    """A request checked and resolved, shared by an entry point and its ``fm.sql`` version.
 
-    ``resolved`` holds the plan and roles, ``threshold`` the validated
-    threshold, ``by`` the group columns and ``drop`` whether rows with nulls
-    are dropped.
+    ``resolved`` holds the plan and roles, ``by`` the group columns, ``drop``
+    whether rows with nulls are dropped and ``threshold`` the validated
+    threshold of ``y_score`` (0.5 where no metric thresholds it).
     """
 
     resolved: Resolved
-    threshold: float
     by: tuple[str, ...]
     drop: bool
+    threshold: float = 0.5
 
 
 def prepare_metrics(
@@ -199,7 +206,7 @@ def prepare_metrics(
     check_nulls(nulls)
     threshold = check_threshold(threshold)
     resolved = resolve(DEFAULT_SCORE_METRICS if metrics is None else metrics, **columns)
-    return Prepared(resolved, threshold, as_tuple(by), nulls == "drop")
+    return Prepared(resolved, as_tuple(by), nulls == "drop", threshold)
 
 
 def resolve_curve(

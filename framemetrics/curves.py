@@ -11,7 +11,15 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import as_tuple, check_nulls, check_output_names, polars_columns, resolve_curve, sql_columns
+from framemetrics.columns import (
+    as_tuple,
+    check_engine,
+    check_nulls,
+    check_output_names,
+    polars_columns,
+    resolve_curve,
+    sql_columns,
+)
 from framemetrics.compilers.polars.curves import curve_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.sql.curves import curve_query
@@ -143,8 +151,7 @@ def curve_table(
     >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    check_engine(engine)
     prepared = prepare_curve(
         curve,
         y_true=y_true,

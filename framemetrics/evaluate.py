@@ -8,7 +8,7 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import check_output_names, polars_columns, prepare_metrics, sql_columns
+from framemetrics.columns import check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
@@ -16,6 +16,7 @@ from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]
+
 
 def check_schema(
     plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
@@ -153,8 +154,7 @@ def evaluate(
     │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
     └─────┴────────┴────────────────┴──────────┘
     """
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    check_engine(engine)
     prepared = prepare_metrics(
         metrics,
         threshold=threshold,

@@ -34,7 +34,7 @@ from typing import Any
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.statistics import STATISTICS, Rows
 
-__all__ = ["CELLS", "CLASSES", "cell_rows", "cell_sums", "cell_totals", "counts_cells"]
+__all__ = ["CELLS", "CLASSES", "cell_rows", "cell_sums", "cell_totals", "counts_cells", "summed_over_cells"]
 
 CLASSES = ("y_true", "y_pred")
 CELLS = ("n_rows", "weight")
@@ -52,6 +52,17 @@ def counts_cells(statistics: Iterable[str]) -> bool:
     """
     counted = [STATISTICS[s].counted for s in statistics]
     return "cell" in counted and all(c in ("cell", "sum") for c in counted)
+
+
+def summed_over_cells(statistics: Iterable[str]) -> tuple[str, ...]:
+    """The statistics gathered per cell and summed per group (``n_rows`` is always among the cells' columns).
+
+    Examples
+    --------
+    >>> summed_over_cells(["n_rows", "tp", "sum_log_loss", "sum_weight"])
+    ('sum_log_loss', 'sum_weight')
+    """
+    return tuple(s for s in statistics if s != "n_rows" and STATISTICS[s].counted == "sum")
 
 
 def cell_sums(ns: Namespace, x: Rows, sums: Mapping[str, Expr]) -> dict[str, Expr]:

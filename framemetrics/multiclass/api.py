@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.columns import as_tuple, check_nulls, check_output_names
+from framemetrics.columns import as_tuple, check_engine, check_nulls, check_output_names
 from framemetrics.compilers.polars.multiclass import confusion_frame, input_frame, report_frame, run_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS
 from framemetrics.compilers.sql.emit import to_sql
@@ -300,8 +300,7 @@ def evaluate_multiclass(
     ...                        engine="duckdb").rows()
     [(4, 0.5, 0.5)]
     """
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    check_engine(engine)
     opened, dtypes = _dtypes(source, engine, con)
     try:
         request = _resolve(
@@ -333,8 +332,7 @@ def _table(
     kind: str, source: Source, engine: str, con: Any, metrics: list[str], nulls: str, **columns: Any
 ) -> pl.DataFrame:
     """The class report or the confusion matrix, after raising for invalid rows."""
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    check_engine(engine)
     outputs = ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision")
     if kind == "confusion":
         outputs = ("y_true", "y_pred", "weight")

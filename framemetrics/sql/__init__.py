@@ -12,12 +12,10 @@ from typing import Any
 
 from sqlglot import exp
 
-from framemetrics.calibration import OUTPUTS as CALIBRATION_OUTPUTS
 from framemetrics.calibration import calibration_curve as fm_calibration_curve
-from framemetrics.calibration import resolve_calibration
+from framemetrics.calibration import prepare_calibration
 from framemetrics.columns import (
     as_tuple,
-    check_nulls,
     check_output_names,
     prepare_metrics,
     sql_columns,
@@ -203,14 +201,11 @@ _CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group
     """
 
 
-def _calibration(*, table: str, n_bins: int, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> str:
-    check_nulls(nulls)
-    resolved = resolve_calibration(n_bins, **columns)
-    check_output_names(as_tuple(by), CALIBRATION_OUTPUTS)
-    inputs = QueryInputs(
-        _table(table), sql_columns(resolved.plan, resolved.roles, False, 0.5), as_tuple(by), nulls == "drop"
-    )
-    return to_sql(calibration_query(resolved.plan, inputs, n_bins), pretty=True)
+def _calibration(*, table: str, n_bins: int, **request: Any) -> str:
+    prepared = prepare_calibration(n_bins, **request)
+    plan, roles = prepared.resolved.plan, prepared.resolved.roles
+    inputs = QueryInputs(_table(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
+    return to_sql(calibration_query(plan, inputs, n_bins), pretty=True)
 
 
 calibration_curve = _text_version(fm_calibration_curve, _calibration, _CALIBRATION_DOC, name="calibration_curve")

@@ -18,10 +18,10 @@ from framemetrics.compilers.polars.stages import (
     row_statistic,
     rows_of,
 )
-from framemetrics.core.cells import counts_cells
+from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import STATISTICS, bin_score
+from framemetrics.core.statistics import bin_score
 from framemetrics.inputs import MetricInputs
 
 __all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
@@ -82,7 +82,7 @@ def aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str], statistics: tuple
     x = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
     checks = {c.name: check_count(c, x) for c in plan.checks}
     if counts_cells(statistics):
-        sums = {s: row_statistic(s, x) for s in statistics if s != "n_rows" and STATISTICS[s].counted == "sum"}
+        sums = {s: row_statistic(s, x) for s in summed_over_cells(statistics)}
         return cell_statistics(cells_stage(rows, keys, x, sums | checks), keys, x, statistics)
     aggregations = [row_statistic(s, x).alias(s) for s in statistics]
     return grouped(rows, keys, aggregations + [expr.alias(name) for name, expr in checks.items()])

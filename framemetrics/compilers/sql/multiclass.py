@@ -30,7 +30,7 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import same_group, user_column
-from framemetrics.compilers.sql.stages import cells_stage, curve_statistics, rows_of
+from framemetrics.compilers.sql.stages import cells_stage, curve_statistics, rows_of, select_from
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
@@ -79,19 +79,6 @@ def _table(name: str, alias: str) -> exp.Table:
     return exp.Table(this=exp.to_identifier(name), alias=exp.TableAlias(this=exp.to_identifier(alias)))
 
 
-def _select(
-    columns: list[exp.Expression],
-    source: str | exp.Expression,
-    *,
-    where: exp.Expression | None = None,
-    group_by: list[exp.Expression] | None = None,
-) -> exp.Select:
-    select = exp.select(*columns, copy=False).from_(source, copy=False)
-    if where is not None:
-        select = select.where(where, copy=False)
-    return select.group_by(*group_by, copy=False) if group_by else select
-
-
 def _keys(inputs: McQueryInputs) -> list[str]:
     return [f"fm_g{i}" for i in range(len(inputs.by))]
 
@@ -107,7 +94,7 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     columns += [_as(SQL.to_float(s.copy()), f"s_{j}") for j, s in enumerate(inputs.scores)]
     columns += [] if inputs.n_listed is None else [_as(inputs.n_listed.copy(), "n_listed")]
     present = [SQL.not_(SQL.is_null(c.copy())) for c in used if c is not None]
-    raw = _select(columns, inputs.source.copy(), where=SQL.all(*present) if inputs.drop_nulls else None)
+    raw = select_from(columns, inputs.source.copy(), where=SQL.all(*present) if inputs.drop_nulls else None)
     if not plan.n_scores:
         return [("fm_input", raw)]
     number = exp.Literal.number
@@ -118,8 +105,8 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     )
     return [
         ("fm_raw", raw),
-        ("fm_indexed", _select([exp.Star(), _as(true_index, "true_index")], "fm_raw")),
-        ("fm_input", _select([exp.Star(), _as(p_true, "p_true")], "fm_indexed")),
+        ("fm_indexed", select_from([exp.Star(), _as(true_index, "true_index")], "fm_raw")),
+        ("fm_input", select_from([exp.Star(), _as(p_true, "p_true")], "fm_indexed")),
     ]
 
 
@@ -131,7 +118,7 @@ def _cells_ctes(plan: Plan, keys: list[str]) -> Ctes:
     totals = cell_totals(SQL, ["n_rows", *sums]) | {"total": SQL.sum(_col("weight"))}
     return [
         ("fm_cells", cells),
-        ("fm_groups", _select([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))),
+        ("fm_groups", select_from([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))),
     ]
 
 
@@ -167,24 +154,24 @@ def _classes_ctes(plan: Plan, keys: list[str]) -> Ctes:
     as_true |= {"fp": zero(), "fn": SQL.when(hit(), zero()).otherwise(w())}
     as_pred = {"class": _col("y_pred"), "support": zero(), "predicted": w(), "tp": zero()}
     as_pred |= {"fp": SQL.when(hit(), zero()).otherwise(w()), "fn": zero()}
-    parts = [_select([*_cols(keys), *_named(p)], "fm_cells") for p in (as_true, as_pred)]
+    parts = [select_from([*_cols(keys), *_named(p)], "fm_cells") for p in (as_true, as_pred)]
     if plan.labels is not None:
         values = exp.values([(SQL.lit(c),) for c in plan.labels], alias="fm_labels", columns=["class"])
         empty = [_col("class", "fm_labels"), *(_as(zero(), n) for n in list(as_true)[1:])]
-        parts.append(_select([*_cols(keys, "fm_groups"), *empty], "fm_groups").join(values, join_type="cross"))
+        parts.append(select_from([*_cols(keys, "fm_groups"), *empty], "fm_groups").join(values, join_type="cross"))
     united = reduce(lambda a, b: exp.union(a, b, distinct=False), parts)
     index, valid = _label_index(plan, keys)
     sums = {n: SQL.sum(_col(n)) for n in ("tp", "fp", "fn", "support", "predicted")}
     total = exp.Window(this=exp.Sum(this=exp.Sum(this=_col("support"))), partition_by=_cols(keys))
     columns = [*_cols(keys), _col("class"), *_named(sums), _as(index, "class_index"), _as(total, "total")]
-    classes = _select(columns, "fm_class_parts", where=valid, group_by=_cols([*keys, "class"]))
+    classes = select_from(columns, "fm_class_parts", where=valid, group_by=_cols([*keys, "class"]))
     values = [exp.Star(), *(_as(mc_core.call_expr(SQL, call, {}, plan), name) for name, call in PER_CLASS.items())]
     summary = [*_cols(keys), *_named(mc_core.class_sums(SQL)), *_averages(plan, "classes")]
     return [
         ("fm_class_parts", united),
         ("fm_classes", classes),
-        ("fm_class_values", _select(values, "fm_classes")),
-        ("fm_class_summary", _select(summary, "fm_class_values", group_by=_cols(keys))),
+        ("fm_class_values", select_from(values, "fm_classes")),
+        ("fm_class_summary", select_from(summary, "fm_class_values", group_by=_cols(keys))),
     ]
 
 
@@ -218,14 +205,14 @@ def _kappa_ctes(plan: Plan, keys: list[str]) -> Ctes:
         sums = mc_core.kappa_sums(SQL, w, {n: c.copy() for n, c in columns.items()})
         observed.append(_as(sums[0], f"observed_{w or 'none'}"))
         expected.append(_as(sums[1], f"expected_{w or 'none'}"))
-    cells = _select([*(_as(_col(k, "fm_cells"), k) for k in keys), *observed], "fm_cells")
+    cells = select_from([*(_as(_col(k, "fm_cells"), k) for k in keys), *observed], "fm_cells")
     cells = cells.join(
         _table("fm_classes", "t"), on=_on("fm_cells", "t", keys, (_col("class", "t"), _col("y_true", "fm_cells")))
     )
     cells = cells.join(
         _table("fm_classes", "p"), on=_on("fm_cells", "p", keys, (_col("class", "p"), _col("y_pred", "fm_cells")))
     )
-    pairs = _select([*(_as(_col(k, "a"), k) for k in keys), *expected], _table("fm_classes", "a"))
+    pairs = select_from([*(_as(_col(k, "a"), k) for k in keys), *expected], _table("fm_classes", "a"))
     pairs = pairs.join(_table("fm_classes", "b"), on=same_group("a", "b", keys))
     return [
         ("fm_kappa_observed", cells.group_by(*_cols(keys, "fm_cells")) if keys else cells),
@@ -263,8 +250,8 @@ def _rank_input(plan: Plan, keys: list[str]) -> Ctes:
     ]
     is_pos = SQL.eq(_col("true_index"), _col("column_index"))
     return [
-        ("fm_unpivoted", _select(columns, "fm_input")),
-        ("fm_rank_input", _select([exp.Star(), _as(is_pos, "is_pos")], "fm_unpivoted")),
+        ("fm_unpivoted", select_from(columns, "fm_input")),
+        ("fm_rank_input", select_from([exp.Star(), _as(is_pos, "is_pos")], "fm_unpivoted")),
     ]
 
 
@@ -275,8 +262,8 @@ def _ranking_ctes(plan: Plan, keys: list[str]) -> Ctes:
     summary = [*_cols(keys), _as(SQL.count_rows(), "n_rank_classes"), *_averages(plan, "ranking")]
     return [
         *ctes,
-        ("fm_rank_values", _select(values, "fm_rank_ranking")),
-        ("fm_rank_summary", _select(summary, "fm_rank_values", group_by=_cols(keys))),
+        ("fm_rank_values", select_from(values, "fm_rank_ranking")),
+        ("fm_rank_summary", select_from(summary, "fm_rank_values", group_by=_cols(keys))),
     ]
 
 
@@ -286,15 +273,15 @@ def _ovo_ctes(plan: Plan, keys: list[str]) -> Ctes:
     each pair's rows), then ``fm_ovo``: the pair scores averaged per group."""
     rank_columns = [*keys, "column_index", "y_score", "true_index", "sample_weight", "is_pos"]
     others = exp.values([(exp.Literal.number(j),) for j in range(plan.n_scores)], alias="fm_others", columns=["other"])
-    positives = _select([*_cols(rank_columns, "fm_rank_input"), _col("other", "fm_others")], "fm_rank_input")
+    positives = select_from([*_cols(rank_columns, "fm_rank_input"), _col("other", "fm_others")], "fm_rank_input")
     positives = positives.join(others, join_type="cross")
     positives = positives.where(SQL.all(_col("is_pos"), SQL.ne(_col("other", "fm_others"), _col("column_index"))))
     negatives = [*_cols(rank_columns), _as(_col("true_index"), "other")]
-    negatives = _select(negatives, "fm_rank_input", where=SQL.not_(_col("is_pos")))
+    negatives = select_from(negatives, "fm_rank_input", where=SQL.not_(_col("is_pos")))
     ctes = [("fm_ovo_input", exp.union(positives, negatives, distinct=False))]
     ctes += _ranked("fm_ovo", [*keys, "column_index", "other"], "fm_ovo_input")
     sums = mc_core.ovo_sums(SQL, _col("auc_sum", "a"), _col("auc_sum", "b"), _col("sum_pos", "a"), _col("sum_neg", "a"))
-    select = _select([*(_as(_col(k, "a"), k) for k in keys), *_named(sums)], _table("fm_ovo_ranking", "a"))
+    select = select_from([*(_as(_col(k, "a"), k) for k in keys), *_named(sums)], _table("fm_ovo_ranking", "a"))
     pair = ((_col("column_index", "a"), _col("other", "b")), (_col("other", "a"), _col("column_index", "b")))
     select = select.join(_table("fm_ovo_ranking", "b"), on=_on("a", "b", keys, *pair))
     kept = SQL.all(_col("column_index", "a") < _col("other", "a"), _col("sum_pos", "a") > 0, _col("sum_neg", "a") > 0)
@@ -305,7 +292,7 @@ def _ovo_ctes(plan: Plan, keys: list[str]) -> Ctes:
 def _micro_ctes(keys: list[str]) -> Ctes:
     ctes = _ranked("fm_micro", keys, "fm_rank_input")
     sums = [_as(_col(s), f"micro_{s}") for s in _RANK_STATISTICS]
-    return [*ctes, ("fm_micro", _select([*_cols(keys), *sums], "fm_micro_ranking"))]
+    return [*ctes, ("fm_micro", select_from([*_cols(keys), *sums], "fm_micro_ranking"))]
 
 
 def mc_ctes(plan: Plan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
@@ -349,7 +336,7 @@ def _metrics_select(plan: Plan, keys: list[str], by: tuple[str, ...], *, checks:
     ]
     if checks:
         outputs += [_as(_col(c.name, "fm_groups"), c.name) for c in plan.checks]
-    select = _select(outputs, "fm_groups")
+    select = select_from(outputs, "fm_groups")
     for stage in sorted(plan.stages & set(_JOINED)):
         for table in _JOINED[stage]:
             select = select.join(table, on=same_group("fm_groups", table, keys), join_type="left")
@@ -414,7 +401,9 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     per_class = [*by, _as(exp.cast(_col("class", "c"), "VARCHAR"), "class")]
     per_class += [_as(mc_core.report_value(SQL, _col(v, "c"), plan), n) for n, v in values.items()]
     per_class.append(_as(_col("support", "c"), "support"))
-    source = _select([], _table("fm_metrics", "m")).join(_table("fm_class_values", "c"), on=same_group("m", "c", keys))
+    source = select_from([], _table("fm_metrics", "m")).join(
+        _table("fm_class_values", "c"), on=same_group("m", "c", keys)
+    )
     if ranked:
         per_class += [
             _as(_col("roc_auc_score", "r"), "roc_auc"),
@@ -430,7 +419,7 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
         row += _cols([f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"])
         row += _cols([auc, f"average_precision_{average}"]) if ranked else []
         row += [*(c.copy() for c in counts), exp.Literal.number(mc_core.AVERAGE_ROWS + position)]
-        selects.append(_select(row, _table("fm_metrics", "m")))
+        selects.append(select_from(row, _table("fm_metrics", "m")))
     union = reduce(lambda a, b: exp.union(a, b, distinct=False), selects)
     order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]
     return _with(union.order_by(*order), ctes)
@@ -451,13 +440,15 @@ def confusion_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
         _as(SQL.coalesce(_col("weight", "c"), SQL.lit(0.0)), "weight"),
     ]
     cell = ((_col("y_true", "c"), _col("class", "t")), (_col("y_pred", "c"), _col("class", "p")))
-    matrix = _select(pairs, _table("fm_classes", "t")).join(_table("fm_classes", "p"), on=same_group("t", "p", keys))
+    matrix = select_from(pairs, _table("fm_classes", "t")).join(
+        _table("fm_classes", "p"), on=same_group("t", "p", keys)
+    )
     ctes.append(("fm_pairs", matrix.join(_table("fm_cells", "c"), on=_on("t", "c", keys, *cell), join_type="left")))
     outputs = [_as(_col(k, "g"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
     outputs += _cols(["y_true", "y_pred", "n_rows", "weight"], "x") + [
         _as(_col(c.name, "g"), c.name) for c in plan.checks
     ]
-    select = _select(outputs, _table("fm_groups", "g")).join(
+    select = select_from(outputs, _table("fm_groups", "g")).join(
         _table("fm_pairs", "x"), on=same_group("g", "x", keys), join_type="left"
     )
     order = [

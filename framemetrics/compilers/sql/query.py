@@ -19,7 +19,7 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, rows_of
-from framemetrics.core.cells import counts_cells
+from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import STATISTICS, Rows
@@ -149,7 +149,7 @@ def statistics_ctes(
     if not counts_cells(statistics):
         return [("fm_statistics", statistics_select(plan, literals, keys, statistics))]
     x = rows_of(literals)
-    sums = {s: STATISTICS[s].build(SQL, x) for s in statistics if s != "n_rows" and STATISTICS[s].counted == "sum"}
+    sums = {s: STATISTICS[s].build(SQL, x) for s in summed_over_cells(statistics)}
     sums |= _check_counts(plan, x)
     return [
         ("fm_cells", cells_stage(x, keys, sums)),

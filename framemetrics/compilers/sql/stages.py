@@ -34,6 +34,7 @@ __all__ = [
     "curve_statistics",
     "group_window",
     "rows_of",
+    "select_from",
 ]
 
 # The frames of the curve stage's windows, in decreasing score order.
@@ -61,12 +62,31 @@ def rows_of(literals: dict[str, exp.Expression]) -> Rows:
     )
 
 
+def select_from(
+    columns: list[exp.Expression],
+    source: str | exp.Expression,
+    *,
+    where: exp.Expression | None = None,
+    group_by: list[exp.Expression] | None = None,
+) -> exp.Select:
+    """``SELECT columns FROM source [WHERE where] [GROUP BY group_by]``, as a tree.
+
+    Examples
+    --------
+    >>> select_from([exp.column("g")], "t", group_by=[exp.column("g")]).sql()
+    'SELECT g FROM t GROUP BY g'
+    """
+    select = exp.select(*columns, copy=False).from_(source, copy=False)
+    if where is not None:
+        select = select.where(where, copy=False)
+    return select.group_by(*group_by, copy=False) if group_by else select
+
+
 def _grouped(columns: dict[str, exp.Expression], source: str, keys: list[str], by: tuple[str, ...]) -> exp.Select:
-    selected = [exp.column(k, table=source) for k in [*keys, *by]]
-    selected += [exp.alias_(expr, name, copy=False) for name, expr in columns.items()]
-    select = exp.select(*selected, copy=False).from_(source, copy=False)
+    """``columns`` per group of ``keys`` and ``by`` of ``source``."""
     group = [exp.column(k, table=source) for k in [*keys, *by]]
-    return select.group_by(*group, copy=False) if group else select
+    named = [exp.alias_(expr, name, copy=False) for name, expr in columns.items()]
+    return select_from([*(g.copy() for g in group), *named], source, group_by=group)
 
 
 def cells_stage(
