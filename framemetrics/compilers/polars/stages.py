@@ -14,16 +14,9 @@ from dataclasses import replace
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.core.cells import CLASSES, cell_rows, cell_sums, cell_totals
+from framemetrics.core import cells as counting
 from framemetrics.core.checks import Check
-from framemetrics.core.statistics import (
-    STATISTICS,
-    CurvePoints,
-    Rows,
-    negative_weight,
-    positive_weight,
-    roc_gap,
-)
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, negative_weight, positive_weight, roc_gap
 from framemetrics.inputs import MetricInputs
 
 __all__ = [
@@ -85,7 +78,7 @@ def grouped(frame: pl.LazyFrame, keys: list[str], aggregations: list[pl.Expr]) -
 
 
 def cells_stage(
-    data: pl.LazyFrame, keys: list[str], x: Rows, sums: dict[str, pl.Expr], classes: tuple[str, ...] = CLASSES
+    data: pl.LazyFrame, keys: list[str], x: Rows, sums: dict[str, pl.Expr], classes: tuple[str, ...] = counting.CLASSES
 ) -> pl.LazyFrame:
     """Level 1 of the counting stage (:mod:`framemetrics.core.cells`): per group and cell of ``classes``.
 
@@ -96,7 +89,7 @@ def cells_stage(
     >>> cells_stage(lf, [], x, {}).sort("y_true").collect().rows()
     [(0, 1, 1, 1.0), (1, 1, 2, 5.0)]
     """
-    aggregations = [expr.alias(name) for name, expr in cell_sums(POLARS, x, sums).items()]
+    aggregations = [expr.alias(name) for name, expr in counting.cell_sums(POLARS, x, sums).items()]
     return data.group_by([*keys, *classes]).agg(aggregations)
 
 
@@ -110,9 +103,9 @@ def cell_statistics(cells: pl.LazyFrame, keys: list[str], x: Rows, statistics: t
     >>> cell_statistics(cells_stage(lf, [], x, {}), [], x, ("n_rows", "tp", "fp")).collect().rows()
     [(3, 5.0, 1.0)]
     """
-    names = [n for n in cells.collect_schema().names() if n not in (*keys, *CLASSES, "weight")]
-    totals = cell_totals(POLARS, names)
-    counted = cell_rows(POLARS, x)
+    names = [n for n in cells.collect_schema().names() if n not in (*keys, *counting.CLASSES, "weight")]
+    totals = counting.cell_totals(POLARS, names)
+    counted = counting.cell_rows(POLARS, x)
     totals |= {s: STATISTICS[s].build(POLARS, counted) for s in statistics if STATISTICS[s].counted == "cell"}
     return grouped(cells, keys, [expr.alias(name) for name, expr in totals.items()])
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.core.cells import CLASSES, cell_rows, cell_sums, cell_totals
+from framemetrics.core import cells as counting
 from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
     STATISTICS,
@@ -90,7 +90,7 @@ def _grouped(columns: dict[str, exp.Expression], source: str, keys: list[str], b
 
 
 def cells_stage(
-    x: Rows, keys: list[str], sums: dict[str, exp.Expression], classes: tuple[str, ...] = CLASSES
+    x: Rows, keys: list[str], sums: dict[str, exp.Expression], classes: tuple[str, ...] = counting.CLASSES
 ) -> exp.Select:
     """Level 1 of the counting stage (:mod:`framemetrics.core.cells`) over ``fm_input``: ``fm_cells``.
 
@@ -100,7 +100,7 @@ def cells_stage(
     >>> [column.alias_or_name for column in cells_stage(x, ["fm_g0"], {}).expressions]
     ['fm_g0', 'y_true', 'y_pred', 'n_rows', 'weight']
     """
-    return _grouped(cell_sums(SQL, x, sums), "fm_input", keys, classes)
+    return _grouped(counting.cell_sums(SQL, x, sums), "fm_input", keys, classes)
 
 
 def cell_statistics(x: Rows, keys: list[str], names: list[str], statistics: tuple[str, ...]) -> exp.Select:
@@ -113,8 +113,8 @@ def cell_statistics(x: Rows, keys: list[str], names: list[str], statistics: tupl
     >>> print(to_sql(cell_statistics(x, [], ["n_rows"], ("tp",)).expressions[1]))
     COALESCE(SUM(weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)), 0) AS tp
     """
-    totals = cell_totals(SQL, names)
-    counted = cell_rows(SQL, x)
+    totals = counting.cell_totals(SQL, names)
+    counted = counting.cell_rows(SQL, x)
     totals |= {s: STATISTICS[s].build(SQL, counted) for s in statistics if STATISTICS[s].counted == "cell"}
     return _grouped(totals, "fm_cells", keys, ())
 
