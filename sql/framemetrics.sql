@@ -194,13 +194,13 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
     COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE) - mean_error,
         2)), 0);
 
--- Trapezoidal ROC AUC numerator, ties counting 1/2: AUC = sum nw (2 tp - pw) / (2 P N).
-CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp) AS
-    COALESCE(SUM(nw * (2 * tp - pw)), 0);
+-- Twice the trapezoidal ROC AUC, ties counting 1/2: sum (nw / N) (2 tp - pw) / P, rates of any weight scale.
+CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, pos_total, neg_total) AS
+    COALESCE(SUM(nw / neg_total * ((2 * tp - pw) / pos_total)), 0);
 
--- Weight of the tied (positive, negative) pairs: sum pw nw bounds the AUC's tie or binning error.
-CREATE OR REPLACE MACRO fm_stat_auc_tie_sum(pw, nw) AS
-    COALESCE(SUM(pw * nw), 0);
+-- Share of the tied (positive, negative) pairs: sum (pw / P) (nw / N) bounds the AUC's tie or binning error.
+CREATE OR REPLACE MACRO fm_stat_auc_tie_sum(pw, nw, pos_total, neg_total) AS
+    COALESCE(SUM(pw / pos_total * (nw / neg_total)), 0);
 
 -- Area of the ROC curve left of FPR = max_fpr, the last segment cut by interpolation.
 CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr) AS
@@ -213,7 +213,7 @@ CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total
 
 -- Average precision numerator: sum over scores of pw times the precision there.
 CREATE OR REPLACE MACRO fm_stat_ap_sum(pw, tp, fp) AS
-    COALESCE(SUM(CASE WHEN pw > 0 THEN pw * tp / (tp + fp) ELSE CAST(0.0 AS DOUBLE) END), 0);
+    COALESCE(SUM(CASE WHEN pw > 0 THEN pw * (tp / (tp + fp)) ELSE CAST(0.0 AS DOUBLE) END), 0);
 
 -- sum pw (precision + previous precision) / 2, the previous being 1 at the top.
 CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev) AS
@@ -366,201 +366,321 @@ CREATE OR REPLACE MACRO fm_list_curve(rows) AS
 
 -- (tp + tn) / (tp + fp + fn + tn); null if the total weight is 0.
 CREATE OR REPLACE MACRO fm_formula_accuracy_score(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tp + tn) / (tp
-        + fp + fn + tn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
+        ELSE (tp + tn) / (tp + fp + fn + tn) END) THEN CASE WHEN n_invalid > 0 OR tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tp + tn) / (tp + fp + fn + tn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- (fp + fn) / (tp + fp + fn + tn); null if the total weight is 0.
 CREATE OR REPLACE MACRO fm_formula_error_rate(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + fn) / (tp
-        + fp + fn + tn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
+        ELSE (fp + fn) / (tp + fp + fn + tn) END) THEN CASE WHEN n_invalid > 0 OR tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + fn) / (tp + fp + fn + tn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- tp / (tp + fp); zero_division if tp + fp = 0.
 CREATE OR REPLACE MACRO fm_formula_precision_score(tp, fp, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN zero_division ELSE tp /
-        (tp + fp) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN
+        zero_division ELSE tp / (tp + fp) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN tp + fp = 0 THEN zero_division ELSE tp / (tp + fp) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- tp / (tp + fn); zero_division if tp + fn = 0.
 CREATE OR REPLACE MACRO fm_formula_recall_score(tp, fn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division ELSE tp /
-        (tp + fn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN
+        zero_division ELSE tp / (tp + fn) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN tp + fn = 0 THEN zero_division ELSE tp / (tp + fn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- tn / (tn + fp); zero_division if tn + fp = 0.
 CREATE OR REPLACE MACRO fm_formula_specificity_score(fp, tn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fp = 0 THEN zero_division ELSE tn /
-        (tn + fp) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fp = 0 THEN
+        zero_division ELSE tn / (tn + fp) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN tn + fp = 0 THEN zero_division ELSE tn / (tn + fp) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- fp / (fp + tn); zero_division if fp + tn = 0.
 CREATE OR REPLACE MACRO fm_formula_false_positive_rate(fp, tn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN fp + tn = 0 THEN zero_division ELSE fp /
-        (fp + tn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN fp + tn = 0 THEN
+        zero_division ELSE fp / (fp + tn) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN fp + tn = 0 THEN zero_division ELSE fp / (fp + tn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- fn / (fn + tp); zero_division if fn + tp = 0.
 CREATE OR REPLACE MACRO fm_formula_false_negative_rate(tp, fn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN fn + tp = 0 THEN zero_division ELSE fn /
-        (fn + tp) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN fn + tp = 0 THEN
+        zero_division ELSE fn / (fn + tp) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN fn + tp = 0 THEN zero_division ELSE fn / (fn + tp) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- tn / (tn + fn); zero_division if tn + fn = 0.
 CREATE OR REPLACE MACRO fm_formula_negative_predictive_value(fn, tn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fn = 0 THEN zero_division ELSE tn /
-        (tn + fn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fn = 0 THEN
+        zero_division ELSE tn / (tn + fn) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN tn + fn = 0 THEN zero_division ELSE tn / (tn + fn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- 2 tp / (2 tp + fp + fn); zero_division if the denominator is 0.
 CREATE OR REPLACE MACRO fm_formula_f1_score(tp, fp, fn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN 2 * tp + fn + fp = 0 THEN zero_division
-        ELSE 2 * tp / (2 * tp + fn + fp) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN 2 * tp + fn + fp = 0
+        THEN zero_division ELSE 2 * tp / (2 * tp + fn + fp) END) THEN CASE WHEN n_invalid > 0 THEN
+        CAST(NULL AS DOUBLE) WHEN 2 * tp + fn + fp = 0 THEN zero_division ELSE 2 * tp / (2 * tp + fn
+        + fp) END ELSE CAST(NULL AS DOUBLE) END;
 
 -- (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); zero_division if the denominator is 0.
 CREATE OR REPLACE MACRO fm_formula_fbeta_score(tp, fp, fn, n_invalid, beta, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + CASE WHEN beta * beta > 1 THEN 1 /
-        (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta
-        * beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp =
-        0 THEN zero_division ELSE tp / (tp + CASE WHEN beta * beta > 1 THEN 1 / (1 + 1 / (beta *
-        beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta * beta > 1 THEN 1
-        / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + CASE WHEN beta *
+        beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1
+        - CASE WHEN beta * beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta *
+        beta) END) * fp = 0 THEN zero_division ELSE tp / (tp + CASE WHEN beta * beta > 1 THEN 1 / (1
+        + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta *
+        beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp)
+        END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + CASE WHEN beta * beta
+        > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 -
+        CASE WHEN beta * beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta *
+        beta) END) * fp = 0 THEN zero_division ELSE tp / (tp + CASE WHEN beta * beta > 1 THEN 1 / (1
+        + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END * fn + (1 - CASE WHEN beta *
+        beta > 1 THEN 1 / (1 + 1 / (beta * beta)) ELSE beta * beta / (1 + beta * beta) END) * fp)
+        END ELSE CAST(NULL AS DOUBLE) END;
 
 -- tp / (tp + fp + fn); zero_division if the denominator is 0.
 CREATE OR REPLACE MACRO fm_formula_jaccard_score(tp, fp, fn, n_invalid, zero_division) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp + fn = 0 THEN zero_division ELSE
-        tp / (tp + fp + fn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp + fn = 0 THEN
+        zero_division ELSE tp / (tp + fp + fn) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS
+        DOUBLE) WHEN tp + fp + fn = 0 THEN zero_division ELSE tp / (tp + fp + fn) END ELSE CAST(NULL
+        AS DOUBLE) END;
 
 -- Mean recall of the classes present in y_true (scikit-learn's nanmean of tp/(tp+fn), tn/(tn+fp)).
 CREATE OR REPLACE MACRO fm_formula_balanced_accuracy_score(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN
-        tn / (tn + fp) WHEN tn + fp = 0 THEN tp / (tp + fn) ELSE (tp / (tp + fn) + tn / (tn + fp)) /
-        2 END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
+        WHEN tp + fn = 0 THEN tn / (tn + fp) WHEN tn + fp = 0 THEN tp / (tp + fn) ELSE (tp / (tp +
+        fn) + tn / (tn + fp)) / 2 END) THEN CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN
+        CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN tn / (tn + fp) WHEN tn + fp = 0 THEN tp / (tp +
+        fn) ELSE (tp / (tp + fn) + tn / (tn + fp)) / 2 END ELSE CAST(NULL AS DOUBLE) END;
 
 -- scikit-learn's (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)) over the cells; 0 if undefined.
 CREATE OR REPLACE MACRO fm_formula_matthews_corrcoef(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN (POWER(tp + fp + fn + tn, 2) - (POWER(tn
-        + fn, 2) + POWER(fp + tp, 2))) * (POWER(tp + fp + fn + tn, 2) - (POWER(tn + fp, 2) +
-        POWER(fn + tp, 2))) = 0 THEN CAST(0.0 AS DOUBLE) ELSE ((tp + tn) * (tp + fp + fn + tn) -
-        ((tn + fp) * (tn + fn) + (fn + tp) * (fp + tp))) / SQRT((POWER(tp + fp + fn + tn, 2) -
-        (POWER(tn + fn, 2) + POWER(fp + tp, 2))) * (POWER(tp + fp + fn + tn, 2) - (POWER(tn + fp, 2)
-        + POWER(fn + tp, 2)))) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp + fn + tn = 0
+        OR 1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp
+        + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
+        ELSE (fp + tp) / (tp + fp + fn + tn) END, 2)) = 0 OR 1 - (POWER(CASE WHEN tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN
+        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END,
+        2)) = 0 THEN CAST(0.0 AS DOUBLE) ELSE (CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE (tp + tn) / (tp + fp + fn + tn) END - (CASE WHEN tp + fp + fn + tn = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END * CASE WHEN tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END + CASE WHEN tp + fp +
+        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END * CASE WHEN
+        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END)) /
+        (SQRT(1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) /
+        (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END, 2))) * SQRT(1 - (POWER(CASE WHEN tp + fp +
+        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END, 2) +
+        POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp +
+        fn + tn) END, 2)))) END) THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp
+        + fn + tn = 0 OR 1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        (tn + fn) / (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END, 2)) = 0 OR 1 - (POWER(CASE
+        WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn)
+        END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) /
+        (tp + fp + fn + tn) END, 2)) = 0 THEN CAST(0.0 AS DOUBLE) ELSE (CASE WHEN tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tp + tn) / (tp + fp + fn + tn) END - (CASE WHEN tp + fp
+        + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END * CASE WHEN
+        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END +
+        CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn +
+        tn) END * CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp +
+        fp + fn + tn) END)) / (SQRT(1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0
+        THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END, 2))) * SQRT(1 -
+        (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp +
+        fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn
+        + tp) / (tp + fp + fn + tn) END, 2)))) END ELSE CAST(NULL AS DOUBLE) END;
 
 -- 1 - (fp + fn) / E, E = (pred_neg true_pos + pred_pos true_neg) / total the chance disagreement.
 CREATE OR REPLACE MACRO fm_formula_cohen_kappa_score(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 OR ((tn + fn) * (fn + tp) + (fp + tp) * (tn +
-        fp)) / (tp + fp + fn + tn) = 0 THEN CAST(NULL AS DOUBLE) ELSE 1 - (fp + fn) / (((tn + fn) *
-        (fn + tp) + (fp + tp) * (tn + fp)) / (tp + fp + fn + tn)) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 OR CASE WHEN tp + fp + fn +
+        tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN tp +
+        fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END + CASE
+        WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn)
+        END * CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp +
+        fn + tn) END = 0 THEN CAST(NULL AS DOUBLE) ELSE 1 - CASE WHEN tp + fp + fn + tn = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE (fp + fn) / (tp + fp + fn + tn) END / (CASE WHEN tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN tp + fp +
+        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END + CASE WHEN
+        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END *
+        CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn +
+        tn) END) END) THEN CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 OR CASE WHEN tp + fp +
+        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN
+        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END +
+        CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn +
+        tn) END * CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp +
+        fp + fn + tn) END = 0 THEN CAST(NULL AS DOUBLE) ELSE 1 - CASE WHEN tp + fp + fn + tn = 0
+        THEN CAST(NULL AS DOUBLE) ELSE (fp + fn) / (tp + fp + fn + tn) END / (CASE WHEN tp + fp + fn
+        + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN tp +
+        fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END + CASE
+        WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn)
+        END * CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp +
+        fn + tn) END) END ELSE CAST(NULL AS DOUBLE) END;
 
 -- (tp + fn) / (tp + fp + fn + tn); null if the total weight is 0.
 CREATE OR REPLACE MACRO fm_formula_prevalence(tp, fp, fn, tn, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tp + fn) / (tp
-        + fp + fn + tn) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
+        ELSE (tp + fn) / (tp + fp + fn + tn) END) THEN CASE WHEN n_invalid > 0 OR tp + fp + fn + tn
+        = 0 THEN CAST(NULL AS DOUBLE) ELSE (tp + fn) / (tp + fp + fn + tn) END ELSE CAST(NULL AS
+        DOUBLE) END;
 
 -- probability metrics
 
 -- sum w (-log q) / sum w, q the probability of the true class clipped to [eps, 1 - eps].
 CREATE OR REPLACE MACRO fm_formula_log_loss(sum_log_loss, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_log_loss /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_log_loss / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL
+        AS DOUBLE) ELSE sum_log_loss / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum w (y - p)^2 / sum w.
 CREATE OR REPLACE MACRO fm_formula_brier_score_loss(sum_brier, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_brier / sum_weight
-        END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_brier / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE sum_brier / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- ranking metrics
 
--- sum nw (2 tp - pw) / (2 P N); with max_fpr = m < 1, McClish's (1 + (A - m^2/2) / (m - m^2/2)) / 2.
+-- sum nw (2 tp - pw) / (2 P N) (auc_sum / 2); with max_fpr = m < 1, McClish's (1 + (A - m^2/2) / (m - m^2/2)) / 2.
 CREATE OR REPLACE MACRO fm_formula_roc_auc_score(auc_sum, partial_auc, sum_pos, sum_neg, n_invalid, max_fpr) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 OR max_fpr <= 0 OR max_fpr > 1 THEN
-        CAST(NULL AS DOUBLE) WHEN max_fpr IS NULL OR max_fpr = 1 THEN auc_sum / (2 * sum_pos *
-        sum_neg) ELSE (1 + (partial_auc - max_fpr * max_fpr / 2) / (max_fpr - max_fpr * max_fpr /
-        2)) / 2 END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 OR max_fpr <= 0 OR
+        max_fpr > 1 THEN CAST(NULL AS DOUBLE) WHEN max_fpr IS NULL OR max_fpr = 1 THEN auc_sum / 2
+        ELSE (1 + (partial_auc - max_fpr * max_fpr / 2) / (max_fpr - max_fpr * max_fpr / 2)) / 2
+        END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 OR max_fpr <= 0 OR max_fpr >
+        1 THEN CAST(NULL AS DOUBLE) WHEN max_fpr IS NULL OR max_fpr = 1 THEN auc_sum / 2 ELSE (1 +
+        (partial_auc - max_fpr * max_fpr / 2) / (max_fpr - max_fpr * max_fpr / 2)) / 2 END ELSE
+        CAST(NULL AS DOUBLE) END;
 
 -- 2 AUC - 1.
 CREATE OR REPLACE MACRO fm_formula_gini_score(auc_sum, sum_pos, sum_neg, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 *
-        (auc_sum / (2 * sum_pos * sum_neg)) - 1 END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE 2 * (auc_sum / 2) - 1 END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 OR
+        sum_neg = 0 THEN CAST(NULL AS DOUBLE) ELSE 2 * (auc_sum / 2) - 1 END ELSE CAST(NULL AS
+        DOUBLE) END;
 
--- sum pw nw / (2 P N): half the weight of tied (positive, negative) pairs.
+-- sum pw nw / (2 P N) (auc_tie_sum / 2): half the share of tied (positive, negative) pairs.
 CREATE OR REPLACE MACRO fm_formula_roc_auc_error_bound(auc_tie_sum, sum_pos, sum_neg, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS DOUBLE) ELSE auc_tie_sum
-        / (2 * sum_pos * sum_neg) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE auc_tie_sum / 2 END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0
+        THEN CAST(NULL AS DOUBLE) ELSE auc_tie_sum / 2 END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum pw tp / (tp + fp) / P, the step-wise sum; null when P = 0.
 CREATE OR REPLACE MACRO fm_formula_average_precision_score(ap_sum, sum_pos, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE ap_sum / sum_pos END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE ap_sum
+        / sum_pos END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        ap_sum / sum_pos END ELSE CAST(NULL AS DOUBLE) END;
 
 -- Trapezoid under the PR curve from (recall 0, precision 1); null when P = 0.
 CREATE OR REPLACE MACRO fm_formula_pr_auc_score(pr_auc_sum, sum_pos, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE pr_auc_sum / sum_pos END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        pr_auc_sum / sum_pos END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE pr_auc_sum / sum_pos END ELSE CAST(NULL AS DOUBLE) END;
 
 -- max over scores of tp / P - fp / N.
 CREATE OR REPLACE MACRO fm_formula_ks_statistic(ks_max, sum_pos, sum_neg, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS DOUBLE) ELSE ks_max END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS
+        DOUBLE) ELSE ks_max END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE ks_max END ELSE CAST(NULL AS DOUBLE) END;
 
--- The highest score whose gap is within KS_TOLERANCE of the largest; +inf when that is 0.
+-- The highest score whose gap is within KS_TOLERANCE of the largest; null when that is 0 (no score separates).
 CREATE OR REPLACE MACRO fm_formula_ks_threshold(ks_max, ks_score, sum_pos, sum_neg, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 THEN CAST(NULL AS DOUBLE) ELSE CASE WHEN
-        ks_max <= CAST(1e-12 AS DOUBLE) THEN CAST('inf' AS DOUBLE) ELSE ks_score END END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 OR sum_neg = 0 OR ks_max <= CAST(1e-12
+        AS DOUBLE) THEN CAST(NULL AS DOUBLE) ELSE ks_score END) THEN CASE WHEN n_invalid > 0 OR
+        sum_pos = 0 OR sum_neg = 0 OR ks_max <= CAST(1e-12 AS DOUBLE) THEN CAST(NULL AS DOUBLE) ELSE
+        ks_score END ELSE CAST(NULL AS DOUBLE) END;
 
 -- tp* / P once the top P of the weight is predicted positive (ties pro rata); null when P = 0.
 CREATE OR REPLACE MACRO fm_formula_break_even_point(bep_tp, sum_pos, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE bep_tp / sum_pos END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE bep_tp
+        / sum_pos END) THEN CASE WHEN n_invalid > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        bep_tp / sum_pos END ELSE CAST(NULL AS DOUBLE) END;
 
 -- regression metrics
 
 -- sum w (y - y_pred)^2 / sum w.
 CREATE OR REPLACE MACRO fm_formula_mean_squared_error(sum_sq_error, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_sq_error /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_sq_error / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL
+        AS DOUBLE) ELSE sum_sq_error / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sqrt(sum w (y - y_pred)^2 / sum w).
 CREATE OR REPLACE MACRO fm_formula_root_mean_squared_error(sum_sq_error, sum_weight, n_invalid) AS
-    SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_sq_error /
-        sum_weight END);
+    CASE WHEN ISFINITE(SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_sq_error / sum_weight END)) THEN SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE sum_sq_error / sum_weight END) ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum w |y - y_pred| / sum w.
 CREATE OR REPLACE MACRO fm_formula_mean_absolute_error(sum_abs_error, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_abs_error /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_abs_error / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE sum_abs_error / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum w (log1p(y) - log1p(y_pred))^2 / sum w.
 CREATE OR REPLACE MACRO fm_formula_mean_squared_log_error(sum_sq_log_error, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_sq_log_error /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_sq_log_error / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE sum_sq_log_error / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sqrt(sum w (log1p(y) - log1p(y_pred))^2 / sum w).
 CREATE OR REPLACE MACRO fm_formula_root_mean_squared_log_error(sum_sq_log_error, sum_weight, n_invalid) AS
-    SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_sq_log_error /
-        sum_weight END);
+    CASE WHEN ISFINITE(SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_sq_log_error / sum_weight END)) THEN SQRT(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE sum_sq_log_error / sum_weight END) ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum w |y - y_pred| / max(|y|, eps) / sum w.
 CREATE OR REPLACE MACRO fm_formula_mean_absolute_percentage_error(sum_abs_pct_error, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_abs_pct_error /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_abs_pct_error / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE sum_abs_pct_error / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred.
 CREATE OR REPLACE MACRO fm_formula_mean_pinball_loss(sum_pinball, sum_weight, n_invalid) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_pinball /
-        sum_weight END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_pinball / sum_weight END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL
+        AS DOUBLE) ELSE sum_pinball / sum_weight END ELSE CAST(NULL AS DOUBLE) END;
 
 -- 1 - ss_res / ss_tot; force_finite: 1 if ss_res = 0, else 0 if ss_tot = 0; null below two rows.
 CREATE OR REPLACE MACRO fm_formula_r2_score(sum_sq_error, ss_total, sum_weight, n_rows, n_invalid, force_finite) AS
-    CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total
-        <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total WHEN force_finite AND
-        sum_sq_error = 0 THEN CAST(1.0 AS DOUBLE) WHEN force_finite THEN CAST(0.0 AS DOUBLE) WHEN
-        sum_sq_error = 0 AND ss_total = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total = 0 THEN
-        CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS
+        DOUBLE) WHEN ss_total <> 0 AND sum_sq_error <> 0 THEN 1 - sum_sq_error / ss_total WHEN
+        force_finite AND sum_sq_error = 0 THEN CAST(1.0 AS DOUBLE) WHEN force_finite THEN CAST(0.0
+        AS DOUBLE) WHEN sum_sq_error = 0 AND ss_total = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total =
+        0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE) END) THEN CASE WHEN n_invalid > 0 OR
+        n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total <> 0 AND sum_sq_error
+        <> 0 THEN 1 - sum_sq_error / ss_total WHEN force_finite AND sum_sq_error = 0 THEN CAST(1.0
+        AS DOUBLE) WHEN force_finite THEN CAST(0.0 AS DOUBLE) WHEN sum_sq_error = 0 AND ss_total = 0
+        THEN CAST(NULL AS DOUBLE) WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS
+        DOUBLE) END ELSE CAST(NULL AS DOUBLE) END;
 
 -- 1 - var_w(y - y_pred) / var_w(y), with the same force_finite rules as R^2.
 CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, ss_total, sum_weight, n_invalid, force_finite) AS
-    CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total <> 0 AND
-        ss_error_deviation <> 0 THEN 1 - ss_error_deviation / sum_weight / (ss_total / sum_weight)
-        WHEN force_finite AND ss_error_deviation = 0 THEN CAST(1.0 AS DOUBLE) WHEN force_finite THEN
-        CAST(0.0 AS DOUBLE) WHEN ss_error_deviation = 0 AND ss_total = 0 THEN CAST(NULL AS DOUBLE)
-        WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE) END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN
+        ss_total <> 0 AND ss_error_deviation <> 0 THEN 1 - ss_error_deviation / sum_weight /
+        (ss_total / sum_weight) WHEN force_finite AND ss_error_deviation = 0 THEN CAST(1.0 AS
+        DOUBLE) WHEN force_finite THEN CAST(0.0 AS DOUBLE) WHEN ss_error_deviation = 0 AND ss_total
+        = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS
+        DOUBLE) END) THEN CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN
+        ss_total <> 0 AND ss_error_deviation <> 0 THEN 1 - ss_error_deviation / sum_weight /
+        (ss_total / sum_weight) WHEN force_finite AND ss_error_deviation = 0 THEN CAST(1.0 AS
+        DOUBLE) WHEN force_finite THEN CAST(0.0 AS DOUBLE) WHEN ss_error_deviation = 0 AND ss_total
+        = 0 THEN CAST(NULL AS DOUBLE) WHEN ss_total = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS
+        DOUBLE) END ELSE CAST(NULL AS DOUBLE) END;
 
 -- max |y - y_pred| over the rows of positive weight.
 CREATE OR REPLACE MACRO fm_formula_max_error(max_abs_error, n_invalid) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE max_abs_error END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE max_abs_error END)
+        THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE max_abs_error END ELSE CAST(NULL
+        AS DOUBLE) END;
 
 -- median |y - y_pred| (unweighted).
 CREATE OR REPLACE MACRO fm_formula_median_absolute_error(median_abs_error, n_invalid) AS
-    CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE median_abs_error END;
+    CASE WHEN ISFINITE(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE median_abs_error END)
+        THEN CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE median_abs_error END ELSE
+        CAST(NULL AS DOUBLE) END;
 
 -- End of the generated formulas.
 
@@ -638,8 +758,8 @@ CREATE OR REPLACE MACRO fm_mc_macro_strict(value, zero_division) AS
 -- ``(c s - t.p) / sqrt((s^2 - t.t)(s^2 - p.p))``; 0 with fewer than two true or predicted classes.
 CREATE OR REPLACE MACRO fm_mc_matthews(correct, total, true_dot_pred, true_dot_true, pred_dot_pred, n_true_classes, n_pred_classes, n_invalid) AS
     CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN n_true_classes < 2 OR n_pred_classes < 2
-        THEN CAST(0.0 AS DOUBLE) ELSE (correct * total - true_dot_pred) / SQRT((total * total -
-        true_dot_true) * (total * total - pred_dot_pred)) END;
+        THEN CAST(0.0 AS DOUBLE) ELSE (correct / total - true_dot_pred) / (SQRT(1 - true_dot_true) *
+        SQRT(1 - pred_dot_pred)) END;
 
 -- Mean of the non-null values of the group; null without one.
 CREATE OR REPLACE MACRO fm_mc_mean(value) AS
@@ -647,9 +767,9 @@ CREATE OR REPLACE MACRO fm_mc_mean(value) AS
         DOUBLE) ELSE COALESCE(SUM(value), 0) / CAST(COUNT(*) FILTER(WHERE NOT (value IS NULL)) AS
         DOUBLE) END;
 
--- Hand & Till's score of a class pair: the mean of its two AUCs.
-CREATE OR REPLACE MACRO fm_mc_ovo_pair(auc_sum_ab, auc_sum_ba, pos_a, pos_b) AS
-    (auc_sum_ab + auc_sum_ba) / (4 * pos_a * pos_b);
+-- Hand & Till's score of a class pair: the mean of its two AUCs, ``(auc_sum_ab + auc_sum_ba) / 4``.
+CREATE OR REPLACE MACRO fm_mc_ovo_pair(auc_sum_ab, auc_sum_ba) AS
+    (auc_sum_ab + auc_sum_ba) / 4;
 
 -- 1 if class ``c`` ranks above the true class (higher score, or equal score and larger index).
 CREATE OR REPLACE MACRO fm_mc_ranks_above(s, c, p_true, true_index) AS
@@ -847,9 +967,16 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
           fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
         ],
         LAMBDA fm_c : COALESCE(
-          LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (
-            2 * fm_p.tp - fm_p.pw
-          ))),
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : fm_p.nw / fm_c.neg_total * (
+                (
+                  2 * fm_p.tp - fm_p.pw
+                ) / fm_c.pos_total
+              )
+            )
+          ),
           0
         )
       )[1],
@@ -922,9 +1049,16 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
           fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
         ],
         LAMBDA fm_c : COALESCE(
-          LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw * (
-            2 * fm_p.tp - fm_p.pw
-          ))),
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : fm_p.nw / fm_c.neg_total * (
+                (
+                  2 * fm_p.tp - fm_p.pw
+                ) / fm_c.pos_total
+              )
+            )
+          ),
           0
         )
       )[1],
@@ -939,7 +1073,17 @@ CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight :=
         [
           fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
         ],
-        LAMBDA fm_c : COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw * fm_p.nw)), 0)
+        LAMBDA fm_c : COALESCE(
+          LIST_SUM(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : fm_p.pw / fm_c.pos_total * (
+                fm_p.nw / fm_c.neg_total
+              )
+            )
+          ),
+          0
+        )
       )[1],
       fm_score_pw(y_true, sample_weight, pos_label),
       fm_score_nw(y_true, sample_weight, neg_label),
@@ -958,8 +1102,10 @@ CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weigh
               fm_c.points,
               LAMBDA fm_p : CASE
                 WHEN fm_p.pw > 0
-                THEN fm_p.pw * fm_p.tp / (
-                  fm_p.tp + fm_p.fp
+                THEN fm_p.pw * (
+                  fm_p.tp / (
+                    fm_p.tp + fm_p.fp
+                  )
                 )
                 ELSE CAST(0.0 AS DOUBLE)
               END

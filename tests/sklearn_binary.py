@@ -231,12 +231,14 @@ def _ks(y_true, y_score, sample_weight=None):
 
 def _ks_threshold(y_true, y_score, sample_weight=None):
     """The highest threshold of sklearn.metrics.roc_curve(drop_intermediate=False) whose
-    tpr - fpr is within 1e-12 of the maximum (its first threshold is +inf); None with one class"""
+    tpr - fpr is within 1e-12 of the maximum; None with one class, and None where that is the
+    first threshold, +inf (the largest gap is 0: the README's "a metric is never infinite")"""
     if not _both_classes(y_true, sample_weight):
         return None
     fpr, tpr, thresholds = _sk("roc_curve")(y_true, y_score, sample_weight=sample_weight, drop_intermediate=False)
     gap = tpr - fpr
-    return float(np.max(thresholds[gap >= gap.max() - 1e-12]))
+    best = float(np.max(thresholds[gap >= gap.max() - 1e-12]))
+    return None if math.isinf(best) else best
 
 
 def _break_even_point(y_true, y_score, sample_weight=None):

@@ -24,6 +24,7 @@ from typing import Any
 from framemetrics.core.checks import Check
 from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.formulas import parameter_literal
+from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.namespace import Namespace
 
 __all__ = [
@@ -82,16 +83,18 @@ def row_sums(ns: Namespace, names: set[str], n_scores: int, k: int) -> dict[str,
 
 
 def class_sums(ns: Namespace) -> dict[str, Expr]:
-    """Per group, over its class rows (``tp, fp, fn, support, predicted``): the sums the formulas read."""
+    """Per group, over its class rows (``tp, fp, fn, support, predicted, total``): the sums the formulas read."""
     tp, support, predicted = ns.col("tp"), ns.col("support"), ns.col("predicted")
     recall = ns.when(support > 0, tp / support).otherwise(ns.null())
+    # The class marginals as fractions of the group's weight: their products neither under- nor overflow.
+    true_share, pred_share = ns.ratio(support, ns.col("total")), ns.ratio(predicted, ns.col("total"))
     return {
         "tp": ns.sum(tp),
         "fp": ns.sum(ns.col("fp")),
         "fn": ns.sum(ns.col("fn")),
-        "true_dot_pred": ns.sum(support * predicted),
-        "true_dot_true": ns.sum(support * support),
-        "pred_dot_pred": ns.sum(predicted * predicted),
+        "true_dot_pred": ns.sum(true_share * pred_share),
+        "true_dot_true": ns.sum(true_share * true_share),
+        "pred_dot_pred": ns.sum(pred_share * pred_share),
         "n_true_classes": ns.count_where(support > 0),
         "n_pred_classes": ns.count_where(predicted > 0),
         "mean_recall": mc.mean(ns, recall),
@@ -109,14 +112,14 @@ def kappa_sums(ns: Namespace, weights: str | None, c: Mapping[str, Expr]) -> tup
     (``support * predicted / total``). ``c`` maps :data:`KAPPA_COLUMNS` to expressions.
     """
     observed = ns.sum(c["weight"] * mc.kappa_weight(ns, c["t"], c["p"], weights))
-    chance = ns.ratio(c["support"] * c["predicted"], c["total"])  # null, not NaN, when the group weighs 0
+    chance = c["support"] * ns.ratio(c["predicted"], c["total"])  # null, not NaN, when the group weighs 0
     expected = ns.sum(chance * mc.kappa_weight(ns, c["i"], c["j"], weights))
     return observed, expected
 
 
 def ovo_sums(ns: Namespace, auc_sum_ab: Expr, auc_sum_ba: Expr, pos_a: Expr, pos_b: Expr) -> dict[str, Expr]:
     """Hand & Till's average over the class pairs of a group, unweighted and prevalence-weighted."""
-    pair = mc.ovo_pair(ns, auc_sum_ab, auc_sum_ba, pos_a, pos_b)
+    pair = mc.ovo_pair(ns, auc_sum_ab, auc_sum_ba)
     prevalence = pos_a + pos_b
     return {"ovo_macro": mc.mean(ns, pair), "ovo_weighted": ns.sum(prevalence * pair) / ns.sum(prevalence)}
 
@@ -169,7 +172,7 @@ def metric_expr(
             return column(average_column(metric, name))
         return n_invalid if name == "n_invalid" else column(name)
 
-    return call_expr(ns, metric.formula, requested.params, plan, resolve)
+    return bounded(ns, call_expr(ns, metric.formula, requested.params, plan, resolve))
 
 
 def report_value(ns: Namespace, column: Expr, plan: Any) -> Expr:

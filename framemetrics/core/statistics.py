@@ -294,15 +294,15 @@ _ALL = [
     ),
     Statistic(
         "auc_sum",
-        lambda ns, c: ns.sum(c.nw * (2 * c.tp - c.pw)),
+        lambda ns, c: ns.sum(c.nw / c.neg_total * ((2 * c.tp - c.pw) / c.pos_total)),
         curve=True,
-        doc="Trapezoidal ROC AUC numerator, ties counting 1/2: AUC = sum nw (2 tp - pw) / (2 P N).",
+        doc="Twice the trapezoidal ROC AUC, ties counting 1/2: sum (nw / N) (2 tp - pw) / P, rates of any weight scale.",
     ),
     Statistic(
         "auc_tie_sum",
-        lambda ns, c: ns.sum(c.pw * c.nw),
+        lambda ns, c: ns.sum(c.pw / c.pos_total * (c.nw / c.neg_total)),
         curve=True,
-        doc="Weight of the tied (positive, negative) pairs: sum pw nw bounds the AUC's tie or binning error.",
+        doc="Share of the tied (positive, negative) pairs: sum (pw / P) (nw / N) bounds the AUC's tie or binning error.",
     ),
     Statistic(
         "partial_auc",
@@ -312,7 +312,7 @@ _ALL = [
     ),
     Statistic(
         "ap_sum",
-        lambda ns, c: ns.sum(ns.when(c.pw > 0, c.pw * c.tp / (c.tp + c.fp)).otherwise(ns.lit(0.0))),
+        lambda ns, c: ns.sum(ns.when(c.pw > 0, c.pw * (c.tp / (c.tp + c.fp))).otherwise(ns.lit(0.0))),
         curve=True,
         doc="Average precision numerator: sum over scores of pw times the precision there.",
     ),

@@ -25,6 +25,7 @@ from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.curves import CURVES, Curve
 from framemetrics.core.formulas import FORMULAS, formula_parameters
 from framemetrics.core.formulas import multiclass as mc
+from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import KAPPA_WEIGHTS, make_plan
 from framemetrics.core.registry import REGISTRY, Metric
 from framemetrics.core.statistics import (
@@ -349,7 +350,7 @@ def formula_macro(name: str) -> str:
     <BLANKLINE>
     """
     params = formula_parameters(name)
-    body = to_sql(FORMULAS[name](SQL, **{p: SQL.col(p) for p in params}))
+    body = to_sql(bounded(SQL, FORMULAS[name](SQL, **{p: SQL.col(p) for p in params})))
     lines = textwrap.wrap(body, 100, initial_indent="    ", subsequent_indent="        ", break_long_words=False)
     head = f"-- {_first_line(FORMULAS[name])}\nCREATE OR REPLACE MACRO fm_formula_{name}({', '.join(params)}) AS\n"
     return head + "\n".join(lines) + ";\n"

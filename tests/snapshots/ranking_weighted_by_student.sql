@@ -83,14 +83,23 @@ WITH fm_input AS (
 ), fm_ranking AS (
   SELECT
     fm_g0,
-    COALESCE(SUM(nw * (
-      2 * tp - pw
+    COALESCE(SUM(nw / neg_total * (
+      (
+        2 * tp - pw
+      ) / pos_total
     )), 0) AS auc_sum,
     COALESCE(SUM(pw), 0) AS sum_pos,
     COALESCE(SUM(nw), 0) AS sum_neg,
-    COALESCE(SUM(CASE WHEN pw > 0 THEN pw * tp / (
-      tp + fp
-    ) ELSE CAST(0.0 AS DOUBLE) END), 0) AS ap_sum
+    COALESCE(
+      SUM(
+        CASE WHEN pw > 0 THEN pw * (
+          tp / (
+            tp + fp
+          )
+        ) ELSE CAST(0.0 AS DOUBLE) END
+      ),
+      0
+    ) AS ap_sum
   FROM fm_curve
   GROUP BY
     fm_g0
@@ -106,9 +115,7 @@ SELECT
     OR CAST(NULL AS DOUBLE) > 1
     THEN CAST(NULL AS DOUBLE)
     WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
-    THEN auc_sum / (
-      2 * sum_pos * sum_neg
-    )
+    THEN auc_sum / 2
     ELSE (
       1 + (
         CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2

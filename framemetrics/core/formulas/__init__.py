@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from framemetrics.core.formulas import classification, probability, ranking, regression
+from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.namespace import Namespace
 
 __all__ = ["FORMULAS", "apply_formula", "formula_parameters", "parameter_literal"]
@@ -96,4 +97,4 @@ def apply_formula(
     'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN CAST(0.0 AS DOUBLE) ELSE tp / (tp + fp) END'
     """
     arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
-    return FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments)
+    return bounded(ns, FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments))

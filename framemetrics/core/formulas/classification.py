@@ -90,20 +90,33 @@ def balanced_accuracy_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Exp
 
 
 def matthews_corrcoef(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
-    """scikit-learn's (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)) over the cells; 0 if undefined."""
+    """scikit-learn's (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)) over the cells; 0 if undefined.
+
+    Divided through by s^2: the marginals as fractions of s, so that no
+    product of weights under- or overflows at any scale of the weights.
+    """
     total = tp + fp + fn + tn
-    cov_ypyp = total**2 - ((tn + fn) ** 2 + (fp + tp) ** 2)
-    cov_ytyt = total**2 - ((tn + fp) ** 2 + (fn + tp) ** 2)
-    cov_ytyp = (tp + tn) * total - ((tn + fp) * (tn + fn) + (fn + tp) * (fp + tp))
+    pred_pos, pred_neg, true_pos, true_neg, correct = (
+        ns.ratio(v, total) for v in (fp + tp, tn + fn, fn + tp, tn + fp, tp + tn)
+    )
+    var_pred = 1 - (pred_neg**2 + pred_pos**2)
+    var_true = 1 - (true_neg**2 + true_pos**2)
+    cov = correct - (true_neg * pred_neg + true_pos * pred_pos)
     return (
         ns.when(n_invalid > 0, ns.null())
-        .when(ns.eq(cov_ypyp * cov_ytyt, 0), ns.lit(0.0))
-        .otherwise(cov_ytyp / ns.sqrt(cov_ypyp * cov_ytyt))
+        .when(ns.any(ns.eq(total, 0), ns.eq(var_pred, 0), ns.eq(var_true, 0)), ns.lit(0.0))
+        .otherwise(cov / (ns.sqrt(var_pred) * ns.sqrt(var_true)))
     )
 
 
 def cohen_kappa_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
-    """1 - (fp + fn) / E, E = (pred_neg true_pos + pred_pos true_neg) / total the chance disagreement."""
+    """1 - (fp + fn) / E, E = (pred_neg true_pos + pred_pos true_neg) / total the chance disagreement.
+
+    Over fractions of the total: 1 - ((fp + fn) / s) / (pn tp' + pp tn'), the
+    marginals divided by s, so that no product of weights under- or overflows.
+    """
     total = tp + fp + fn + tn
-    expected = ((tn + fn) * (fn + tp) + (fp + tp) * (tn + fp)) / total
-    return valid(ns, n_invalid, 1 - (fp + fn) / expected, ns.eq(total, 0), ns.eq(expected, 0))
+    pred_pos, pred_neg, true_pos, true_neg = (ns.ratio(v, total) for v in (fp + tp, tn + fn, fn + tp, tn + fp))
+    expected = pred_neg * true_pos + pred_pos * true_neg
+    observed = ns.ratio(fp + fn, total)
+    return valid(ns, n_invalid, 1 - observed / expected, ns.eq(total, 0), ns.eq(expected, 0))

@@ -111,9 +111,9 @@ def weighted_strict(ns: Namespace, value: Expr, support: Expr, zero_division: Ex
     )
 
 
-def ovo_pair(ns: Namespace, auc_sum_ab: Expr, auc_sum_ba: Expr, pos_a: Expr, pos_b: Expr) -> Expr:
-    """Hand & Till's score of a class pair: the mean of its two AUCs."""
-    return (auc_sum_ab + auc_sum_ba) / (4 * pos_a * pos_b)
+def ovo_pair(ns: Namespace, auc_sum_ab: Expr, auc_sum_ba: Expr) -> Expr:
+    """Hand & Till's score of a class pair: the mean of its two AUCs, ``(auc_sum_ab + auc_sum_ba) / 4``."""
+    return (auc_sum_ab + auc_sum_ba) / 4
 
 
 def share(ns: Namespace, part: Expr, whole: Expr, n_invalid: Expr) -> Expr:
@@ -148,12 +148,17 @@ def matthews(
     n_pred_classes: Expr,
     n_invalid: Expr,
 ) -> Expr:
-    """``(c s - t.p) / sqrt((s^2 - t.t)(s^2 - p.p))``; 0 with fewer than two true or predicted classes."""
-    denominator = ns.sqrt((total * total - true_dot_true) * (total * total - pred_dot_pred))
+    """``(c s - t.p) / sqrt((s^2 - t.t)(s^2 - p.p))``; 0 with fewer than two true or predicted classes.
+
+    Divided through by ``s^2``: the dot products are those of the class
+    marginals as fractions of ``s`` (``class_sums``), ``(c / s - t.p) /
+    (sqrt(1 - t.t) sqrt(1 - p.p))``, of any weight scale.
+    """
+    denominator = ns.sqrt(1 - true_dot_true) * ns.sqrt(1 - pred_dot_pred)
     return (
         ns.when(n_invalid > 0, ns.null())
         .when(ns.any(n_true_classes < 2, n_pred_classes < 2), ns.lit(0.0))
-        .otherwise((correct * total - true_dot_pred) / denominator)
+        .otherwise((correct / total - true_dot_pred) / denominator)
     )
 
 
