@@ -22,9 +22,9 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.compilers.sql.calibration import calibration_query
-from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
+from framemetrics.core.plan import check_bin_count
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
@@ -43,11 +43,10 @@ def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: s
     >>> prepare_calibration(0, by=None, nulls="error", **columns)
     Traceback (most recent call last):
     ...
-    ValueError: n_bins must be a positive integer, got 0
+    ValueError: n_bins must be an integer from 1 to 2147483647, got 0
     """
     check_nulls(nulls)
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    check_bin_count(n_bins, "n_bins")
     resolved = resolve_curve(**columns, metric="brier_score_loss")
     check_output_names(as_tuple(by), OUTPUTS)
     return Prepared(resolved, as_tuple(by), nulls == "drop")
@@ -91,7 +90,7 @@ def calibration_curve(
     Raises
     ------
     ValueError
-        Unknown column, wrong type, ``n_bins`` not a positive integer, or
+        Unknown column, wrong type, ``n_bins`` not an integer from 1 to 2**31 - 1, or
         invalid rows (null label, label outside ``{pos_label, neg_label}``,
         score null, NaN or outside [0, 1], invalid weight), naming the column
         and the row count.
@@ -134,8 +133,8 @@ def calibration_curve(
         try:
             check_schema(plan, roles, by, duckdb_schema(duck), False)
             inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, drop)
-            raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
-            return duck.run(to_sql(calibration_query(plan, inputs, n_bins))).pl()
+            raise_for_invalid(duck.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+            return duck.fetch(calibration_query(plan, inputs, n_bins), by)
         finally:
             duck.close()
     frame = open_polars(source, con)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics
+from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
 
 __all__ = [
@@ -37,16 +38,41 @@ __all__ = [
 
 
 def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
-    """``by`` as a tuple of column names.
+    """``by`` as a tuple of column names; raise on a name given twice or not a valid name.
 
     Examples
     --------
     >>> as_tuple("g"), as_tuple(None), as_tuple(["a", "b"])
     (('g',), (), ('a', 'b'))
+    >>> as_tuple(["h", "h"])
+    Traceback (most recent call last):
+    ...
+    ValueError: by names column 'h' twice
     """
     if by is None:
         return ()
-    return (by,) if isinstance(by, str) else tuple(by)
+    names = (by,) if isinstance(by, str) else tuple(by)
+    for i, name in enumerate(names):
+        check_column_name(name, "by")
+        if name in names[:i]:
+            raise ValueError(f"by names column {name!r} twice")
+    return names
+
+
+def check_column_name(name: object, role: str) -> None:
+    """Raise unless ``name`` is a column name every engine reads: a non-empty string without NUL.
+
+    Examples
+    --------
+    >>> check_column_name("", "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: column '' (y_true): a column name must be a non-empty string without NUL characters
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"{role} must be a column name (str), got {type(name).__name__}")
+    if not name or "\0" in name:
+        raise ValueError(f"column {name!r} ({role}): a column name must be a non-empty string without NUL characters")
 
 
 def check_nulls(nulls: str) -> None:
@@ -70,7 +96,9 @@ def check_threshold(threshold: object) -> float:
     1.0
     """
     value = as_python_scalar(threshold)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > sys.float_info.max:
+        raise ValueError(f"threshold must be a finite number, got {short_repr(threshold)}")
+    if not math.isfinite(value):
         raise ValueError(f"threshold must be a finite number, got {threshold!r}")
     return float(value)
 
@@ -98,6 +126,7 @@ def resolve_roles(plan: Plan, columns: dict[str, str | None], thresholded: bool)
         if columns[source] is None:
             users = [c.name for c in plan.calls if any(k.role == role for k in c.checks)]
             raise ValueError(f"{', '.join(users)} need{'s' if len(users) == 1 else ''} {source}=")
+        check_column_name(columns[source], source)
         found[role] = columns[source]
     return found
 

@@ -23,7 +23,6 @@ from framemetrics.columns import (
 from framemetrics.compilers.polars.curves import curve_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
 from framemetrics.compilers.sql.curves import curve_query
-from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.plan import Plan
@@ -177,8 +176,8 @@ def curve_table(
     try:
         check_schema(plan, roles, by, duckdb_schema(duck), False)
         inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
-        raise_for_invalid(duck.run(to_sql(checks_query(plan, inputs))).pl(), plan, roles, nulls)
-        return duck.run(to_sql(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points))).pl()
+        raise_for_invalid(duck.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+        return duck.fetch(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points), by)
     finally:
         duck.close()
 

@@ -10,7 +10,6 @@ import polars as pl
 
 from framemetrics.columns import check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.query import run_polars
-from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
@@ -181,7 +180,7 @@ def evaluate(
         try:
             check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
             inputs = QueryInputs(duck.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
-            result = duck.run(to_sql(plan_query(plan, inputs, checks=True))).pl()
+            result = duck.fetch(plan_query(plan, inputs, checks=True), by)
         finally:
             duck.close()
     raise_for_invalid(result, plan, roles, nulls)

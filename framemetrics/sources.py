@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import glob
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from sqlglot import exp
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import identifier
 
-__all__ = ["DuckDBSource", "Source", "duckdb_schema", "open_duckdb", "open_polars", "schema"]
+__all__ = ["DuckDBSource", "Source", "duckdb_schema", "open_duckdb", "open_polars", "schema", "to_polars"]
 
 Source = Any
 _PARQUET = (".parquet", ".pq")
@@ -71,10 +71,11 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         return source
     if isinstance(source, pl.DataFrame):
         return source.lazy()
-    if isinstance(source, duckdb.DuckDBPyRelation):
-        return source.pl(lazy=True)
-    if isinstance(source, str) and con is not None:
-        return con.table(to_sql(exp.to_identifier(source, quoted=True))).pl(lazy=True)
+    # A DuckDB relation or table is read once, eagerly: a lazy scan read twice by one
+    # plan (AUC, R^2) would query a connection that is still busy with the first read.
+    if isinstance(source, duckdb.DuckDBPyRelation) or (isinstance(source, str) and con is not None):
+        duck = open_duckdb(source, con)
+        return to_polars(duck.select()).lazy()
     module = type(source).__module__
     if module.startswith("pyarrow") and type(source).__name__ in ("Table", "RecordBatch"):
         return pl.from_arrow(source).lazy()
@@ -83,24 +84,106 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     raise TypeError(_unsupported(source))
 
 
+def to_polars(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """A DuckDB result as a Polars frame; a panic of the conversion becomes a ``TypeError``.
+
+    Polars panics (a ``BaseException`` that escapes ``except Exception``) on
+    a type it cannot import, e.g. DuckDB's INTERVAL; only the columns a call
+    uses are ever converted, so this names a used column of such a type.
+
+    Examples
+    --------
+    >>> to_polars(duckdb.sql("SELECT 1 AS a")).rows()
+    [(1,)]
+    """
+    try:
+        return relation.pl()
+    except BaseException as error:
+        if type(error).__name__ != "PanicException" and not isinstance(error, pl.exceptions.ComputeError):
+            raise
+        columns = ", ".join(f"{n!r} ({t})" for n, t in zip(relation.columns, relation.types, strict=True))
+        raise TypeError(f"cannot read the columns {columns} into Polars: {str(error).splitlines()[0]}") from None
+
+
 @dataclass(frozen=True)
 class DuckDBSource:
     """How to query a source with DuckDB: ``run(sql)`` of a statement reading ``table`` (a sqlglot tree).
 
-    ``close()`` drops what was registered on the connection for it.
+    ``close()`` drops what was registered for it (a frame is registered on a
+    cursor of the user's connection, never on the connection itself);
+    ``dtypes`` are the Polars types of a frame source, which :meth:`fetch`
+    gives back to the group columns of a result (DuckDB returns an Enum as
+    text, a time-zoned datetime in UTC).
     """
 
     run: Callable[[str], duckdb.DuckDBPyRelation]
     table: exp.Expression
     close: Callable[[], object] = lambda: None
+    dtypes: Mapping[str, pl.DataType] = field(default_factory=dict)
 
     def select(self, *columns: exp.Expression) -> duckdb.DuckDBPyRelation:
         """Run ``SELECT columns FROM table`` (``*`` without columns)."""
         return self.run(to_sql(exp.select(*(columns or [exp.Star()])).from_(self.table.copy())))
 
-    def empty(self) -> pl.DataFrame:
-        """No rows, the source's columns and types."""
-        return self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0))).pl()
+    def probe(self) -> duckdb.DuckDBPyRelation:
+        """The source without rows: its columns and DuckDB types, nothing converted."""
+        return self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0)))
+
+    def empty(self, columns: Sequence[str]) -> pl.DataFrame:
+        """No rows, the Polars types of those ``columns`` the source has: unused columns are never converted."""
+        present = set(self.probe().columns)
+        selected = [exp.column(identifier(c)) for c in columns if c in present]
+        return to_polars(self.run(to_sql(exp.select(*selected).from_(self.table.copy()).limit(0))))
+
+    def fetch(self, query: exp.Expression, by: Sequence[str] = ()) -> pl.DataFrame:
+        """Run ``query``; its group columns ``by`` get the source's Polars types back, ordered as Polars orders them."""
+        result = to_polars(self.run(to_sql(query)))
+        restored = [_restored(result.schema[c], self.dtypes[c], c) for c in by if c in self.dtypes]
+        if not restored:
+            return result
+        return result.with_columns(restored).sort(list(by), nulls_last=True, maintain_order=True)
+
+
+def _restored(got: pl.DataType, dtype: pl.DataType, name: str) -> pl.Expr:
+    column = pl.col(name)
+    if got == dtype:
+        return column
+    if isinstance(dtype, pl.Datetime) and isinstance(got, pl.Datetime) and dtype.time_zone and got.time_zone:
+        return column.dt.convert_time_zone(dtype.time_zone).dt.cast_time_unit(dtype.time_unit)
+    return column.cast(dtype)
+
+
+def _intervals_as_text(run: Callable[[str], duckdb.DuckDBPyRelation], table: exp.Expression) -> exp.Expression:
+    """``table`` with its INTERVAL columns as text: Polars cannot import DuckDB's INTERVAL (it panics).
+
+    So an INTERVAL group column gives text keys on both engines, and an
+    unused one costs nothing.
+    """
+    probe = run(to_sql(exp.select(exp.Star()).from_(table.copy()).limit(0)))
+    names = [n for n, t in zip(probe.columns, probe.types, strict=True) if t.id == "interval"]
+    if not names:
+        return table
+    replace = [exp.alias_(exp.cast(exp.column(identifier(n)), "VARCHAR"), identifier(n)) for n in names]
+    return exp.select(exp.Star(replace=replace)).from_(table.copy()).subquery("fm_source")
+
+
+def _duckdb_readable(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` as DuckDB reads it through Arrow: NUL-named columns left out, Float16 and Int128 cast,
+    Durations as their integer counts (DuckDB's INTERVAL would not come back; :meth:`DuckDBSource.fetch`
+    restores a group column's type)."""
+    casts = []
+    for name, dtype in frame.collect_schema().items():
+        if "\0" in name:
+            continue
+        if dtype == pl.Float16:
+            casts.append(pl.col(name).cast(pl.Float32))
+        elif dtype in (pl.Int128, pl.UInt128):
+            casts.append(pl.col(name).cast(pl.Decimal(38, 0)))
+        elif isinstance(dtype, pl.Duration):
+            casts.append(pl.col(name).to_physical())
+        else:
+            casts.append(pl.col(name))
+    return frame.select(casts)
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
@@ -117,7 +200,8 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     [(1,)]
     """
     if isinstance(source, duckdb.DuckDBPyRelation):
-        return DuckDBSource(lambda sql: source.query("fm_source", sql), exp.to_table("fm_source"))
+        run = partial(source.query, "fm_source")
+        return DuckDBSource(run, _intervals_as_text(run, exp.to_table("fm_source")))
     kind = _file_kind(source)
     if isinstance(source, str) and not kind and con is None:
         raise TypeError(_unsupported(source))
@@ -126,16 +210,22 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         _check_files(str(source))
         path = exp.Literal.string(str(source))
         if kind == "parquet":
-            return DuckDBSource(con.sql, exp.Table(this=exp.func("read_parquet", path)))
+            return DuckDBSource(con.sql, _intervals_as_text(con.sql, exp.Table(this=exp.func("read_parquet", path))))
         types = exp.Array(expressions=[exp.Literal.string(t) for t in _CSV_TYPES])
         option = exp.EQ(this=exp.column("auto_type_candidates"), expression=types)
         return DuckDBSource(con.sql, exp.Table(this=exp.ReadCSV(this=path, expressions=[option])))
     if isinstance(source, str):
-        return DuckDBSource(con.sql, exp.Table(this=identifier(source)))
+        return DuckDBSource(con.sql, _intervals_as_text(con.sql, exp.Table(this=identifier(source))))
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
-        name = f"fm_source_{next(_names)}"
-        con.register(name, source)
-        return DuckDBSource(con.sql, exp.Table(this=identifier(name)), partial(con.unregister, name))
+        # A cursor of its own: the user's connection gets no view, and calls in threads sharing it do not collide.
+        cursor, name = con.cursor(), f"fm_source_{next(_names)}"
+        if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
+            dtypes = dict(source.collect_schema())
+            source = _duckdb_readable(source.lazy())
+            cursor.register(name, source)
+            return DuckDBSource(cursor.sql, exp.Table(this=identifier(name)), cursor.close, dtypes)
+        cursor.register(name, source)
+        return DuckDBSource(cursor.sql, exp.Table(this=identifier(name)), cursor.close)
     raise TypeError(_unsupported(source))
 
 
@@ -158,8 +248,44 @@ def schema(frame: pl.LazyFrame) -> dict[str, str]:
 
 
 def duckdb_schema(source: DuckDBSource) -> dict[str, str]:
-    """Like :func:`schema`, for a DuckDB source (read from an empty result)."""
-    return {name: _kind(dtype) for name, dtype in source.empty().schema.items()}
+    """Like :func:`schema`, for a DuckDB source: from DuckDB's own types, no column is converted.
+
+    Examples
+    --------
+    >>> duckdb_schema(open_duckdb(pl.DataFrame({"a": [1], "b": ["x"], "c": [True]})))
+    {'a': 'numeric', 'b': 'string', 'c': 'bool'}
+    """
+    empty = source.probe()
+    return {name: _duckdb_kind(dtype.id) for name, dtype in zip(empty.columns, empty.types, strict=True)}
+
+
+_DUCKDB_NUMERIC = frozenset(
+    [
+        "tinyint",
+        "smallint",
+        "integer",
+        "bigint",
+        "hugeint",
+        "utinyint",
+        "usmallint",
+        "uinteger",
+        "ubigint",
+        "uhugeint",
+        "float",
+        "double",
+        "decimal",
+    ]
+)
+
+
+def _duckdb_kind(type_id: str) -> str:
+    if type_id == "null":
+        return "null"
+    if type_id == "boolean":
+        return "bool"
+    if type_id in _DUCKDB_NUMERIC:
+        return "numeric"
+    return "string" if type_id in ("varchar", "enum") else "other"
 
 
 def _kind(dtype: pl.DataType) -> str:

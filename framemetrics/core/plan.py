@@ -8,6 +8,7 @@ execute the same plan, for binary, regression and multiclass evaluations.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -134,6 +135,37 @@ def requested_metrics(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
     return {name: {} for name in metrics}
 
 
+MAX_BINS = 2**31 - 1
+
+
+def check_bin_count(value: Any, name: str) -> int:
+    """``value`` as a number of bins: an integer from 1 to :data:`MAX_BINS` (NumPy integers included).
+
+    Examples
+    --------
+    >>> check_bin_count(10**400, "n_bins")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be an integer from 1 to 2147483647, got 10000000000000000000... (401 characters)
+    """
+    value = as_python_scalar(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BINS:
+        raise ValueError(f"{name} must be an integer from 1 to {MAX_BINS}, got {short_repr(value)}")
+    return value
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)``, cut for a value of hundreds of digits.
+
+    Examples
+    --------
+    >>> short_repr(0.5), short_repr(10**50)
+    ('0.5', '10000000000000000000... (51 characters)')
+    """
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+
+
 def make_plan(
     metrics: MetricsArg,
     *,
@@ -249,8 +281,11 @@ def _binary_plan(
     pos_label, neg_label, bins = as_python_scalar(pos_label), as_python_scalar(neg_label), as_python_scalar(bins)
     if pos_label is None:
         raise ValueError("pos_label must be a label, got None")
-    if bins is not None and not (isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1):
-        raise ValueError(f"bins must be None or a positive integer, got {bins!r}")
+    for name, label in (("pos_label", pos_label), ("neg_label", neg_label)):
+        if isinstance(label, float) and not math.isfinite(label):
+            raise ValueError(f"{name} must be a finite label, got {label!r}")
+    if bins is not None:
+        check_bin_count(bins, "bins")
     for i, call in enumerate(calls):
         checks = call.checks + ((check("weight", "sample_weight"),) if weighted else ())
         if thresholded and call.metric.family == "classification":
@@ -287,6 +322,8 @@ def _multiclass_plan(
     labels = None if labels is None else tuple(as_python_scalar(label) for label in labels)
     if labels is not None and (len(set(labels)) != len(labels) or len(labels) < 2):
         raise ValueError(f"labels must be at least two distinct classes, got {list(labels)!r}")
+    if labels is not None and any(isinstance(v, float) and not math.isfinite(v) for v in labels):
+        raise ValueError(f"labels must be finite: NaN and infinite labels are invalid input, got {list(labels)!r}")
     for call in calls:
         if call.metric.prediction == "y_pred" and not has_pred:
             raise ValueError(f"{call.name} needs y_pred=")

@@ -10,10 +10,9 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.columns import as_tuple, check_engine, check_nulls, check_output_names
+from framemetrics.columns import as_tuple, check_column_name, check_engine, check_nulls, check_output_names
 from framemetrics.compilers.polars.multiclass import confusion_frame, input_frame, report_frame, run_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS
-from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.multiclass import McQueryInputs, confusion_query, mc_query, report_query
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.multiclass import AVERAGE_ROWS
@@ -47,6 +46,8 @@ class _Request:
             if true != pred and true.is_numeric() and pred.is_numeric():
                 # One class type for both columns (DuckDB compares across numeric types).
                 common = pl.Int64 if true.is_integer() and pred.is_integer() else pl.Float64
+                if common == pl.Int64 and pl.UInt64 in (true, pred):
+                    common = pl.Int128  # UInt64 labels of 2^63 and more against signed ones, as DuckDB's HUGEINT
                 columns = {role: expr.cast(common) for role, expr in columns.items()}
         if self.sample_weight is not None:
             columns["sample_weight"] = pl.col(self.sample_weight)
@@ -93,16 +94,31 @@ def _label(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return expr.cast(pl.String) if _is_text(dtype) else expr
 
 
-def _dtypes(source: Source, engine: str, con: duckdb.DuckDBPyConnection | None) -> tuple[Any, dict[str, pl.DataType]]:
+def _dtypes(
+    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None, used: Sequence[str | None]
+) -> tuple[Any, dict[str, pl.DataType]]:
+    """The opened source and its Polars types: on DuckDB those of the ``used`` columns only (others ``Unknown``)."""
     if engine == "polars":
         frame = open_polars(source, con)
         return frame, dict(frame.collect_schema())
     duck = open_duckdb(source, con)
     try:
-        return duck, dict(duck.empty().schema)
+        if duck.dtypes:
+            return duck, dict(duck.dtypes)
+        named = dict.fromkeys(duck.probe().columns, pl.Unknown())
+        return duck, named | dict(duck.empty([c for c in used if c is not None]).schema)
     except Exception:
         duck.close()
         raise
+
+
+def _used(columns: dict[str, Any]) -> list[str | None]:
+    """The column names among the arguments of an entry point (``y_score`` may be a list, ``by`` a tuple)."""
+    used: list[str | None] = []
+    for role in ("y_true", "y_pred", "y_score", "sample_weight", "by"):
+        value = columns.get(role)
+        used += [value] if value is None or isinstance(value, str) else list(value)
+    return used
 
 
 def _kind(dtype: pl.DataType) -> str:
@@ -133,6 +149,8 @@ def _resolve(
     roles = [(y_true, "y_true"), (y_pred, "y_pred"), (score_list, "y_score"), (sample_weight, "sample_weight")]
     roles += [(s, "y_score") for s in scores] + [(b, "by") for b in by]
     for column, role in roles:
+        if column is not None:
+            check_column_name(column, role)
         if column is not None and column not in dtypes:
             shown = ", ".join(repr(k) for k in list(dtypes)[:20])
             raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
@@ -210,7 +228,7 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
         flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
         result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
     else:
-        result = opened.run(to_sql(mc_query(plan, request.sql_inputs(opened.table), checks=True))).pl()
+        result = opened.fetch(mc_query(plan, request.sql_inputs(opened.table), checks=True), request.by)
     _raise_for_invalid(result, request, nulls)
     return result.drop([c.name for c in plan.checks])
 
@@ -301,7 +319,8 @@ def evaluate_multiclass(
     [(4, 0.5, 0.5)]
     """
     check_engine(engine)
-    opened, dtypes = _dtypes(source, engine, con)
+    used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
+    opened, dtypes = _dtypes(source, engine, con, used)
     try:
         request = _resolve(
             dtypes,
@@ -336,7 +355,7 @@ def _table(
     outputs = ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision")
     if kind == "confusion":
         outputs = ("y_true", "y_pred", "weight")
-    opened, dtypes = _dtypes(source, engine, con)
+    opened, dtypes = _dtypes(source, engine, con, _used(columns))
     try:
         by = as_tuple(columns.pop("by"))
         request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
@@ -346,7 +365,7 @@ def _table(
             result = build(request.polars_input(opened), request.plan, keys, by).collect()
         else:
             build = report_query if kind == "report" else confusion_query
-            result = opened.run(to_sql(build(request.plan, request.sql_inputs(opened.table)))).pl()
+            result = opened.fetch(build(request.plan, request.sql_inputs(opened.table)), request.by)
     finally:
         if engine == "duckdb":
             opened.close()
