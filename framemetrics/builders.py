@@ -77,7 +77,7 @@ def _docstring(metric: Metric) -> str:
     parameters = []
     for name in _signature(metric).parameters:
         spec = _DOCS["parameters"][name]
-        description = spec.get("family", {}).get(metric.family, spec["doc"])
+        description = spec.get("metric", {}).get(metric.name) or spec.get("family", {}).get(metric.family, spec["doc"])
         parameters.append(_entry(f"{name} : {spec['type']}", description))
     returns = _DOCS["returns"]
     sections = {

@@ -28,8 +28,9 @@ def _sk(name: str) -> Callable[..., Any]:
 
 
 def _none_if_nan(value: float) -> float | None:
+    """scikit-learn's NaN, and its -inf (R^2 without force_finite), are framemetrics' null."""
     value = float(value)
-    return None if math.isnan(value) else value
+    return None if not math.isfinite(value) else value
 
 
 def _zd(zero_division: float | None) -> float:
@@ -256,6 +257,48 @@ def _break_even_point(y_true, y_score, sample_weight=None):
     return float((tps[at - 1] + share * (tps[at] - tps[at - 1])) / positives)
 
 
+def _likelihood_ratio(which: int) -> Reference:
+    def reference(y_true, y_pred, sample_weight=None):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = _sk("class_likelihood_ratios")(y_true, y_pred, sample_weight=sample_weight, labels=[0, 1])[which]
+        return _none_if_nan(value)
+
+    reference.__doc__ = f"sklearn.metrics.class_likelihood_ratios()[{which}]; None for its NaN"
+    return reference
+
+
+def _hinge(y_true, y_score, sample_weight=None):
+    """sklearn.metrics.hinge_loss; a one-class group gets a zero-weight row of the other class, so that
+    scikit-learn's LabelBinarizer encodes pos_label as +1 (alone, it would encode any class as -1)"""
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
+    weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    if not weight.sum() > 0:
+        return None
+    if len(np.unique(y_true)) == 1:
+        y_true, y_score = np.append(y_true, 1 - y_true[0]), np.append(y_score, 0.0)
+        weight = np.append(weight, 0.0)
+    return float(_sk("hinge_loss")(y_true, y_score, sample_weight=weight))
+
+
+def _d2(name: str, **fixed: Any) -> Reference:
+    def reference(y_true, y_score, sample_weight=None):
+        weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if len(y_true) < 2 or not weight.sum() > 0:
+            return None
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = float(_sk(name)(y_true, y_score, sample_weight=sample_weight, **fixed))
+        return None if not math.isfinite(value) else value
+
+    reference.__doc__ = f"sklearn.metrics.{name}; None for its NaN or -inf (fewer than two rows, one class)"
+    return reference
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -272,7 +315,12 @@ REFERENCES: dict[str, Reference] = {
     "matthews_corrcoef": _matthews,
     "cohen_kappa_score": _sklearn("cohen_kappa_score"),
     "prevalence": _prevalence,
+    "positive_likelihood_ratio": _likelihood_ratio(0),
+    "negative_likelihood_ratio": _likelihood_ratio(1),
     "log_loss": _weighted_mean_or_none("log_loss", labels=[0, 1]),
+    "d2_log_loss_score": _d2("d2_log_loss_score", labels=[0, 1]),
+    "d2_brier_score": _d2("d2_brier_score", pos_label=1),
+    "hinge_loss": _hinge,
     "brier_score_loss": _weighted_mean_or_none("brier_score_loss", pos_label=1),
     "roc_auc_score": _roc_auc,
     "gini_score": _gini,
@@ -289,6 +337,8 @@ REFERENCES: dict[str, Reference] = {
     "root_mean_squared_log_error": _weighted_mean_or_none("root_mean_squared_log_error"),
     "mean_absolute_percentage_error": _weighted_mean_or_none("mean_absolute_percentage_error"),
     "mean_pinball_loss": _weighted_mean_or_none("mean_pinball_loss"),
+    "mean_poisson_deviance": _weighted_mean_or_none("mean_poisson_deviance"),
+    "mean_gamma_deviance": _weighted_mean_or_none("mean_gamma_deviance"),
     "r2_score": _r2,
     "explained_variance_score": _explained_variance,
     "max_error": _max_error,

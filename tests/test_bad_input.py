@@ -101,7 +101,7 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "metrics": ["mean_squared_error"]}, "mean_squared_error needs y_pred="),
         ({"y_true": "g", "y_score": "p"}, "column 'g' (y_true) holds string values but pos_label=1"),
         ({"y_true": "y", "y_score": "g"}, "column 'g' (y_score) must be numeric, got string values"),
-        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": -1}}}, "beta must be a positive"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": -1}}}, "beta must be a number >= 0"),
         ({"y_true": "y", "y_score": "p", "metrics": {"f1_score": {"alpha": 1}}}, "f1_score has no parameter ['alpha']"),
         ({"y_true": "y", "y_score": "p", "zero_division": 0.5, "metrics": ["recall_score"]}, "zero_division must be"),
         (
@@ -113,7 +113,7 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "nulls": "skip"}, "nulls must be 'error' or 'drop'"),
         ({"y_true": "y", "y_score": "p", "metrics": ["recall_score"], "zero_division": True}, "zero_division must"),
         ({"y_true": "y", "y_pred": "p", "metrics": {"r2_score": {"force_finite": "no"}}}, "force_finite must be"),
-        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": True}}}, "beta must be a positive"),
+        ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": True}}}, "beta must be a number >= 0"),
         ({"y_true": "y", "y_score": "p", "metrics": {"roc_auc_score": {"max_fpr": 0}}}, "max_fpr must be None or"),
         ({"y_true": "y", "y_pred": "p", "metrics": {"mean_pinball_loss": {"alpha": 2}}}, "alpha must be a number"),
         (

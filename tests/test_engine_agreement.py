@@ -200,13 +200,13 @@ def test_uint64_labels_beyond_int64_against_int64_predictions(engine):
                 y_pred="yhat",
                 labels=[0.0, 1.0, float("nan")],
                 engine=e,
-            ),  # fmt: skip
+            ),
             "labels must be finite",
         ),
         (
             lambda e: fm.evaluate(
                 FRAME, y_true="y", y_pred="yhat", pos_label=float("nan"), neg_label=0.0, metrics=["f1_score"], engine=e
-            ),  # fmt: skip
+            ),
             "pos_label",
         ),
         (

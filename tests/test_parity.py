@@ -6,6 +6,8 @@ and one-class groups, tied scores and sample weights (zeros included).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 from conftest import Columns
@@ -26,8 +28,18 @@ VALUES = st.one_of(
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _metrics(family: str, weighted: bool) -> dict[str, dict]:
-    chosen = {n: {} for n, m in fm.REGISTRY.items() if m.family == family and (m.weighted or not weighted)}
+_POSITIVE_DOMAINS = {"nonnegative", "positive"}
+
+
+def _metrics(family: str, weighted: bool, positive: bool = False) -> dict[str, dict]:
+    """The metrics of ``family``; ``positive``: only those needing positive inputs (the deviances), else the others."""
+    chosen = {
+        n: {}
+        for n, m in fm.REGISTRY.items()
+        if m.family == family
+        and (m.weighted or not weighted)
+        and positive == any(c.domain in _POSITIVE_DOMAINS for c in m.checks)
+    }
     if "fbeta_score" in chosen:
         chosen["fbeta_score"] = {"beta": 2.0}
     if "mean_pinball_loss" in chosen:
@@ -92,6 +104,28 @@ def test_regression_metrics_match_sklearn(engine, df, weighted, force_finite):
     for name in ("r2_score", "explained_variance_score"):
         metrics[name] = {"force_finite": force_finite}
     assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=classification_frames(), weighted=st.booleans(), beta=st.sampled_from([0.0, 0.5, 3.0, math.inf]))
+def test_fbeta_at_zero_and_infinite_beta_matches_sklearn(engine, df, weighted, beta):
+    """beta = 0 is the precision, beta = inf the recall, as scikit-learn."""
+    cols = Columns(y_score="p", sample_weight="w" if weighted else None)
+    metrics = {"fbeta_score": {"beta": beta}}
+    assert_matches_reference(engine(df, metrics, cols), df, metrics, cols)
+
+
+@SETTINGS
+@given(df=regression_frames(), weighted=st.booleans())
+def test_deviances_match_sklearn(engine, df, weighted):
+    """Poisson and Gamma deviances on positive targets and predictions (zero targets for Poisson)."""
+    positive = df.with_columns(pl.col("y").abs().round(0), pl.col("f").abs() + 0.25)
+    cols = Columns(y_pred="f", sample_weight="w" if weighted else None)
+    metrics = _metrics("regression", weighted, positive=True)
+    poisson = {"mean_poisson_deviance": metrics.pop("mean_poisson_deviance")}
+    assert_matches_reference(engine(positive, poisson, cols), positive, poisson, cols)
+    gamma = positive.with_columns(pl.col("y") + 0.5)
+    assert_matches_reference(engine(gamma, metrics, cols), gamma, metrics, cols)
 
 
 @SETTINGS

@@ -39,7 +39,7 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
     y, weight, score = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), draw(ints), draw(tenths)
     true_class, predicted_class = draw(classes), draw(classes)
     proba = [draw(st.lists(st.integers(1, 9), min_size=3, max_size=3)) for _ in range(n)]
-    target = draw(st.lists(st.integers(0, 50), min_size=n, max_size=n))
+    target = draw(st.lists(st.integers(1, 50), min_size=n, max_size=n))
     noise = draw(st.lists(st.integers(-9, 9), min_size=n, max_size=n))
     return pl.DataFrame(
         {
@@ -49,7 +49,7 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
             "yhat": [int(s >= 5) for s in score],
             "w": [float(v) for v in weight],
             "t": [float(v) for v in target],
-            "t_hat": [max(0.0, v + e / 3) for v, e in zip(target, noise, strict=True)],
+            "t_hat": [max(0.5, v + e / 3) for v, e in zip(target, noise, strict=True)],  # positive: the deviances
             "c": [LABELS[i] for i in true_class],
             "c_hat": [LABELS[i] for i in predicted_class],
             **{f"p_{label}": [row[j] / sum(row) for row in proba] for j, label in enumerate(LABELS)},

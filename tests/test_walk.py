@@ -52,7 +52,7 @@ def _frame(seed: int = 7, n: int = 240) -> pl.DataFrame:
             "yhat": (score >= 0.5).astype(int),
             "w": weight,
             "t": target,
-            "t_hat": target + rng.normal(0, 1, n).clip(-1, None),
+            "t_hat": np.maximum(target + rng.normal(0, 1, n).clip(-1, None), 0.05),  # positive: the deviances
             "c": [LABELS[i] for i in classes],
             "c_hat": [LABELS[i] for i in predicted],
             **{f"p_{label}": proba[:, j] for j, label in enumerate(LABELS)},

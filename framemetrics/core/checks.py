@@ -51,6 +51,10 @@ def _probability(ns: Namespace, x: Expr, *_: Expr) -> Expr:
     return ns.all(ns.not_(ns.is_nan(v)), v >= 0, v <= 1)
 
 
+def _nonnegative(ns: Namespace, x: Expr, *_: Expr) -> Expr:
+    return ns.all(ns.is_finite(ns.to_float(x)), ns.to_float(x) >= 0)
+
+
 def _one_of(ns: Namespace, x: Expr, *labels: Expr) -> Expr:
     return ns.any(*(ns.eq(x, label) for label in labels))
 
@@ -63,10 +67,12 @@ DOMAINS: dict[str, Domain] = {
     "score": Domain(lambda ns, x, *_: ns.not_(ns.is_nan(ns.to_float(x))), True, "null or NaN"),
     "probability": Domain(_probability, True, "null, NaN or outside [0, 1]"),
     "finite": Domain(lambda ns, x, *_: ns.is_finite(ns.to_float(x)), True, "null, NaN or infinite"),
-    "weight": Domain(
-        lambda ns, x, *_: ns.all(ns.is_finite(ns.to_float(x)), ns.to_float(x) >= 0),
+    "weight": Domain(_nonnegative, True, "null, NaN, infinite or negative"),
+    "nonnegative": Domain(_nonnegative, True, "null, NaN, infinite or negative"),
+    "positive": Domain(
+        lambda ns, x, *_: ns.all(ns.is_finite(ns.to_float(x)), ns.to_float(x) > 0),
         True,
-        "null, NaN, infinite or negative",
+        "null, NaN, infinite, zero or negative",
     ),
     "log1p": Domain(lambda ns, x, *_: ns.to_float(x) > -1, False, "<= -1 (log(1 + x) is undefined)"),
     "present": Domain(lambda ns, x, *_: ns.lit(True), True, "null"),

@@ -29,10 +29,13 @@ from framemetrics.core.namespace import Namespace
 
 __all__ = [
     "AVERAGE_ROWS",
+    "CLASS_TABLE",
+    "CLASS_VALUES",
     "KAPPA_COLUMNS",
     "average_column",
     "call_expr",
     "check_count",
+    "class_columns",
     "class_sums",
     "kappa_sums",
     "metric_expr",
@@ -178,3 +181,28 @@ def metric_expr(
 def report_value(ns: Namespace, column: Expr, plan: Any) -> Expr:
     """A class row of the report: the class's value, undefined set to the report's ``zero_division``."""
     return mc.class_value(ns, column, parameter_literal(ns, plan.calls[0].params["zero_division"]))
+
+
+# The columns of the class table (fm.class_table), in order.
+CLASS_TABLE = ("tp", "fp", "fn", "tn", "support", "precision", "recall", "f1_score", "fbeta_score", "jaccard_score")
+# The per-class values of the class table and of the report's class rows: output name -> class value column.
+CLASS_VALUES = {
+    "precision": "precision_score",
+    "recall": "recall_score",
+    "f1_score": "f1_score",
+    "fbeta_score": "fbeta_score",
+    "jaccard_score": "jaccard_score",
+}
+
+
+def class_columns(ns: Namespace, plan: Any, column: Callable[[str], Expr], values: Sequence[str]) -> dict[str, Expr]:
+    """A class row's ``values`` (names of :data:`CLASS_VALUES` or the counts ``tp, fp, fn, tn, support``).
+
+    ``column`` reads a column of the class values stage; ``tn`` is the
+    group's weight less the class's ``tp + fp + fn`` (scikit-learn's
+    ``multilabel_confusion_matrix``), a ratio undefined where its
+    denominator is 0 is the plan's ``zero_division``.
+    """
+    tp, fp, fn = column("tp"), column("fp"), column("fn")
+    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": column("total") - tp - fp - fn, "support": column("support")}
+    return {v: counts[v] if v in counts else report_value(ns, column(CLASS_VALUES[v]), plan) for v in values}

@@ -384,8 +384,8 @@ def _validate(name: str, params: dict[str, Any]) -> None:
     if zd is not None and not (_is_number(zd) and zd in (0, 1)):
         raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
     beta = params.get("beta")
-    if beta is not None and not (_is_number(beta) and 0 < beta < float("inf")):
-        raise ValueError(f"{name}: beta must be a positive finite number, got {beta!r}")
+    if beta is not None and not (_is_number(beta) and beta >= 0):
+        raise ValueError(f"{name}: beta must be a number >= 0 (inf included), got {beta!r}")
     alpha = params.get("alpha")
     if alpha is not None and not (_is_number(alpha) and 0 <= alpha <= 1):
         raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")

@@ -178,10 +178,31 @@ def _sum_log_loss(ns: Namespace, x: Rows) -> Expr:
     return ns.sum(x.sample_weight * clipped_log_loss(ns, q))
 
 
+def _sum_hinge(ns: Namespace, x: Rows) -> Expr:
+    """sum w max(0, 1 - t s), t = +1 for pos_label and -1 otherwise, s = y_score (a decision function)."""
+    sign = ns.when(ns.eq(x.y_true, x.pos_label), ns.lit(1.0)).otherwise(ns.lit(-1.0))
+    margin = 1 - sign * ns.to_float(x.y_score)
+    return ns.sum(x.sample_weight * ns.when(margin > 0, margin).otherwise(ns.lit(0.0)))
+
+
 def _sum_pinball(ns: Namespace, x: Rows) -> Expr:
     """sum w (alpha e if e >= 0 else (alpha - 1) e), e = y_true - y_pred."""
     e = error(ns, x)
     return ns.sum(x.sample_weight * ns.when(e >= 0, x.alpha * e).otherwise((x.alpha - 1) * e))
+
+
+def _sum_poisson_deviance(ns: Namespace, x: Rows) -> Expr:
+    """sum w 2 (y log(y / y_pred) - y + y_pred), y log(y / y_pred) = 0 at y = 0 (scikit-learn's xlogy)."""
+    y, f = ns.to_float(x.y_true), ns.to_float(x.y_pred)
+    xlogy = ns.when(ns.all(y > 0, f > 0), y * ns.ln(y / f)).otherwise(ns.lit(0.0))
+    return ns.sum(x.sample_weight * (2 * (xlogy - y + f)))
+
+
+def _sum_gamma_deviance(ns: Namespace, x: Rows) -> Expr:
+    """sum w 2 (log(y_pred / y) + y / y_pred - 1)."""
+    y, f = ns.to_float(x.y_true), ns.to_float(x.y_pred)
+    log_ratio = ns.when(ns.all(y > 0, f > 0), ns.ln(f / y)).otherwise(ns.lit(0.0))
+    return ns.sum(x.sample_weight * (2 * (log_ratio + y / f - 1)))
 
 
 def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
@@ -232,6 +253,12 @@ _ALL = [
     Statistic("fn", _cell("pos_label", "neg_label"), counted="cell"),
     Statistic("tn", _cell("neg_label", "neg_label"), counted="cell"),
     Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group.", counted="sum"),
+    Statistic(
+        "sum_positive",
+        lambda ns, x: ns.sum(x.sample_weight * ns.indicator(ns.eq(x.y_true, x.pos_label))),
+        doc="Weight of the rows of pos_label (the prevalence baseline of the D^2 scores).",
+        counted="sum",
+    ),
     Statistic("sum_log_loss", _sum_log_loss, counted="sum"),
     Statistic(
         "sum_brier",
@@ -241,6 +268,7 @@ _ALL = [
         doc="sum w (1[y_true = pos_label] - y_score)^2.",
         counted="sum",
     ),
+    Statistic("sum_hinge", _sum_hinge, counted="sum"),
     Statistic(
         "sum_sq_error", lambda ns, x: ns.sum(x.sample_weight * error(ns, x) ** 2), doc="sum w (y_true - y_pred)^2."
     ),
@@ -262,6 +290,8 @@ _ALL = [
         doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
     ),
     Statistic("sum_pinball", _sum_pinball),
+    Statistic("sum_poisson_deviance", _sum_poisson_deviance),
+    Statistic("sum_gamma_deviance", _sum_gamma_deviance),
     Statistic(
         "max_abs_error",
         lambda ns, x: ns.max(ns.when(x.sample_weight > 0, ns.abs(error(ns, x))).otherwise()),

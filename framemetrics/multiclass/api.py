@@ -11,11 +11,23 @@ import polars as pl
 from sqlglot import exp
 
 from framemetrics.columns import as_tuple, check_column_name, check_engine, check_nulls, check_output_names
-from framemetrics.compilers.polars.multiclass import confusion_frame, input_frame, report_frame, run_mc_polars
+from framemetrics.compilers.polars.multiclass import (
+    class_table_frame,
+    confusion_frame,
+    input_frame,
+    report_frame,
+    run_mc_polars,
+)
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS
-from framemetrics.compilers.sql.multiclass import McQueryInputs, confusion_query, mc_query, report_query
+from framemetrics.compilers.sql.multiclass import (
+    McQueryInputs,
+    class_table_query,
+    confusion_query,
+    mc_query,
+    report_query,
+)
 from framemetrics.compilers.sql.query import user_column
-from framemetrics.core.multiclass import AVERAGE_ROWS
+from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan
 from framemetrics.sources import Source, open_duckdb, open_polars
 
@@ -350,29 +362,31 @@ _RANKING_METRICS += [f"average_precision_{a}" for a in ("macro", "weighted", "mi
 def _table(
     kind: str, source: Source, engine: str, con: Any, metrics: list[str], nulls: str, **columns: Any
 ) -> pl.DataFrame:
-    """The class report or the confusion matrix, after raising for invalid rows."""
+    """The class report, the class table or the confusion matrix, after raising for invalid rows."""
     check_engine(engine)
-    outputs = ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision")
-    if kind == "confusion":
-        outputs = ("y_true", "y_pred", "weight")
+    outputs = {
+        "report": ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision"),
+        "classes": ("class", *CLASS_TABLE),
+        "confusion": ("y_true", "y_pred", "weight"),
+    }[kind]
     opened, dtypes = _dtypes(source, engine, con, _used(columns))
     try:
         by = as_tuple(columns.pop("by"))
         request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
         keys = [f"fm_g{i}" for i in range(len(by))]
         if engine == "polars":
-            build = report_frame if kind == "report" else confusion_frame
+            build = {"report": report_frame, "classes": class_table_frame, "confusion": confusion_frame}[kind]
             result = build(request.polars_input(opened), request.plan, keys, by).collect()
         else:
-            build = report_query if kind == "report" else confusion_query
-            result = opened.fetch(build(request.plan, request.sql_inputs(opened.table)), request.by)
+            query = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}[kind]
+            result = opened.fetch(query(request.plan, request.sql_inputs(opened.table)), request.by)
     finally:
         if engine == "duckdb":
             opened.close()
     checks = [c.name for c in request.plan.checks]
     # Each row repeats its group's check counts: one row per group.
     _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls)
-    no_class = kind == "report" and not (result["fm_order"] < AVERAGE_ROWS).any()
+    no_class = kind != "confusion" and not (result["fm_order"] < AVERAGE_ROWS).any()
     if result.height == 0 or no_class or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")
     return result.drop([*checks, *(["fm_order"] if "fm_order" in result.columns else [])])
@@ -450,6 +464,71 @@ def classification_report(
         y_true=y_true,
         y_pred=y_pred,
         y_score=y_score,
+        labels=labels,
+        sample_weight=sample_weight,
+        by=by,
+        zero_division=zero_division,
+    )
+
+
+def class_table(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str,
+    labels: Sequence[Any] | None = None,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    beta: float = 1.0,
+    zero_division: float | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Engine = "polars",
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> pl.DataFrame:
+    """Per group and class: the one-vs-rest confusion counts and every per-class value (``average=None``).
+
+    scikit-learn's ``multilabel_confusion_matrix`` as a long table, beside
+    ``precision_recall_fscore_support(average=None, beta=beta)`` and
+    ``jaccard_score(average=None)``.
+
+    Parameters
+    ----------
+    source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con
+        As in :func:`evaluate_multiclass`.
+    beta : float, default 1.0
+        The F-beta's weight of recall (>= 0: 0 is the precision, ``inf`` the recall).
+
+    Returns
+    -------
+    polars.DataFrame
+        Per group (sorted, nulls last) and class (``class`` as text, in the
+        order of ``labels`` or sorted): ``tp, fp, fn, tn`` (weights; ``tn`` is
+        the group's weight less ``tp + fp + fn``), ``support`` (``tp + fn``),
+        then ``precision, recall, f1_score, fbeta_score, jaccard_score`` of the
+        class against the rest, ``zero_division`` (null by default) where a
+        denominator is 0.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": ["cat", "dog", "dog", "pig", "cat", "dog"],
+    ...                    "yhat": ["cat", "dog", "cat", "dog", "cat", "pig"]})
+    >>> table = fm.class_table(df, y_true="y", y_pred="yhat", beta=2.0, zero_division=0)
+    >>> table.select("class", "tp", "fp", "fn", "tn", "jaccard_score").rows()
+    [('cat', 2.0, 1.0, 0.0, 3.0, 0.6666666666666666), ('dog', 1.0, 1.0, 2.0, 2.0, 0.25), ('pig', 0.0, 1.0, 1.0, 4.0, 0.0)]
+    >>> [round(v, 4) for v in table["fbeta_score"]]
+    [0.9091, 0.3571, 0.0]
+    """
+    return _table(
+        "classes",
+        source,
+        engine,
+        con,
+        {"fbeta_macro": {"beta": beta}},
+        nulls,
+        y_true=y_true,
+        y_pred=y_pred,
+        y_score=None,
         labels=labels,
         sample_weight=sample_weight,
         by=by,

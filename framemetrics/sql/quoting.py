@@ -42,8 +42,8 @@ def sql_literal(value: Any) -> str:
     Parameters
     ----------
     value : None, bool, int, float or str
-        The value. Floats must be finite; they are cast to DOUBLE so that
-        DuckDB never falls back to DECIMAL arithmetic.
+        The value. Floats may not be NaN (``inf`` is ``CAST('inf' AS DOUBLE)``);
+        they are cast to DOUBLE so that DuckDB never falls back to DECIMAL arithmetic.
 
     Returns
     -------
@@ -55,6 +55,6 @@ def sql_literal(value: Any) -> str:
     >>> sql_literal(0.5), sql_literal("it's"), sql_literal(None), sql_literal(True)
     ('CAST(0.5 AS DOUBLE)', "'it''s'", 'CAST(NULL AS DOUBLE)', 'TRUE')
     """
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"parameter must be finite, got {value!r}")
+    if isinstance(value, float) and math.isnan(value):
+        raise ValueError(f"parameter must be a number, got {value!r}")
     return to_sql(SQL.lit(value))

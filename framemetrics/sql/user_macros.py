@@ -345,12 +345,12 @@ def formula_macro(name: str) -> str:
     >>> print(formula_macro("recall_score"))
     -- tp / (tp + fn); zero_division if tp + fn = 0.
     CREATE OR REPLACE MACRO fm_formula_recall_score(tp, fn, n_invalid, zero_division) AS
-        CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division ELSE tp /
-            (tp + fn) END;
+        fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division
+            ELSE tp / (tp + fn) END);
     <BLANKLINE>
     """
     params = formula_parameters(name)
-    body = to_sql(bounded(SQL, FORMULAS[name](SQL, **{p: SQL.col(p) for p in params})))
+    body = to_sql(_call("fm_finite", FORMULAS[name](SQL, **{p: SQL.col(p) for p in params})), keep_case=True)
     lines = textwrap.wrap(body, 100, initial_indent="    ", subsequent_indent="        ", break_long_words=False)
     head = f"-- {_first_line(FORMULAS[name])}\nCREATE OR REPLACE MACRO fm_formula_{name}({', '.join(params)}) AS\n"
     return head + "\n".join(lines) + ";\n"
@@ -361,11 +361,13 @@ def render_formula_macros() -> str:
 
     Examples
     --------
-    >>> render_formula_macros().count("CREATE OR REPLACE MACRO") == len(REGISTRY)
+    >>> render_formula_macros().count("CREATE OR REPLACE MACRO fm_formula_") == len(REGISTRY)
     True
     """
     parts = [f"-- ---------------------------------------------------------------------------\n{FORMULA_MARKER}\n"]
     parts.append(_FORMULA_HEADER)
+    finite = to_sql(bounded(SQL, SQL.col("x")))
+    parts.append(f"\n-- {_first_line(bounded)}\nCREATE OR REPLACE MACRO fm_finite(x) AS\n    {finite};\n")
     for family, title in _FAMILIES.items():
         members = [m for m in REGISTRY.values() if m.family == family]
         parts.append(f"\n-- {title}\n\n" + "\n".join(formula_macro(m.name) for m in members))
@@ -374,7 +376,7 @@ def render_formula_macros() -> str:
 
 _FORMULA_HEADER = """-- Each is a formula over the statistics of one group: NULL with an invalid
 -- input row (n_invalid > 0), zero_division (NULL by default) where a
--- denominator is 0.
+-- denominator is 0, NULL beyond the double range (fm_finite).
 -- ---------------------------------------------------------------------------
 """
 

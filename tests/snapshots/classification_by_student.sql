@@ -76,18 +76,42 @@ SELECT
   fm_statistics.fm_g0 AS "student",
   n_rows,
   CASE
-    WHEN invalid_label_y_true + invalid_score_y_score > 0
-    THEN CAST(NULL AS DOUBLE)
-    WHEN 2 * tp + fn + fp = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE 2 * tp / (
-      2 * tp + fn + fp
+    WHEN ISFINITE(
+      CASE
+        WHEN invalid_label_y_true + invalid_score_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        WHEN 2 * tp + fn + fp = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE 2 * tp / (
+          2 * tp + fn + fp
+        )
+      END
     )
+    THEN CASE
+      WHEN invalid_label_y_true + invalid_score_y_score > 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN 2 * tp + fn + fp = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE 2 * tp / (
+        2 * tp + fn + fp
+      )
+    END
+    ELSE CAST(NULL AS DOUBLE)
   END AS "f1_score",
   CASE
-    WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE sum_log_loss / sum_weight
+    WHEN ISFINITE(
+      CASE
+        WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE sum_log_loss / sum_weight
+      END
+    )
+    THEN CASE
+      WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE sum_log_loss / sum_weight
+    END
+    ELSE CAST(NULL AS DOUBLE)
   END AS "log_loss"
 FROM fm_statistics
 ORDER BY

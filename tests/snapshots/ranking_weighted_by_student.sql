@@ -108,36 +108,83 @@ SELECT
   fm_statistics.fm_g0 AS "student",
   n_rows,
   CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR sum_pos = 0
-    OR sum_neg = 0
-    OR CAST(NULL AS DOUBLE) <= 0
-    OR CAST(NULL AS DOUBLE) > 1
-    THEN CAST(NULL AS DOUBLE)
-    WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
-    THEN auc_sum / 2
-    ELSE (
-      1 + (
-        CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
-      ) / (
-        CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
-      )
-    ) / 2
+    WHEN ISFINITE(
+      CASE
+        WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+        OR sum_pos = 0
+        OR sum_neg = 0
+        OR CAST(NULL AS DOUBLE) <= 0
+        OR CAST(NULL AS DOUBLE) > 1
+        THEN CAST(NULL AS DOUBLE)
+        WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
+        THEN auc_sum / 2
+        ELSE (
+          1 + (
+            CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+          ) / (
+            CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+          )
+        ) / 2
+      END
+    )
+    THEN CASE
+      WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+      OR sum_pos = 0
+      OR sum_neg = 0
+      OR CAST(NULL AS DOUBLE) <= 0
+      OR CAST(NULL AS DOUBLE) > 1
+      THEN CAST(NULL AS DOUBLE)
+      WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
+      THEN auc_sum / 2
+      ELSE (
+        1 + (
+          CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+        ) / (
+          CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+        )
+      ) / 2
+    END
+    ELSE CAST(NULL AS DOUBLE)
   END AS "roc_auc_score",
   CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR sum_pos = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE ap_sum / sum_pos
+    WHEN ISFINITE(
+      CASE
+        WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+        OR sum_pos = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE ap_sum / sum_pos
+      END
+    )
+    THEN CASE
+      WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+      OR sum_pos = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE ap_sum / sum_pos
+    END
+    ELSE CAST(NULL AS DOUBLE)
   END AS "average_precision_score",
   CASE
-    WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
-    THEN CAST(NULL AS DOUBLE)
-    WHEN 2 * tp + fn + fp = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE 2 * tp / (
-      2 * tp + fn + fp
+    WHEN ISFINITE(
+      CASE
+        WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        WHEN 2 * tp + fn + fp = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE 2 * tp / (
+          2 * tp + fn + fp
+        )
+      END
     )
+    THEN CASE
+      WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN 2 * tp + fn + fp = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE 2 * tp / (
+        2 * tp + fn + fp
+      )
+    END
+    ELSE CAST(NULL AS DOUBLE)
   END AS "f1_score"
 FROM fm_statistics
 JOIN fm_ranking

@@ -312,18 +312,7 @@ def report_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str,
         )
         per_class = _joined(per_class, ranks, [*keys, "class_index"])
     names = ["precision", "recall", "f1_score", "support", *(["roc_auc", "average_precision"] if ranked else [])]
-    class_rows = _joined(metrics, per_class, keys, how="inner").select(
-        *keys,
-        pl.col("class").cast(pl.String),
-        mc_core.report_value(POLARS, pl.col("precision_score"), plan).alias("precision"),
-        mc_core.report_value(POLARS, pl.col("recall_score"), plan).alias("recall"),
-        mc_core.report_value(POLARS, pl.col("f1_score"), plan).alias("f1_score"),
-        "support",
-        *names[4:],
-        *counts,
-        pl.col("class_index").cast(pl.Int64).alias("fm_order"),
-    )
-    rows = [class_rows]
+    rows = [_class_rows(metrics, per_class, plan, keys, names)]
     for position, average in enumerate(("micro", "macro", "weighted")):
         auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
         values = [f"precision_{average}", f"recall_{average}", f"f1_{average}", "total"]
@@ -339,6 +328,29 @@ def report_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str,
         )
     report = pl.concat(rows, how="vertical_relaxed").sort([*keys, "fm_order"], nulls_last=True)
     return report.rename(dict(zip(keys, by, strict=True)))
+
+
+def _class_rows(
+    metrics: pl.LazyFrame, per_class: pl.LazyFrame, plan: Plan, keys: list[str], names: list[str]
+) -> pl.LazyFrame:
+    """One row per group and class: ``class`` as text, ``names`` (class columns, or columns of ``per_class``),
+    the group's check counts and ``fm_order``."""
+    known = mc_core.class_columns(POLARS, plan, pl.col, [n for n in names if n in mc_core.CLASS_TABLE])
+    return _joined(metrics, per_class, keys, how="inner").select(
+        *keys,
+        pl.col("class").cast(pl.String),
+        *(known[n].alias(n) if n in known else pl.col(n) for n in names),
+        *(c.name for c in plan.checks),
+        pl.col("class_index").cast(pl.Int64).alias("fm_order"),
+    )
+
+
+def class_table_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The class table (SQL: ``class_table_query``): per group and class, the one-vs-rest counts and values."""
+    frames = mc_frames(data, plan, keys, plan.stages | {"classes"})
+    metrics = metrics_frame(frames, plan, by, internal=True)
+    rows = _class_rows(metrics, frames.class_values, plan, keys, list(mc_core.CLASS_TABLE))
+    return rows.sort([*keys, "fm_order"], nulls_last=True).rename(dict(zip(keys, by, strict=True)))
 
 
 def confusion_frame(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:

@@ -261,7 +261,7 @@ def curve_statistics(
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
     >>> x = rows_of(MetricInputs.of(y_true="y", y_score="s"))
     >>> curve_statistics(lf, [], x, ("auc_sum", "sum_pos")).collect().rows()
-    [(3.0, 2.0)]
+    [(1.5, 2.0)]
     """
     previous = any(STATISTICS[s].previous for s in statistics)
     points = frame_points(max_fpr)

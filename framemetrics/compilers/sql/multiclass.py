@@ -37,7 +37,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import Rows
 
-__all__ = ["McQueryInputs", "confusion_query", "mc_ctes", "mc_query", "report_query"]
+__all__ = ["McQueryInputs", "class_table_query", "confusion_query", "mc_ctes", "mc_query", "report_query"]
 
 Ctes = list[tuple[str, exp.Query]]
 
@@ -397,21 +397,14 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
     counts = [_as(_col(c.name, "m"), c.name) for c in plan.checks]
     by = [_as(_col(k, "m"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
-    values = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score"}
-    per_class = [*by, _as(exp.cast(_col("class", "c"), "VARCHAR"), "class")]
-    per_class += [_as(mc_core.report_value(SQL, _col(v, "c"), plan), n) for n, v in values.items()]
-    per_class.append(_as(_col("support", "c"), "support"))
-    source = select_from([], _table("fm_metrics", "m")).join(
-        _table("fm_class_values", "c"), on=same_group("m", "c", keys)
-    )
+    source, per_class = _class_rows(plan, keys, inputs.by, ["precision", "recall", "f1_score", "support"])
     if ranked:
-        per_class += [
+        per_class[-1 - len(counts) : -1 - len(counts)] = [
             _as(_col("roc_auc_score", "r"), "roc_auc"),
             _as(_col("average_precision_score", "r"), "average_precision"),
         ]
         on = _on("c", "r", keys, (_col("column_index", "r"), _col("class_index", "c")))
         source = source.join(_table("fm_rank_values", "r"), on=on, join_type="left")
-    per_class += [*counts, _as(_col("class_index", "c"), "fm_order")]
     selects = [source.select(*per_class)]
     for position, average in enumerate(("micro", "macro", "weighted")):
         auc = "roc_auc_ovr" + ("" if average == "macro" else f"_{average}")
@@ -423,6 +416,31 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     union = reduce(lambda a, b: exp.union(a, b, distinct=False), selects)
     order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]
     return _with(union.order_by(*order), ctes)
+
+
+def _class_rows(
+    plan: Plan, keys: list[str], by: tuple[str, ...], names: list[str]
+) -> tuple[exp.Select, list[exp.Expression]]:
+    """The join of ``fm_metrics`` (m) and ``fm_class_values`` (c), and a class row's columns: the group,
+    ``class`` as text, ``names`` (class columns), the group's check counts and ``fm_order``."""
+    source = select_from([], _table("fm_metrics", "m")).join(
+        _table("fm_class_values", "c"), on=same_group("m", "c", keys)
+    )
+    values = mc_core.class_columns(SQL, plan, lambda name: _col(name, "c"), names)
+    columns = [_as(_col(k, "m"), identifier(c)) for k, c in zip(keys, by, strict=True)]
+    columns += [_as(exp.cast(_col("class", "c"), "VARCHAR"), "class"), *(_as(v, n) for n, v in values.items())]
+    columns += [_as(_col(c.name, "m"), c.name) for c in plan.checks]
+    return source, [*columns, _as(_col("class_index", "c"), "fm_order")]
+
+
+def class_table_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
+    """The class table, as a tree: per group and class, the one-vs-rest counts and per-class values."""
+    keys = _keys(inputs)
+    ctes = mc_ctes(plan, inputs, plan.stages | {"classes"})
+    ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
+    source, columns = _class_rows(plan, keys, inputs.by, list(mc_core.CLASS_TABLE))
+    order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]
+    return _with(source.select(*columns).order_by(*order), ctes)
 
 
 def confusion_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:

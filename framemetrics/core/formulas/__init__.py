@@ -44,8 +44,7 @@ def formula_parameters(name: str) -> tuple[str, ...]:
     >>> formula_parameters("f1_score")
     ('tp', 'fp', 'fn', 'n_invalid', 'zero_division')
     """
-    code = FORMULAS[name].__code__
-    return code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    return tuple(inspect.signature(FORMULAS[name]).parameters)[1:]
 
 
 def parameter_literal(ns: Namespace, value: Any) -> Any:
@@ -91,10 +90,11 @@ def apply_formula(
 
     Examples
     --------
-    >>> from framemetrics.compilers.sql import SQL
-    >>> stats = {"tp": SQL.col("tp"), "fp": SQL.col("fp")}
-    >>> apply_formula(SQL, "precision_score", stats, SQL.lit(0), {"zero_division": 0}).sql()
-    'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN CAST(0.0 AS DOUBLE) ELSE tp / (tp + fp) END'
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> stats = {"tp": pl.lit(3.0), "fp": pl.lit(1.0)}
+    >>> pl.select(apply_formula(POLARS, "precision_score", stats, pl.lit(0), {"zero_division": 0})).item()
+    0.75
     """
     arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
     return bounded(ns, FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments))

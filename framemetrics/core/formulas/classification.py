@@ -120,3 +120,13 @@ def cohen_kappa_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_i
     expected = pred_neg * true_pos + pred_pos * true_neg
     observed = ns.ratio(fp + fn, total)
     return valid(ns, n_invalid, 1 - observed / expected, ns.eq(total, 0), ns.eq(expected, 0))
+
+
+def positive_likelihood_ratio(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """LR+ = (tp / (tp + fn)) / (fp / (fp + tn)); null if fp = 0 or no positive (scikit-learn's NaN)."""
+    return valid(ns, n_invalid, (tp / (tp + fn)) / (fp / (fp + tn)), ns.eq(fp, 0), ns.eq(tp + fn, 0))
+
+
+def negative_likelihood_ratio(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr) -> Expr:
+    """LR- = (fn / (tp + fn)) / (tn / (fp + tn)); null if tn = 0 or no positive (scikit-learn's NaN)."""
+    return valid(ns, n_invalid, (fn / (tp + fn)) / (tn / (fp + tn)), ns.eq(tn, 0), ns.eq(tp + fn, 0))

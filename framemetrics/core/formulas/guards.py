@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["bounded", "guarded", "share", "valid"]
+__all__ = ["bounded", "guarded", "share", "valid", "weighted_mean"]
 
 Expr = Any
 
@@ -41,3 +43,32 @@ def bounded(ns: Namespace, value: Expr) -> Expr:
     'CASE WHEN ISFINITE(v) THEN v ELSE CAST(NULL AS DOUBLE) END'
     """
     return ns.when(ns.is_finite(value), value).otherwise(ns.null())
+
+
+def weighted_mean(name: str, statistic: str, doc: str, module: str, *, root: bool = False) -> Callable[..., Expr]:
+    """The formula of metric ``name``, a weighted mean of one row statistic: ``statistic / sum_weight``.
+
+    ``root`` takes its square root (RMSE). Null with invalid input or a zero
+    total weight (:func:`share`). The function has the signature
+    ``(ns, <statistic>, sum_weight, n_invalid)``, the docstring ``doc`` and
+    the name ``name`` in ``module``: a formula like any other of its family.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> f = weighted_mean("mse", "sum_sq_error", "sum w e^2 / sum w.", __name__)
+    >>> list(inspect.signature(f).parameters), f.__doc__
+    (['ns', 'sum_sq_error', 'sum_weight', 'n_invalid'], 'sum w e^2 / sum w.')
+    """
+    names = ("ns", statistic, "sum_weight", "n_invalid")
+    signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+
+    def formula(*args: Expr, **kwargs: Expr) -> Expr:
+        ns, total, sum_weight, n_invalid = signature.bind(*args, **kwargs).arguments.values()
+        mean = share(ns, total, sum_weight, n_invalid)
+        return ns.sqrt(mean) if root else mean
+
+    formula.__signature__ = signature  # type: ignore[attr-defined]
+    formula.__name__ = formula.__qualname__ = name
+    formula.__doc__, formula.__module__ = doc, module
+    return formula

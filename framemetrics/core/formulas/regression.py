@@ -4,45 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from framemetrics.core.formulas.guards import share, valid
+from framemetrics.core.formulas.guards import valid, weighted_mean
 from framemetrics.core.namespace import Namespace
 
 Expr = Any
 
 
-def mean_squared_error(ns: Namespace, sum_sq_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sum w (y - y_pred)^2 / sum w."""
-    return share(ns, sum_sq_error, sum_weight, n_invalid)
-
-
-def root_mean_squared_error(ns: Namespace, sum_sq_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sqrt(sum w (y - y_pred)^2 / sum w)."""
-    return ns.sqrt(share(ns, sum_sq_error, sum_weight, n_invalid))
-
-
-def mean_absolute_error(ns: Namespace, sum_abs_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sum w |y - y_pred| / sum w."""
-    return share(ns, sum_abs_error, sum_weight, n_invalid)
-
-
-def mean_squared_log_error(ns: Namespace, sum_sq_log_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sum w (log1p(y) - log1p(y_pred))^2 / sum w."""
-    return share(ns, sum_sq_log_error, sum_weight, n_invalid)
-
-
-def root_mean_squared_log_error(ns: Namespace, sum_sq_log_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sqrt(sum w (log1p(y) - log1p(y_pred))^2 / sum w)."""
-    return ns.sqrt(share(ns, sum_sq_log_error, sum_weight, n_invalid))
-
-
-def mean_absolute_percentage_error(ns: Namespace, sum_abs_pct_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sum w |y - y_pred| / max(|y|, eps) / sum w."""
-    return share(ns, sum_abs_pct_error, sum_weight, n_invalid)
-
-
-def mean_pinball_loss(ns: Namespace, sum_pinball: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
-    """sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred."""
-    return share(ns, sum_pinball, sum_weight, n_invalid)
+# The weighted means of one row statistic each (guards.weighted_mean): name, statistic, formula.
+mean_squared_error = weighted_mean("mean_squared_error", "sum_sq_error", "sum w (y - y_pred)^2 / sum w.", __name__)
+root_mean_squared_error = weighted_mean(
+    "root_mean_squared_error", "sum_sq_error", "sqrt(sum w (y - y_pred)^2 / sum w).", __name__, root=True
+)
+mean_absolute_error = weighted_mean("mean_absolute_error", "sum_abs_error", "sum w |y - y_pred| / sum w.", __name__)
+mean_squared_log_error = weighted_mean(
+    "mean_squared_log_error", "sum_sq_log_error", "sum w (log1p(y) - log1p(y_pred))^2 / sum w.", __name__
+)
+root_mean_squared_log_error = weighted_mean(
+    "root_mean_squared_log_error",
+    "sum_sq_log_error",
+    "sqrt(sum w (log1p(y) - log1p(y_pred))^2 / sum w).",
+    __name__,
+    root=True,
+)
+mean_absolute_percentage_error = weighted_mean(
+    "mean_absolute_percentage_error", "sum_abs_pct_error", "sum w |y - y_pred| / max(|y|, eps) / sum w.", __name__
+)
+mean_pinball_loss = weighted_mean(
+    "mean_pinball_loss", "sum_pinball", "sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred.", __name__
+)
+mean_poisson_deviance = weighted_mean(
+    "mean_poisson_deviance",
+    "sum_poisson_deviance",
+    "sum w 2 (y log(y / y_pred) - y + y_pred) / sum w (Tweedie power 1; y >= 0, y_pred > 0).",
+    __name__,
+)
+mean_gamma_deviance = weighted_mean(
+    "mean_gamma_deviance",
+    "sum_gamma_deviance",
+    "sum w 2 (log(y_pred / y) + y / y_pred - 1) / sum w (Tweedie power 2; y > 0, y_pred > 0).",
+    __name__,
+)
 
 
 def max_error(ns: Namespace, max_abs_error: Expr, n_invalid: Expr) -> Expr:

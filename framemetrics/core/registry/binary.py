@@ -26,10 +26,8 @@ def _classification(name: str, statistics: str, **params: Any) -> Metric:
     return _metric(name, "binary", "classification", statistics, _LABELS + (check("label", "y_pred"),), params=params)
 
 
-def _probability(name: str, statistic: str) -> Metric:
-    return _metric(
-        name, "binary", "probability", f"{statistic} sum_weight", _LABELS + (check("probability", "y_score"),)
-    )
+def _probability(name: str, statistics: str) -> Metric:
+    return _metric(name, "binary", "probability", statistics, _LABELS + (check("probability", "y_score"),))
 
 
 def _ranking(name: str, statistics: str, **kwargs: Any) -> Metric:
@@ -39,6 +37,8 @@ def _ranking(name: str, statistics: str, **kwargs: Any) -> Metric:
 
 _FINITE = (check("finite", "y_true"), check("finite", "y_pred"))
 _LOG = _FINITE + (check("log1p", "y_true"), check("log1p", "y_pred"))
+_POISSON = (check("nonnegative", "y_true"), check("positive", "y_pred"))
+_GAMMA = (check("positive", "y_true"), check("positive", "y_pred"))
 
 
 def _regression(name: str, statistics: str, checks: tuple[Check, ...] = _FINITE, **kwargs: Any) -> Metric:
@@ -64,8 +64,13 @@ BINARY: tuple[Metric, ...] = (
     _classification("matthews_corrcoef", _CELLS),
     _classification("cohen_kappa_score", _CELLS),
     _classification("prevalence", _CELLS),
-    _probability("log_loss", "sum_log_loss"),
-    _probability("brier_score_loss", "sum_brier"),
+    _classification("positive_likelihood_ratio", _CELLS),
+    _classification("negative_likelihood_ratio", _CELLS),
+    _probability("log_loss", "sum_log_loss sum_weight"),
+    _probability("brier_score_loss", "sum_brier sum_weight"),
+    _probability("d2_log_loss_score", "sum_log_loss sum_positive sum_weight n_rows"),
+    _probability("d2_brier_score", "sum_brier sum_positive sum_weight n_rows"),
+    _metric("hinge_loss", "binary", "probability", "sum_hinge sum_weight", _LABELS + (check("finite", "y_score"),)),
     _ranking(
         "roc_auc_score",
         "auc_sum partial_auc sum_pos sum_neg",
@@ -87,6 +92,8 @@ BINARY: tuple[Metric, ...] = (
     _regression("root_mean_squared_log_error", "sum_sq_log_error sum_weight", _LOG),
     _regression("mean_absolute_percentage_error", "sum_abs_pct_error sum_weight"),
     _regression("mean_pinball_loss", "sum_pinball sum_weight", input_params={"alpha": 0.5}),
+    _regression("mean_poisson_deviance", "sum_poisson_deviance sum_weight", _POISSON),
+    _regression("mean_gamma_deviance", "sum_gamma_deviance sum_weight", _GAMMA),
     _regression("r2_score", "sum_sq_error ss_total sum_weight n_rows", params={"force_finite": True}),
     _regression("explained_variance_score", "ss_error_deviation ss_total sum_weight", params={"force_finite": True}),
     _regression("max_error", "max_abs_error"),
