@@ -111,9 +111,9 @@ class DuckDBSource:
 
     ``close()`` drops what was registered for it (a frame is registered on a
     cursor of the user's connection, never on the connection itself);
-    ``dtypes`` are the Polars types of a frame source, which :meth:`fetch`
-    gives back to the group columns of a result (DuckDB returns an Enum as
-    text, a time-zoned datetime in UTC).
+    ``dtypes`` are the Polars types of a frame or Parquet source, which
+    :meth:`fetch` gives back to the group columns of a result (DuckDB returns
+    an Enum as text, a time-zoned datetime in UTC, a Parquet Duration as BIGINT).
     """
 
     run: Callable[[str], duckdb.DuckDBPyRelation]
@@ -210,7 +210,10 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         _check_files(str(source))
         path = exp.Literal.string(str(source))
         if kind == "parquet":
-            return DuckDBSource(con.sql, _intervals_as_text(con.sql, exp.Table(this=exp.func("read_parquet", path))))
+            # Polars' reading of the file's types, given back to the group columns (a Duration is BIGINT in DuckDB).
+            dtypes = dict(pl.scan_parquet(source).collect_schema())
+            table = _intervals_as_text(con.sql, exp.Table(this=exp.func("read_parquet", path)))
+            return DuckDBSource(con.sql, table, dtypes=dtypes)
         types = exp.Array(expressions=[exp.Literal.string(t) for t in _CSV_TYPES])
         option = exp.EQ(this=exp.column("auto_type_candidates"), expression=types)
         return DuckDBSource(con.sql, exp.Table(this=exp.ReadCSV(this=path, expressions=[option])))

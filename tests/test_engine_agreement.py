@@ -64,6 +64,16 @@ def test_a_duration_group_column_is_the_same_on_both_engines():
     assert outs[1]["d"].dtype == pl.Duration("us")
 
 
+def test_a_duration_group_column_of_a_parquet_file_is_the_same_on_both_engines(tmp_path):
+    """DuckDB reads a Parquet Duration as BIGINT; the group column gets Polars' type back."""
+    path = tmp_path / "d.parquet"
+    FRAME.write_parquet(path)
+    kwargs = {"y_true": "y", "y_score": "p", "by": "d", "metrics": ["log_loss"]}
+    outs = [fm.evaluate(str(path), engine=e, **kwargs) for e in ENGINES]
+    assert outs[1].equals(outs[0])
+    assert outs[1]["d"].dtype == pl.Duration("us")
+
+
 def test_an_interval_group_column_of_a_duckdb_table_is_text_on_both_engines():
     """Polars cannot import DuckDB's INTERVAL (it panicked): such a column reads as text."""
     con = duckdb.connect()
