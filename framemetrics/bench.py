@@ -35,6 +35,7 @@ import polars as pl
 import framemetrics as fm
 
 CONFUSION = [n for n, m in fm.REGISTRY.items() if m.family == "classification"]
+CONFUSION_CASE = f"confusion ({len(CONFUSION)} metrics)"
 REGRESSION = [
     "mean_squared_error",
     "root_mean_squared_error",
@@ -215,7 +216,7 @@ MULTICLASS_SCORES = f"multiclass scores ({_CLASSES} classes)"
 _SCORE = {"y_true": "y", "y_score": "p"}
 BINS = 1024
 CASES = {
-    "confusion (15 metrics)": (CONFUSION, {"y_true": "y", "y_score": "p"}),
+    CONFUSION_CASE: (CONFUSION, {"y_true": "y", "y_score": "p"}),
     "regression (6 metrics)": (REGRESSION, {"y_true": "target", "y_pred": "forecast"}),
     "exact AUC": (["roc_auc_score"], _SCORE),
     f"AUC bins={BINS}": (["roc_auc_score"], _SCORE | {"bins": BINS}),
@@ -227,7 +228,7 @@ CASES = {
 }
 # The baseline of each case: the engine's own aggregation of the same rows.
 _BASELINES = {
-    "confusion (15 metrics)": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
+    CONFUSION_CASE: (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
     "regression (6 metrics)": (_DUCKDB_REGRESSION, _polars_regression, "GROUP BY g"),
     "exact AUC": (_DUCKDB_SCORES, _polars_scores, "GROUP BY g, score"),
     f"AUC bins={BINS}": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import glob
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -105,7 +105,7 @@ def to_polars(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
         raise TypeError(f"cannot read the columns {columns} into Polars: {str(error).splitlines()[0]}") from None
 
 
-@dataclass(frozen=True)
+@dataclass
 class DuckDBSource:
     """How to query a source with DuckDB: ``run(sql)`` of a statement reading ``table`` (a sqlglot tree).
 
@@ -120,18 +120,25 @@ class DuckDBSource:
     table: exp.Expression
     close: Callable[[], object] = lambda: None
     dtypes: Mapping[str, pl.DataType] = field(default_factory=dict)
+    probed: dict[str, str] | None = None
 
     def select(self, *columns: exp.Expression) -> duckdb.DuckDBPyRelation:
         """Run ``SELECT columns FROM table`` (``*`` without columns)."""
         return self.run(to_sql(exp.select(*(columns or [exp.Star()])).from_(self.table.copy())))
 
-    def probe(self) -> duckdb.DuckDBPyRelation:
-        """The source without rows: its columns and DuckDB types, nothing converted."""
-        return self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0)))
+    def types(self) -> dict[str, str]:
+        """The source's columns and DuckDB type ids (``integer``, ``varchar``...), nothing converted.
+
+        Read once per source (a file or table is probed when opened, a frame here).
+        """
+        if self.probed is None:
+            probe = self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0)))
+            self.probed = {n: t.id for n, t in zip(probe.columns, probe.types, strict=True)}
+        return self.probed
 
     def empty(self, columns: Sequence[str]) -> pl.DataFrame:
         """No rows, the Polars types of those ``columns`` the source has: unused columns are never converted."""
-        present = set(self.probe().columns)
+        present = set(self.types())
         selected = [exp.column(identifier(c)) for c in columns if c in present]
         return to_polars(self.run(to_sql(exp.select(*selected).from_(self.table.copy()).limit(0))))
 
@@ -153,26 +160,28 @@ def _restored(got: pl.DataType, dtype: pl.DataType, name: str) -> pl.Expr:
     return column.cast(dtype)
 
 
-def _intervals_as_text(run: Callable[[str], duckdb.DuckDBPyRelation], table: exp.Expression) -> exp.Expression:
-    """``table`` with its INTERVAL columns as text: Polars cannot import DuckDB's INTERVAL (it panics).
-
-    So an INTERVAL group column gives text keys on both engines, and an
-    unused one costs nothing.
-    """
+def _probed(run: Callable[[str], duckdb.DuckDBPyRelation], table: exp.Expression) -> DuckDBSource:
+    """A source reading ``table`` with its INTERVAL columns as text: Polars cannot import DuckDB's
+    INTERVAL (it panics). So an INTERVAL group column gives text keys on both engines, and an unused
+    one costs nothing. The probe of the types is kept (:meth:`DuckDBSource.types`)."""
     probe = run(to_sql(exp.select(exp.Star()).from_(table.copy()).limit(0)))
-    names = [n for n, t in zip(probe.columns, probe.types, strict=True) if t.id == "interval"]
-    if not names:
-        return table
-    replace = [exp.alias_(exp.cast(exp.column(identifier(n)), "VARCHAR"), identifier(n)) for n in names]
-    return exp.select(exp.Star(replace=replace)).from_(table.copy()).subquery("fm_source")
+    types = {n: t.id for n, t in zip(probe.columns, probe.types, strict=True)}
+    names = [n for n, t in types.items() if t == "interval"]
+    if names:
+        as_text = [exp.alias_(exp.cast(exp.column(identifier(n)), "VARCHAR"), identifier(n)) for n in names]
+        table = exp.select(exp.Star(replace=as_text)).from_(table.copy()).subquery("fm_source")
+    return DuckDBSource(run, table, probed=types | dict.fromkeys(names, "varchar"))
 
 
-def _duckdb_readable(frame: pl.LazyFrame) -> pl.LazyFrame:
+def _duckdb_readable(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """``frame`` as DuckDB reads it through Arrow: NUL-named columns left out, Float16 and Int128 cast,
     Durations as their integer counts (DuckDB's INTERVAL would not come back; :meth:`DuckDBSource.fetch`
-    restores a group column's type)."""
+    restores a group column's type). A frame that needs none of it is returned as it is (zero-copy)."""
+    schema = frame.collect_schema()
+    if not any("\0" in name or _unreadable(dtype) for name, dtype in schema.items()):
+        return frame
     casts = []
-    for name, dtype in frame.collect_schema().items():
+    for name, dtype in schema.items():
         if "\0" in name:
             continue
         if dtype == pl.Float16:
@@ -184,6 +193,10 @@ def _duckdb_readable(frame: pl.LazyFrame) -> pl.LazyFrame:
         else:
             casts.append(pl.col(name))
     return frame.select(casts)
+
+
+def _unreadable(dtype: pl.DataType) -> bool:
+    return dtype in (pl.Float16, pl.Int128, pl.UInt128) or isinstance(dtype, pl.Duration)
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
@@ -201,7 +214,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     """
     if isinstance(source, duckdb.DuckDBPyRelation):
         run = partial(source.query, "fm_source")
-        return DuckDBSource(run, _intervals_as_text(run, exp.to_table("fm_source")))
+        return _probed(run, exp.to_table("fm_source"))
     kind = _file_kind(source)
     if isinstance(source, str) and not kind and con is None:
         raise TypeError(_unsupported(source))
@@ -212,19 +225,18 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         if kind == "parquet":
             # Polars' reading of the file's types, given back to the group columns (a Duration is BIGINT in DuckDB).
             dtypes = dict(pl.scan_parquet(source).collect_schema())
-            table = _intervals_as_text(con.sql, exp.Table(this=exp.func("read_parquet", path)))
-            return DuckDBSource(con.sql, table, dtypes=dtypes)
+            return replace(_probed(con.sql, exp.Table(this=exp.func("read_parquet", path))), dtypes=dtypes)
         types = exp.Array(expressions=[exp.Literal.string(t) for t in _CSV_TYPES])
         option = exp.EQ(this=exp.column("auto_type_candidates"), expression=types)
         return DuckDBSource(con.sql, exp.Table(this=exp.ReadCSV(this=path, expressions=[option])))
     if isinstance(source, str):
-        return DuckDBSource(con.sql, _intervals_as_text(con.sql, exp.Table(this=identifier(source))))
+        return _probed(con.sql, exp.Table(this=identifier(source)))
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
         # A cursor of its own: the user's connection gets no view, and calls in threads sharing it do not collide.
         cursor, name = con.cursor(), f"fm_source_{next(_names)}"
         if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
             dtypes = dict(source.collect_schema())
-            source = _duckdb_readable(source.lazy())
+            source = _duckdb_readable(source)
             cursor.register(name, source)
             return DuckDBSource(cursor.sql, exp.Table(this=identifier(name)), cursor.close, dtypes)
         cursor.register(name, source)
@@ -258,8 +270,7 @@ def duckdb_schema(source: DuckDBSource) -> dict[str, str]:
     >>> duckdb_schema(open_duckdb(pl.DataFrame({"a": [1], "b": ["x"], "c": [True]})))
     {'a': 'numeric', 'b': 'string', 'c': 'bool'}
     """
-    empty = source.probe()
-    return {name: _duckdb_kind(dtype.id) for name, dtype in zip(empty.columns, empty.types, strict=True)}
+    return {name: _duckdb_kind(type_id) for name, type_id in source.types().items()}
 
 
 _DUCKDB_NUMERIC = frozenset(

@@ -468,37 +468,21 @@ CREATE OR REPLACE MACRO fm_formula_balanced_accuracy_score(tp, fp, fn, tn, n_inv
 -- scikit-learn's (c s - t.p) / sqrt((s^2 - p.p)(s^2 - t.t)) over the cells; 0 if undefined.
 CREATE OR REPLACE MACRO fm_formula_matthews_corrcoef(tp, fp, fn, tn, n_invalid) AS
     fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp + fn + tn = 0 OR 1 -
-        (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp +
-        fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp
-        + tp) / (tp + fp + fn + tn) END, 2)) = 0 OR 1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN
-        CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp
-        + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END, 2)) = 0
-        THEN CAST(0.0 AS DOUBLE) ELSE (CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE)
-        ELSE (tp + tn) / (tp + fp + fn + tn) END - (CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL
-        AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END * CASE WHEN tp + fp + fn + tn = 0 THEN
-        CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END + CASE WHEN tp + fp + fn + tn
-        = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END * CASE WHEN tp + fp +
-        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END)) / (SQRT(1 -
-        (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp +
-        fn + tn) END, 2) + POWER(CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp
-        + tp) / (tp + fp + fn + tn) END, 2))) * SQRT(1 - (POWER(CASE WHEN tp + fp + fn + tn = 0 THEN
-        CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END, 2) + POWER(CASE WHEN tp + fp
-        + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END, 2)))) END);
+        (POWER((tn + fn) / (tp + fp + fn + tn), 2) + POWER((fp + tp) / (tp + fp + fn + tn), 2)) = 0
+        OR 1 - (POWER((tn + fp) / (tp + fp + fn + tn), 2) + POWER((fn + tp) / (tp + fp + fn + tn),
+        2)) = 0 THEN CAST(0.0 AS DOUBLE) ELSE ((tp + tn) / (tp + fp + fn + tn) - ((tn + fp) / (tp +
+        fp + fn + tn) * ((tn + fn) / (tp + fp + fn + tn)) + (fn + tp) / (tp + fp + fn + tn) * ((fp +
+        tp) / (tp + fp + fn + tn)))) / (SQRT(1 - (POWER((tn + fn) / (tp + fp + fn + tn), 2) +
+        POWER((fp + tp) / (tp + fp + fn + tn), 2))) * SQRT(1 - (POWER((tn + fp) / (tp + fp + fn +
+        tn), 2) + POWER((fn + tp) / (tp + fp + fn + tn), 2)))) END);
 
 -- 1 - (fp + fn) / E, E = (pred_neg true_pos + pred_pos true_neg) / total the chance disagreement.
 CREATE OR REPLACE MACRO fm_formula_cohen_kappa_score(tp, fp, fn, tn, n_invalid) AS
-    fm_finite(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 OR CASE WHEN tp + fp + fn + tn = 0
-        THEN CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN tp + fp + fn
-        + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END + CASE WHEN tp +
-        fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END * CASE
-        WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn)
-        END = 0 THEN CAST(NULL AS DOUBLE) ELSE 1 - CASE WHEN tp + fp + fn + tn = 0 THEN CAST(NULL AS
-        DOUBLE) ELSE (fp + fn) / (tp + fp + fn + tn) END / (CASE WHEN tp + fp + fn + tn = 0 THEN
-        CAST(NULL AS DOUBLE) ELSE (tn + fn) / (tp + fp + fn + tn) END * CASE WHEN tp + fp + fn + tn
-        = 0 THEN CAST(NULL AS DOUBLE) ELSE (fn + tp) / (tp + fp + fn + tn) END + CASE WHEN tp + fp +
-        fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (fp + tp) / (tp + fp + fn + tn) END * CASE WHEN
-        tp + fp + fn + tn = 0 THEN CAST(NULL AS DOUBLE) ELSE (tn + fp) / (tp + fp + fn + tn) END)
-        END);
+    fm_finite(CASE WHEN n_invalid > 0 OR tp + fp + fn + tn = 0 OR (tn + fn) / (tp + fp + fn + tn) *
+        ((fn + tp) / (tp + fp + fn + tn)) + (fp + tp) / (tp + fp + fn + tn) * ((tn + fp) / (tp + fp
+        + fn + tn)) = 0 THEN CAST(NULL AS DOUBLE) ELSE 1 - (fp + fn) / (tp + fp + fn + tn) / ((tn +
+        fn) / (tp + fp + fn + tn) * ((fn + tp) / (tp + fp + fn + tn)) + (fp + tp) / (tp + fp + fn +
+        tn) * ((tn + fp) / (tp + fp + fn + tn))) END);
 
 -- (tp + fn) / (tp + fp + fn + tn); null if the total weight is 0.
 CREATE OR REPLACE MACRO fm_formula_prevalence(tp, fp, fn, tn, n_invalid) AS

@@ -117,7 +117,7 @@ def _dtypes(
     try:
         if duck.dtypes:
             return duck, dict(duck.dtypes)
-        named = dict.fromkeys(duck.probe().columns, pl.Unknown())
+        named = dict.fromkeys(duck.types(), pl.Unknown())
         return duck, named | dict(duck.empty([c for c in used if c is not None]).schema)
     except Exception:
         duck.close()

@@ -71,23 +71,11 @@ WITH fm_input AS (
   FROM fm_cells
   GROUP BY
     fm_cells.fm_g0
-)
-SELECT
-  fm_statistics.fm_g0 AS "student",
-  n_rows,
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_label_y_true + invalid_score_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        WHEN 2 * tp + fn + fp = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE 2 * tp / (
-          2 * tp + fn + fp
-        )
-      END
-    )
-    THEN CASE
+), fm_values AS (
+  SELECT
+    fm_statistics.fm_g0 AS fm_g0,
+    n_rows,
+    CASE
       WHEN invalid_label_y_true + invalid_score_y_score > 0
       THEN CAST(NULL AS DOUBLE)
       WHEN 2 * tp + fn + fp = 0
@@ -95,24 +83,19 @@ SELECT
       ELSE 2 * tp / (
         2 * tp + fn + fp
       )
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "f1_score",
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE sum_log_loss / sum_weight
-      END
-    )
-    THEN CASE
+    END AS "f1_score",
+    CASE
       WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
       THEN CAST(NULL AS DOUBLE)
       ELSE sum_log_loss / sum_weight
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "log_loss"
-FROM fm_statistics
+    END AS "log_loss"
+  FROM fm_statistics
+)
+SELECT
+  fm_g0 AS "student",
+  n_rows,
+  CASE WHEN ISFINITE("f1_score") THEN "f1_score" ELSE CAST(NULL AS DOUBLE) END AS "f1_score",
+  CASE WHEN ISFINITE("log_loss") THEN "log_loss" ELSE CAST(NULL AS DOUBLE) END AS "log_loss"
+FROM fm_values
 ORDER BY
-  fm_statistics.fm_g0
+  fm_g0

@@ -103,31 +103,11 @@ WITH fm_input AS (
   FROM fm_curve
   GROUP BY
     fm_g0
-)
-SELECT
-  fm_statistics.fm_g0 AS "student",
-  n_rows,
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-        OR sum_pos = 0
-        OR sum_neg = 0
-        OR CAST(NULL AS DOUBLE) <= 0
-        OR CAST(NULL AS DOUBLE) > 1
-        THEN CAST(NULL AS DOUBLE)
-        WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
-        THEN auc_sum / 2
-        ELSE (
-          1 + (
-            CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
-          ) / (
-            CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
-          )
-        ) / 2
-      END
-    )
-    THEN CASE
+), fm_values AS (
+  SELECT
+    fm_statistics.fm_g0 AS fm_g0,
+    n_rows,
+    CASE
       WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
       OR sum_pos = 0
       OR sum_neg = 0
@@ -143,39 +123,14 @@ SELECT
           CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
         )
       ) / 2
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "roc_auc_score",
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-        OR sum_pos = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE ap_sum / sum_pos
-      END
-    )
-    THEN CASE
+    END AS "roc_auc_score",
+    CASE
       WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
       OR sum_pos = 0
       THEN CAST(NULL AS DOUBLE)
       ELSE ap_sum / sum_pos
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "average_precision_score",
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        WHEN 2 * tp + fn + fp = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE 2 * tp / (
-          2 * tp + fn + fp
-        )
-      END
-    )
-    THEN CASE
+    END AS "average_precision_score",
+    CASE
       WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
       THEN CAST(NULL AS DOUBLE)
       WHEN 2 * tp + fn + fp = 0
@@ -183,11 +138,25 @@ SELECT
       ELSE 2 * tp / (
         2 * tp + fn + fp
       )
-    END
+    END AS "f1_score"
+  FROM fm_statistics
+  JOIN fm_ranking
+    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ranking.fm_g0
+)
+SELECT
+  fm_g0 AS "student",
+  n_rows,
+  CASE
+    WHEN ISFINITE("roc_auc_score")
+    THEN "roc_auc_score"
     ELSE CAST(NULL AS DOUBLE)
-  END AS "f1_score"
-FROM fm_statistics
-JOIN fm_ranking
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ranking.fm_g0
+  END AS "roc_auc_score",
+  CASE
+    WHEN ISFINITE("average_precision_score")
+    THEN "average_precision_score"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "average_precision_score",
+  CASE WHEN ISFINITE("f1_score") THEN "f1_score" ELSE CAST(NULL AS DOUBLE) END AS "f1_score"
+FROM fm_values
 ORDER BY
-  fm_statistics.fm_g0
+  fm_g0

@@ -59,31 +59,11 @@ WITH fm_input AS (
     ON fm_input.fm_g0 IS NOT DISTINCT FROM fm_means.fm_g0
   GROUP BY
     fm_input.fm_g0
-)
-SELECT
-  fm_statistics.fm_g0 AS "season",
-  n_rows,
-  CASE
-    WHEN ISFINITE(
-      CASE
-        WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
-        OR n_rows < 2
-        OR sum_weight = 0
-        THEN CAST(NULL AS DOUBLE)
-        WHEN ss_total <> 0 AND sum_sq_error <> 0
-        THEN 1 - sum_sq_error / ss_total
-        WHEN TRUE AND sum_sq_error = 0
-        THEN CAST(1.0 AS DOUBLE)
-        WHEN TRUE
-        THEN CAST(0.0 AS DOUBLE)
-        WHEN sum_sq_error = 0 AND ss_total = 0
-        THEN CAST(NULL AS DOUBLE)
-        WHEN ss_total = 0
-        THEN CAST('-inf' AS DOUBLE)
-        ELSE CAST(1.0 AS DOUBLE)
-      END
-    )
-    THEN CASE
+), fm_values AS (
+  SELECT
+    fm_statistics.fm_g0 AS fm_g0,
+    n_rows,
+    CASE
       WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
       OR n_rows < 2
       OR sum_weight = 0
@@ -99,30 +79,26 @@ SELECT
       WHEN ss_total = 0
       THEN CAST('-inf' AS DOUBLE)
       ELSE CAST(1.0 AS DOUBLE)
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "r2_score",
-  CASE
-    WHEN ISFINITE(
-      SQRT(
-        CASE
-          WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
-          OR sum_weight = 0
-          THEN CAST(NULL AS DOUBLE)
-          ELSE sum_sq_error / sum_weight
-        END
-      )
-    )
-    THEN SQRT(
+    END AS "r2_score",
+    SQRT(
       CASE
         WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
         OR sum_weight = 0
         THEN CAST(NULL AS DOUBLE)
         ELSE sum_sq_error / sum_weight
       END
-    )
+    ) AS "root_mean_squared_error"
+  FROM fm_statistics
+)
+SELECT
+  fm_g0 AS "season",
+  n_rows,
+  CASE WHEN ISFINITE("r2_score") THEN "r2_score" ELSE CAST(NULL AS DOUBLE) END AS "r2_score",
+  CASE
+    WHEN ISFINITE("root_mean_squared_error")
+    THEN "root_mean_squared_error"
     ELSE CAST(NULL AS DOUBLE)
   END AS "root_mean_squared_error"
-FROM fm_statistics
+FROM fm_values
 ORDER BY
-  fm_statistics.fm_g0
+  fm_g0

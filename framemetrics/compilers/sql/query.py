@@ -21,6 +21,7 @@ from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, rows_of
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
+from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import STATISTICS, Rows
 
@@ -170,7 +171,7 @@ def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[st
 def _formula(call: MetricCall) -> exp.Expression:
     n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
     arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
-    formula = apply_formula(SQL, call.name, arguments, n_invalid, call.params)
+    formula = apply_formula(SQL, call.name, arguments, n_invalid, call.params, guarded=False)
     return exp.alias_(formula, identifier(call.name), copy=False)
 
 
@@ -206,20 +207,22 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     if plan.first_pass:
         ctes.append(("fm_means", _means_select(plan, literals, keys)))
     ctes += statistics_ctes(plan, literals, keys, plan.row_statistics)
-    outputs = [
-        exp.alias_(exp.column(k, table="fm_statistics"), identifier(c), copy=False)
-        for k, c in zip(keys, inputs.by, strict=True)
-    ]
+    outputs = [exp.alias_(exp.column(k, table="fm_statistics"), k, copy=False) for k in keys]
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
-    select = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
+    values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     if plan.curve_statistics:
         ctes += curve_ctes(plan, literals, keys)
-        select = select.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys), copy=False)
+        values = values.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys), copy=False)
+    ctes.append(("fm_values", values))
+    # A metric is a number or null (guards.bounded), applied to each formula's column: the formula written once.
+    final = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]
+    final.append(exp.column("n_rows"))
+    final += [exp.alias_(bounded(SQL, exp.column(identifier(c.name))), identifier(c.name)) for c in plan.calls]
+    final += [exp.column(c.name) for c in plan.checks] if checks else []
+    select = exp.select(*final, copy=False).from_("fm_values", copy=False)
     if keys:
-        select = select.order_by(
-            *(exp.Ordered(this=exp.column(k, table="fm_statistics"), nulls_first=False) for k in keys)
-        )
+        select = select.order_by(*(exp.Ordered(this=exp.column(k), nulls_first=False) for k in keys))
     for name, cte in ctes:
         select = select.with_(name, as_=cte, copy=False)
     return select

@@ -67,6 +67,8 @@ def apply_formula(
     statistics: Mapping[str, Any],
     n_invalid: Any,
     params: Mapping[str, Any],
+    *,
+    guarded: bool = True,
 ) -> Any:
     """The formula of metric ``name`` in namespace ``ns``.
 
@@ -82,6 +84,10 @@ def apply_formula(
         The number of invalid input rows of the group.
     params : mapping of str to Python value
         The metric's validated parameters, rendered as typed literals.
+    guarded : bool, default True
+        Pass the value through :func:`~framemetrics.core.formulas.guards.bounded`
+        (a number or null). The SQL compiler applies it to the formula's
+        column in an outer SELECT instead, so that the text holds each formula once.
 
     Returns
     -------
@@ -97,4 +103,5 @@ def apply_formula(
     0.75
     """
     arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
-    return bounded(ns, FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments))
+    value = FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments)
+    return bounded(ns, value) if guarded else value

@@ -96,9 +96,8 @@ def matthews_corrcoef(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_i
     product of weights under- or overflows at any scale of the weights.
     """
     total = tp + fp + fn + tn
-    pred_pos, pred_neg, true_pos, true_neg, correct = (
-        ns.ratio(v, total) for v in (fp + tp, tn + fn, fn + tp, tn + fp, tp + tn)
-    )
+    # Plain divisions: a zero total takes the first branch below (its quotients are never read).
+    pred_pos, pred_neg, true_pos, true_neg, correct = (v / total for v in (fp + tp, tn + fn, fn + tp, tn + fp, tp + tn))
     var_pred = 1 - (pred_neg**2 + pred_pos**2)
     var_true = 1 - (true_neg**2 + true_pos**2)
     cov = correct - (true_neg * pred_neg + true_pos * pred_pos)
@@ -116,9 +115,9 @@ def cohen_kappa_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_i
     marginals divided by s, so that no product of weights under- or overflows.
     """
     total = tp + fp + fn + tn
-    pred_pos, pred_neg, true_pos, true_neg = (ns.ratio(v, total) for v in (fp + tp, tn + fn, fn + tp, tn + fp))
+    pred_pos, pred_neg, true_pos, true_neg = (v / total for v in (fp + tp, tn + fn, fn + tp, tn + fp))
     expected = pred_neg * true_pos + pred_pos * true_neg
-    observed = ns.ratio(fp + fn, total)
+    observed = (fp + fn) / total
     return valid(ns, n_invalid, 1 - observed / expected, ns.eq(total, 0), ns.eq(expected, 0))
 
 
