@@ -78,6 +78,25 @@ CASES = [
         "column 'y' (y_true): 2 rows are <= -1 (log(1 + x) is undefined)",
         id="log-domain",
     ),
+    pytest.param(
+        _regression(y=[1.0, -1.0, 0.0, 4.0], f=[1.5, 2.0, 0.0, 5.0]),
+        {"y_true": "y", "y_pred": "f", "metrics": ["mean_poisson_deviance"]},
+        "column 'y' (y_true): 1 rows are null, NaN, infinite or negative; "
+        "column 'f' (y_pred): 1 rows are null, NaN, infinite, zero or negative",
+        id="poisson-domain",
+    ),
+    pytest.param(
+        _regression(y=[1.0, 0.0, 3.0, 4.0]),
+        {"y_true": "y", "y_pred": "f", "metrics": ["mean_gamma_deviance"]},
+        "column 'y' (y_true): 1 rows are null, NaN, infinite, zero or negative",
+        id="gamma-domain",
+    ),
+    pytest.param(
+        _classification(p=[0.2, math.inf, 0.6, 0.1]),
+        {"y_true": "y", "y_score": "p", "metrics": ["hinge_loss"]},
+        "column 'p' (y_score): 1 rows are null, NaN or infinite",
+        id="hinge-domain",
+    ),
 ]
 
 
