@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -96,10 +95,9 @@ def check_threshold(threshold: object) -> float:
     1.0
     """
     value = as_python_scalar(threshold)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > sys.float_info.max:
+    # abs(value) <= max is False for NaN, +-inf and integers beyond the double range (float() would overflow).
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= sys.float_info.max:
         raise ValueError(f"threshold must be a finite number, got {short_repr(threshold)}")
-    if not math.isfinite(value):
-        raise ValueError(f"threshold must be a finite number, got {threshold!r}")
     return float(value)
 
 

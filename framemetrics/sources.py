@@ -132,8 +132,7 @@ class DuckDBSource:
         Read once per source (a file or table is probed when opened, a frame here).
         """
         if self.probed is None:
-            probe = self.run(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0)))
-            self.probed = {n: t.id for n, t in zip(probe.columns, probe.types, strict=True)}
+            self.probed = _type_ids(self.run, self.table)
         return self.probed
 
     def empty(self, columns: Sequence[str]) -> pl.DataFrame:
@@ -145,27 +144,31 @@ class DuckDBSource:
     def fetch(self, query: exp.Expression, by: Sequence[str] = ()) -> pl.DataFrame:
         """Run ``query``; its group columns ``by`` get the source's Polars types back, ordered as Polars orders them."""
         result = to_polars(self.run(to_sql(query)))
-        restored = [_restored(result.schema[c], self.dtypes[c], c) for c in by if c in self.dtypes]
-        if not restored:
+        changed = [c for c in by if c in self.dtypes and result.schema[c] != self.dtypes[c]]
+        if not changed:
             return result
-        return result.with_columns(restored).sort(list(by), nulls_last=True, maintain_order=True)
+        restored = result.with_columns(_restored(result.schema[c], self.dtypes[c], c) for c in changed)
+        return restored.sort(list(by), nulls_last=True, maintain_order=True)
 
 
 def _restored(got: pl.DataType, dtype: pl.DataType, name: str) -> pl.Expr:
     column = pl.col(name)
-    if got == dtype:
-        return column
     if isinstance(dtype, pl.Datetime) and isinstance(got, pl.Datetime) and dtype.time_zone and got.time_zone:
         return column.dt.convert_time_zone(dtype.time_zone).dt.cast_time_unit(dtype.time_unit)
     return column.cast(dtype)
+
+
+def _type_ids(run: Callable[[str], duckdb.DuckDBPyRelation], table: exp.Expression) -> dict[str, str]:
+    """The columns of ``table`` and their DuckDB type ids, from a query without rows (nothing converted)."""
+    probe = run(to_sql(exp.select(exp.Star()).from_(table.copy()).limit(0)))
+    return {n: t.id for n, t in zip(probe.columns, probe.types, strict=True)}
 
 
 def _probed(run: Callable[[str], duckdb.DuckDBPyRelation], table: exp.Expression) -> DuckDBSource:
     """A source reading ``table`` with its INTERVAL columns as text: Polars cannot import DuckDB's
     INTERVAL (it panics). So an INTERVAL group column gives text keys on both engines, and an unused
     one costs nothing. The probe of the types is kept (:meth:`DuckDBSource.types`)."""
-    probe = run(to_sql(exp.select(exp.Star()).from_(table.copy()).limit(0)))
-    types = {n: t.id for n, t in zip(probe.columns, probe.types, strict=True)}
+    types = _type_ids(run, table)
     names = [n for n, t in types.items() if t == "interval"]
     if names:
         as_text = [exp.alias_(exp.cast(exp.column(identifier(n)), "VARCHAR"), identifier(n)) for n in names]
@@ -178,25 +181,21 @@ def _duckdb_readable(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.La
     Durations as their integer counts (DuckDB's INTERVAL would not come back; :meth:`DuckDBSource.fetch`
     restores a group column's type). A frame that needs none of it is returned as it is (zero-copy)."""
     schema = frame.collect_schema()
-    if not any("\0" in name or _unreadable(dtype) for name, dtype in schema.items()):
+    columns = {name: _as_duckdb_reads(pl.col(name), dtype) for name, dtype in schema.items() if "\0" not in name}
+    if len(columns) == len(schema) and all(expr.meta.is_column() for expr in columns.values()):
         return frame
-    casts = []
-    for name, dtype in schema.items():
-        if "\0" in name:
-            continue
-        if dtype == pl.Float16:
-            casts.append(pl.col(name).cast(pl.Float32))
-        elif dtype in (pl.Int128, pl.UInt128):
-            casts.append(pl.col(name).cast(pl.Decimal(38, 0)))
-        elif isinstance(dtype, pl.Duration):
-            casts.append(pl.col(name).to_physical())
-        else:
-            casts.append(pl.col(name))
-    return frame.select(casts)
+    return frame.select(columns.values())
 
 
-def _unreadable(dtype: pl.DataType) -> bool:
-    return dtype in (pl.Float16, pl.Int128, pl.UInt128) or isinstance(dtype, pl.Duration)
+def _as_duckdb_reads(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """``column`` cast to a type DuckDB reads through Arrow (it reads neither Float16 nor Int128)."""
+    if dtype == pl.Float16:
+        return column.cast(pl.Float32)
+    if dtype in (pl.Int128, pl.UInt128):
+        return column.cast(pl.Decimal(38, 0))
+    if isinstance(dtype, pl.Duration):
+        return column.to_physical()
+    return column
 
 
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:

@@ -110,10 +110,6 @@ class Namespace(ABC):
     def case(self, branches: list[tuple[Expr, Expr]], otherwise: Expr) -> Expr:
         """The first value whose condition holds, else ``otherwise`` (used by :class:`Case`)."""
 
-    def finite_or_null(self, x: Expr) -> Expr:
-        """``x`` where it is finite, else null (NaN and +-inf become null)."""
-        return self.when(self.is_finite(x), x).otherwise(self.null())
-
     def ratio(self, numerator: Expr, denominator: Expr) -> Expr:
         """``numerator / denominator``, null where the denominator is 0."""
         return self.when(self.eq(denominator, 0), self.null()).otherwise(numerator / denominator)

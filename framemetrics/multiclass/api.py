@@ -161,9 +161,10 @@ def _resolve(
     roles = [(y_true, "y_true"), (y_pred, "y_pred"), (score_list, "y_score"), (sample_weight, "sample_weight")]
     roles += [(s, "y_score") for s in scores] + [(b, "by") for b in by]
     for column, role in roles:
-        if column is not None:
-            check_column_name(column, role)
-        if column is not None and column not in dtypes:
+        if column is None:
+            continue
+        check_column_name(column, role)
+        if column not in dtypes:
             shown = ", ".join(repr(k) for k in list(dtypes)[:20])
             raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
     kinds = {_kind(dtypes[c]) for c in (y_true, y_pred) if c is not None}

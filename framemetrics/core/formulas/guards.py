@@ -42,7 +42,7 @@ def bounded(ns: Namespace, value: Expr) -> Expr:
     >>> bounded(SQL, SQL.col("v")).sql()
     'CASE WHEN ISFINITE(v) THEN v ELSE CAST(NULL AS DOUBLE) END'
     """
-    return ns.finite_or_null(value)
+    return ns.when(ns.is_finite(value), value).otherwise(ns.null())
 
 
 def weighted_mean(name: str, statistic: str, doc: str, module: str, *, root: bool = False) -> Callable[..., Expr]:
