@@ -114,6 +114,13 @@ def _polars_regression(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     )
 
 
+_DUCKDB_MEDIAN = "SELECT g, median(abs(target - forecast)) FROM bench GROUP BY g"
+
+
+def _polars_median(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return df.lazy().group_by("g").agg((pl.col("target") - pl.col("forecast")).abs().median()).collect()
+
+
 def best_of(repeat: int, run: Callable[[], object]) -> float:
     """Fastest of ``repeat`` timed runs, in seconds.
 
@@ -218,6 +225,7 @@ BINS = 1024
 CASES = {
     CONFUSION_CASE: (CONFUSION, {"y_true": "y", "y_score": "p"}),
     "regression (6 metrics)": (REGRESSION, {"y_true": "target", "y_pred": "forecast"}),
+    "weighted median": (["median_absolute_error"], {"y_true": "target", "y_pred": "forecast"}),
     "exact AUC": (["roc_auc_score"], _SCORE),
     f"AUC bins={BINS}": (["roc_auc_score"], _SCORE | {"bins": BINS}),
     MULTICLASS_LABELS: (_MC_LABELS, {"y_true": "yc", "y_pred": "yc_pred"}),
@@ -230,6 +238,7 @@ CASES = {
 _BASELINES = {
     CONFUSION_CASE: (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
     "regression (6 metrics)": (_DUCKDB_REGRESSION, _polars_regression, "GROUP BY g"),
+    "weighted median": (_DUCKDB_MEDIAN, _polars_median, "unweighted median GROUP BY g"),
     "exact AUC": (_DUCKDB_SCORES, _polars_scores, "GROUP BY g, score"),
     f"AUC bins={BINS}": (_DUCKDB_CONFUSION, _polars_confusion, "GROUP BY g"),
     MULTICLASS_LABELS: (_DUCKDB_CELLS, _polars_cells, "GROUP BY g, y, y_pred"),

@@ -48,7 +48,7 @@ def metric_expr(name: str, **arguments: Any) -> pl.Expr:
     labels = {"pos_label": columns.pop("pos_label", 1), "neg_label": columns.pop("neg_label", None)}
     plan = make_plan({name: arguments}, weighted=columns.get("sample_weight") is not None, **labels)
     labels = {"pos_label": plan.pos_label, "neg_label": plan.neg_label}
-    inputs = MetricInputs.of(**columns, **labels, alpha=plan.alpha, max_fpr=plan.max_fpr)
+    inputs = MetricInputs.of(**columns, **labels, alpha=plan.alpha, max_fpr=plan.max_fpr, power=plan.power)
     call = plan.calls[0]
     x = rows_of(inputs)
     statistics = {s: statistic_in_group(s, x) for s in call.statistics}

@@ -47,6 +47,7 @@ class MetricInputs:
     neg_label: Any = 0
     alpha: float = 0.5
     max_fpr: float = 1.0
+    power: float = 0.0
     group_means: bool = False
 
     @classmethod
@@ -61,6 +62,7 @@ class MetricInputs:
         neg_label: Any = None,
         alpha: float = 0.5,
         max_fpr: float = 1.0,
+        power: float = 0.0,
     ) -> MetricInputs:
         """Build inputs from column names or expressions (see the class example)."""
         missing = pl.lit(None, dtype=pl.Float64)
@@ -74,4 +76,5 @@ class MetricInputs:
             neg_label=default_neg_label(pos_label, neg_label),
             alpha=alpha,
             max_fpr=max_fpr,
+            power=power,
         )

@@ -170,33 +170,75 @@ CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight)
     COALESCE(SUM(sample_weight * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
         GREATEST(ABS(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))), 0);
 
--- sum w (alpha e if e >= 0 else (alpha - 1) e), e = y_true - y_pred.
+-- sum w pinball(y_true - y_pred), at level alpha.
 CREATE OR REPLACE MACRO fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha) AS
     COALESCE(SUM(sample_weight * CASE WHEN CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE) >= 0 THEN
         alpha * (CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) ELSE (alpha - 1) * (CAST(y_true AS
         DOUBLE) - CAST(y_pred AS DOUBLE)) END), 0);
 
--- sum w 2 (y log(y / y_pred) - y + y_pred), y log(y / y_pred) = 0 at y = 0 (scikit-learn's xlogy).
+-- sum w 2 (y log(y / y_pred) - y + y_pred): the Tweedie deviance at power 1.
 CREATE OR REPLACE MACRO fm_stat_sum_poisson_deviance(y_true, y_pred, sample_weight) AS
     COALESCE(SUM(sample_weight * (2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
         DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
         DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE)))),
         0);
 
--- sum w 2 (log(y_pred / y) + y / y_pred - 1).
+-- sum w 2 (log(y_pred / y) + y / y_pred - 1): the Tweedie deviance at power 2.
 CREATE OR REPLACE MACRO fm_stat_sum_gamma_deviance(y_true, y_pred, sample_weight) AS
     COALESCE(SUM(sample_weight * (2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
         DOUBLE) > 0 THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS
         DOUBLE) END + CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE) - 1))), 0);
+
+-- sum w d_p(y_true, y_pred): the Tweedie deviance at the given power.
+CREATE OR REPLACE MACRO fm_stat_sum_tweedie_deviance(y_true, y_pred, sample_weight, power) AS
+    COALESCE(SUM(sample_weight * CASE WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) - CAST(y_pred
+        AS DOUBLE), 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred
+        AS DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
+        DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE))
+        WHEN power = 2 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS DOUBLE) > 0
+        THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END +
+        CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE) - 1) ELSE 2 * (POWER(GREATEST(CAST(y_true AS
+        DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) * (2 - power)) - CAST(y_true AS
+        DOUBLE) * POWER(CAST(y_pred AS DOUBLE), 1 - power) / (1 - power)) + 2 * (POWER(CAST(y_pred
+        AS DOUBLE), 2 - power) / (2 - power)) END), 0);
+
+-- sum w d_p(y_true, mean_y_true): the deviance of the weighted mean, given the first pass's mean.
+CREATE OR REPLACE MACRO fm_stat_tweedie_baseline(y_true, sample_weight, mean_y_true, power) AS
+    COALESCE(SUM(sample_weight * CASE WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) -
+        mean_y_true, 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND
+        mean_y_true > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / mean_y_true) ELSE
+        CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + mean_y_true) WHEN power = 2 THEN 2 *
+        (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND mean_y_true > 0 THEN LN(mean_y_true / CAST(y_true
+        AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END + CAST(y_true AS DOUBLE) / mean_y_true - 1) ELSE 2
+        * (POWER(GREATEST(CAST(y_true AS DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) *
+        (2 - power)) - CAST(y_true AS DOUBLE) * POWER(mean_y_true, 1 - power) / (1 - power)) + 2 *
+        (POWER(mean_y_true, 2 - power) / (2 - power)) END), 0);
 
 -- max |y_true - y_pred| over the rows of positive weight.
 CREATE OR REPLACE MACRO fm_stat_max_abs_error(y_true, y_pred, sample_weight) AS
     MAX(CASE WHEN sample_weight > 0 THEN ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) ELSE
         CAST(NULL AS DOUBLE) END);
 
--- median |y_true - y_pred| (unweighted).
-CREATE OR REPLACE MACRO fm_stat_median_abs_error(y_true, y_pred) AS
-    MEDIAN(ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)));
+-- Weighted median of |y_true - y_pred| (scikit-learn's averaged inverted CDF).
+CREATE OR REPLACE MACRO fm_stat_median_abs_error(y_score, pw, tp, tp_prev, pos_total) AS
+    CASE WHEN MAX(CASE WHEN pw > 0 AND tp_prev <= (1 - CAST(0.5 AS DOUBLE)) * pos_total + 1e-12 *
+        pos_total AND tp_prev >= (1 - CAST(0.5 AS DOUBLE)) * pos_total - 1e-12 * pos_total THEN
+        CAST(1.0 AS DOUBLE) ELSE CAST(NULL AS DOUBLE) END) > 0 AND NOT (MIN(CASE WHEN pw > 0 AND tp
+        <= (1 - CAST(0.5 AS DOUBLE)) * pos_total + 1e-12 * pos_total THEN y_score ELSE CAST(NULL AS
+        DOUBLE) END) IS NULL) THEN MIN(CASE WHEN pw > 0 AND tp_prev <= (1 - CAST(0.5 AS DOUBLE)) *
+        pos_total + 1e-12 * pos_total THEN y_score ELSE CAST(NULL AS DOUBLE) END) / 2 + MIN(CASE
+        WHEN pw > 0 AND tp <= (1 - CAST(0.5 AS DOUBLE)) * pos_total + 1e-12 * pos_total THEN y_score
+        ELSE CAST(NULL AS DOUBLE) END) / 2 ELSE MIN(CASE WHEN pw > 0 AND tp_prev <= (1 - CAST(0.5 AS
+        DOUBLE)) * pos_total + 1e-12 * pos_total THEN y_score ELSE CAST(NULL AS DOUBLE) END) END;
+
+-- sum w |y_true - median_w(y_true)|: the absolute error of the constant median.
+CREATE OR REPLACE MACRO fm_stat_abs_deviation_median(y_score, pw, quantile) AS
+    COALESCE(SUM(pw * ABS(y_score - quantile)), 0);
+
+-- sum w pinball(y_true - q), q the weighted alpha-quantile of y_true: the constant quantile's loss.
+CREATE OR REPLACE MACRO fm_stat_pinball_baseline(y_score, pw, alpha, quantile) AS
+    COALESCE(SUM(pw * CASE WHEN y_score - quantile >= 0 THEN alpha * (y_score - quantile) ELSE
+        (alpha - 1) * (y_score - quantile) END), 0);
 
 -- Weighted mean of y_true (exact when constant), for the centred sums.
 CREATE OR REPLACE MACRO fm_stat_mean_y_true(y_true, sample_weight) AS
@@ -284,14 +326,6 @@ CREATE OR REPLACE MACRO fm_stat_sum_neg(nw) AS
 -- macro has a single pass, so the two-pass statistics (centred sums of
 -- squares, the ranking curve) go through the group's rows collected in a list.
 -- ---------------------------------------------------------------------------
-
--- The centred sum of squares of the (value, weight) pairs about the group mean
--- m (from fm_stat_mean_*); list_resize repeats m beside every pair so that no
--- lambda recomputes it. (Lambda parameters get fm_ names: DuckDB binds a column
--- of the same name before them.)
-CREATE OR REPLACE MACRO fm_list_ss_deviation(pairs, m) AS
-    list_sum(list_transform(list_zip(pairs, list_resize([m], len(pairs), m)),
-        lambda fm_pair: fm_pair[1].w * pow(fm_pair[1].x - fm_pair[2], 2)));
 
 -- The ranking curve of a group, with list functions only, O(n log n) in the
 -- group's size n. (A correlated subquery over the unnested rows needs windows,
@@ -633,6 +667,11 @@ CREATE OR REPLACE MACRO fm_formula_mean_gamma_deviance(sum_gamma_deviance, sum_w
     fm_finite(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
         sum_gamma_deviance / sum_weight END);
 
+-- sum w d_p(y, y_pred) / sum w, d_p the Tweedie deviance at power p (p <= 0 or p >= 1).
+CREATE OR REPLACE MACRO fm_formula_mean_tweedie_deviance(sum_tweedie_deviance, sum_weight, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_tweedie_deviance / sum_weight END);
+
 -- 1 - ss_res / ss_tot; force_finite: 1 if ss_res = 0, else 0 if ss_tot = 0; null below two rows.
 CREATE OR REPLACE MACRO fm_formula_r2_score(sum_sq_error, ss_total, sum_weight, n_rows, n_invalid, force_finite) AS
     fm_finite(CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN
@@ -654,9 +693,32 @@ CREATE OR REPLACE MACRO fm_formula_explained_variance_score(ss_error_deviation, 
 CREATE OR REPLACE MACRO fm_formula_max_error(max_abs_error, n_invalid) AS
     fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE max_abs_error END);
 
--- median |y - y_pred| (unweighted).
-CREATE OR REPLACE MACRO fm_formula_median_absolute_error(median_abs_error, n_invalid) AS
-    fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) ELSE median_abs_error END);
+-- The weighted median of |y - y_pred| (scikit-learn's averaged inverted CDF); null if sum w = 0.
+CREATE OR REPLACE MACRO fm_formula_median_absolute_error(median_abs_error, sum_weight, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        median_abs_error END);
+
+-- 1 - sum w |y - y_pred| / sum w |y - m|, m the weighted median of y (scikit-learn's D^2 at alpha 0.5).
+CREATE OR REPLACE MACRO fm_formula_d2_absolute_error_score(sum_abs_error, abs_deviation_median, sum_weight, n_rows, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN
+        abs_deviation_median <> 0 AND sum_abs_error <> 0 THEN 1 - sum_abs_error /
+        abs_deviation_median WHEN TRUE AND sum_abs_error = 0 THEN CAST(1.0 AS DOUBLE) WHEN TRUE THEN
+        CAST(0.0 AS DOUBLE) WHEN sum_abs_error = 0 AND abs_deviation_median = 0 THEN CAST(NULL AS
+        DOUBLE) WHEN abs_deviation_median = 0 THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE)
+        END);
+
+-- 1 - sum w pinball(y - y_pred) / sum w pinball(y - q), q the weighted alpha-quantile of y.
+CREATE OR REPLACE MACRO fm_formula_d2_pinball_score(sum_pinball, pinball_baseline, sum_weight, n_rows, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) WHEN
+        pinball_baseline <> 0 AND sum_pinball <> 0 THEN 1 - sum_pinball / pinball_baseline WHEN TRUE
+        AND sum_pinball = 0 THEN CAST(1.0 AS DOUBLE) WHEN TRUE THEN CAST(0.0 AS DOUBLE) WHEN
+        sum_pinball = 0 AND pinball_baseline = 0 THEN CAST(NULL AS DOUBLE) WHEN pinball_baseline = 0
+        THEN CAST('-inf' AS DOUBLE) ELSE CAST(1.0 AS DOUBLE) END);
+
+-- 1 - sum w d_p(y, y_pred) / sum w d_p(y, ybar), ybar the weighted mean of y; null under two rows or at 0 / 0.
+CREATE OR REPLACE MACRO fm_formula_d2_tweedie_score(sum_tweedie_deviance, tweedie_baseline, sum_weight, n_rows, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR n_rows < 2 OR sum_weight = 0 OR tweedie_baseline = 0 THEN
+        CAST(NULL AS DOUBLE) ELSE 1 - sum_tweedie_deviance / tweedie_baseline END);
 
 -- End of the generated formulas.
 
@@ -1351,13 +1413,43 @@ CREATE OR REPLACE MACRO fm_mean_gamma_deviance(y_true, y_pred, sample_weight := 
       fm_invalid_positive(y_true) + fm_invalid_positive(y_pred) + fm_invalid_weight(sample_weight)
     );
 
+CREATE OR REPLACE MACRO fm_mean_tweedie_deviance(y_true, y_pred, sample_weight := 1, power := 0.0) AS
+    fm_formula_mean_tweedie_deviance(
+      fm_stat_sum_tweedie_deviance(y_true, y_pred, sample_weight, power),
+      fm_stat_sum_weight(sample_weight),
+      CASE
+        WHEN power > 0 AND power < 1
+        THEN 1
+        WHEN power < 0.0
+        THEN fm_invalid_finite(y_true) + fm_invalid_positive(y_pred)
+        WHEN power < 1.0
+        THEN fm_invalid_finite(y_true) + fm_invalid_finite(y_pred)
+        WHEN power < 2.0
+        THEN fm_invalid_nonnegative(y_true) + fm_invalid_positive(y_pred)
+        ELSE fm_invalid_positive(y_true) + fm_invalid_positive(y_pred)
+      END + fm_invalid_weight(sample_weight)
+    );
+
 CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_r2_score(
       fm_stat_sum_sq_error(y_true, y_pred, sample_weight),
-      fm_list_ss_deviation(
-        list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
-        fm_stat_mean_y_true(y_true, sample_weight)
-      ),
+      list_transform(
+        [
+          list(struct_pack(y_true := y_true, sample_weight := CAST(sample_weight AS DOUBLE)))
+        ],
+        LAMBDA fm_rows : list_transform(
+          [fm_stat_mean_y_true(y_true, sample_weight)],
+          LAMBDA fm_mean_y_true : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(
+                fm_rows,
+                LAMBDA fm_r : fm_r.sample_weight * POWER(CAST(fm_r.y_true AS DOUBLE) - fm_mean_y_true, 2)
+              )
+            ),
+            CAST(0.0 AS DOUBLE)
+          )
+        )[1]
+      )[1],
       fm_stat_sum_weight(sample_weight),
       fm_stat_n_rows(),
       fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight),
@@ -1366,14 +1458,42 @@ CREATE OR REPLACE MACRO fm_r2_score(y_true, y_pred, sample_weight := 1, force_fi
 
 CREATE OR REPLACE MACRO fm_explained_variance_score(y_true, y_pred, sample_weight := 1, force_finite := TRUE) AS
     fm_formula_explained_variance_score(
-      fm_list_ss_deviation(
-        list(struct_pack(x := fm_error(y_true, y_pred), w := CAST(sample_weight AS DOUBLE))),
-        fm_stat_mean_error(y_true, y_pred, sample_weight)
-      ),
-      fm_list_ss_deviation(
-        list(struct_pack(x := CAST(y_true AS DOUBLE), w := CAST(sample_weight AS DOUBLE))),
-        fm_stat_mean_y_true(y_true, sample_weight)
-      ),
+      list_transform(
+        [
+          list(
+            struct_pack(y_true := y_true, y_pred := y_pred, sample_weight := CAST(sample_weight AS DOUBLE))
+          )
+        ],
+        LAMBDA fm_rows : list_transform(
+          [fm_stat_mean_error(y_true, y_pred, sample_weight)],
+          LAMBDA fm_mean_error : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(
+                fm_rows,
+                LAMBDA fm_r : fm_r.sample_weight * POWER(CAST(fm_r.y_true AS DOUBLE) - CAST(fm_r.y_pred AS DOUBLE) - fm_mean_error, 2)
+              )
+            ),
+            CAST(0.0 AS DOUBLE)
+          )
+        )[1]
+      )[1],
+      list_transform(
+        [
+          list(struct_pack(y_true := y_true, sample_weight := CAST(sample_weight AS DOUBLE)))
+        ],
+        LAMBDA fm_rows : list_transform(
+          [fm_stat_mean_y_true(y_true, sample_weight)],
+          LAMBDA fm_mean_y_true : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(
+                fm_rows,
+                LAMBDA fm_r : fm_r.sample_weight * POWER(CAST(fm_r.y_true AS DOUBLE) - fm_mean_y_true, 2)
+              )
+            ),
+            CAST(0.0 AS DOUBLE)
+          )
+        )[1]
+      )[1],
       fm_stat_sum_weight(sample_weight),
       fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight),
       force_finite
@@ -1385,10 +1505,358 @@ CREATE OR REPLACE MACRO fm_max_error(y_true, y_pred, sample_weight := 1) AS
       fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
     );
 
-CREATE OR REPLACE MACRO fm_median_absolute_error(y_true, y_pred) AS
+CREATE OR REPLACE MACRO fm_median_absolute_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_median_absolute_error(
-      fm_stat_median_abs_error(y_true, y_pred),
-      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred)
+      list_transform(
+        [
+          fm_list_curve(
+            fm_ranking_rows(TRUE, ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)), sample_weight, TRUE, FALSE)
+          )
+        ],
+        LAMBDA fm_c : CASE
+          WHEN LIST_MAX(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                AND fm_p.tp_prev <= (
+                  1 - CAST(0.5 AS DOUBLE)
+                ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                AND fm_p.tp_prev >= (
+                  1 - CAST(0.5 AS DOUBLE)
+                ) * fm_c.pos_total - 1e-12 * fm_c.pos_total
+                THEN CAST(1.0 AS DOUBLE)
+                ELSE CAST(NULL AS DOUBLE)
+              END
+            )
+          ) > 0
+          AND NOT (
+            LIST_MIN(
+              LIST_TRANSFORM(
+                fm_c.points,
+                LAMBDA fm_p : CASE
+                  WHEN fm_p.pw > 0
+                  AND fm_p.tp <= (
+                    1 - CAST(0.5 AS DOUBLE)
+                  ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                  THEN fm_p.y_score
+                  ELSE CAST(NULL AS DOUBLE)
+                END
+              )
+            ) IS NULL
+          )
+          THEN LIST_MIN(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                AND fm_p.tp_prev <= (
+                  1 - CAST(0.5 AS DOUBLE)
+                ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                THEN fm_p.y_score
+                ELSE CAST(NULL AS DOUBLE)
+              END
+            )
+          ) / 2 + LIST_MIN(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                AND fm_p.tp <= (
+                  1 - CAST(0.5 AS DOUBLE)
+                ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                THEN fm_p.y_score
+                ELSE CAST(NULL AS DOUBLE)
+              END
+            )
+          ) / 2
+          ELSE LIST_MIN(
+            LIST_TRANSFORM(
+              fm_c.points,
+              LAMBDA fm_p : CASE
+                WHEN fm_p.pw > 0
+                AND fm_p.tp_prev <= (
+                  1 - CAST(0.5 AS DOUBLE)
+                ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                THEN fm_p.y_score
+                ELSE CAST(NULL AS DOUBLE)
+              END
+            )
+          )
+        END
+      )[1],
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_d2_absolute_error_score(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_d2_absolute_error_score(
+      fm_stat_sum_abs_error(y_true, y_pred, sample_weight),
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(TRUE, CAST(y_true AS DOUBLE), sample_weight, TRUE, FALSE))
+        ],
+        LAMBDA fm_c : list_transform(
+          [
+            CASE
+              WHEN LIST_MAX(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - CAST(0.5 AS DOUBLE)
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    AND fm_p.tp_prev >= (
+                      1 - CAST(0.5 AS DOUBLE)
+                    ) * fm_c.pos_total - 1e-12 * fm_c.pos_total
+                    THEN CAST(1.0 AS DOUBLE)
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) > 0
+              AND NOT (
+                LIST_MIN(
+                  LIST_TRANSFORM(
+                    fm_c.points,
+                    LAMBDA fm_p : CASE
+                      WHEN fm_p.pw > 0
+                      AND fm_p.tp <= (
+                        1 - CAST(0.5 AS DOUBLE)
+                      ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                      THEN fm_p.y_score
+                      ELSE CAST(NULL AS DOUBLE)
+                    END
+                  )
+                ) IS NULL
+              )
+              THEN LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - CAST(0.5 AS DOUBLE)
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) / 2 + LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp <= (
+                      1 - CAST(0.5 AS DOUBLE)
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) / 2
+              ELSE LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - CAST(0.5 AS DOUBLE)
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              )
+            END
+          ],
+          LAMBDA fm_quantile : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw * ABS(fm_p.y_score - fm_quantile))
+            ),
+            0
+          )
+        )[1]
+      )[1],
+      fm_stat_sum_weight(sample_weight),
+      fm_stat_n_rows(),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_d2_pinball_score(y_true, y_pred, sample_weight := 1, alpha := 0.5) AS
+    fm_formula_d2_pinball_score(
+      fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha),
+      list_transform(
+        [
+          fm_list_curve(fm_ranking_rows(TRUE, CAST(y_true AS DOUBLE), sample_weight, TRUE, FALSE))
+        ],
+        LAMBDA fm_c : list_transform(
+          [
+            CASE
+              WHEN LIST_MAX(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - alpha
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    AND fm_p.tp_prev >= (
+                      1 - alpha
+                    ) * fm_c.pos_total - 1e-12 * fm_c.pos_total
+                    THEN CAST(1.0 AS DOUBLE)
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) > 0
+              AND NOT (
+                LIST_MIN(
+                  LIST_TRANSFORM(
+                    fm_c.points,
+                    LAMBDA fm_p : CASE
+                      WHEN fm_p.pw > 0
+                      AND fm_p.tp <= (
+                        1 - alpha
+                      ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                      THEN fm_p.y_score
+                      ELSE CAST(NULL AS DOUBLE)
+                    END
+                  )
+                ) IS NULL
+              )
+              THEN LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - alpha
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) / 2 + LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp <= (
+                      1 - alpha
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              ) / 2
+              ELSE LIST_MIN(
+                LIST_TRANSFORM(
+                  fm_c.points,
+                  LAMBDA fm_p : CASE
+                    WHEN fm_p.pw > 0
+                    AND fm_p.tp_prev <= (
+                      1 - alpha
+                    ) * fm_c.pos_total + 1e-12 * fm_c.pos_total
+                    THEN fm_p.y_score
+                    ELSE CAST(NULL AS DOUBLE)
+                  END
+                )
+              )
+            END
+          ],
+          LAMBDA fm_quantile : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(
+                fm_c.points,
+                LAMBDA fm_p : fm_p.pw * CASE
+                  WHEN fm_p.y_score - fm_quantile >= 0
+                  THEN alpha * (
+                    fm_p.y_score - fm_quantile
+                  )
+                  ELSE (
+                    alpha - 1
+                  ) * (
+                    fm_p.y_score - fm_quantile
+                  )
+                END
+              )
+            ),
+            0
+          )
+        )[1]
+      )[1],
+      fm_stat_sum_weight(sample_weight),
+      fm_stat_n_rows(),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_d2_tweedie_score(y_true, y_pred, sample_weight := 1, power := 0.0) AS
+    fm_formula_d2_tweedie_score(
+      fm_stat_sum_tweedie_deviance(y_true, y_pred, sample_weight, power),
+      list_transform(
+        [
+          list(struct_pack(y_true := y_true, sample_weight := CAST(sample_weight AS DOUBLE)))
+        ],
+        LAMBDA fm_rows : list_transform(
+          [fm_stat_mean_y_true(y_true, sample_weight)],
+          LAMBDA fm_mean_y_true : COALESCE(
+            LIST_SUM(
+              LIST_TRANSFORM(
+                fm_rows,
+                LAMBDA fm_r : fm_r.sample_weight * CASE
+                  WHEN power = 0
+                  THEN POWER(CAST(fm_r.y_true AS DOUBLE) - fm_mean_y_true, 2)
+                  WHEN power = 1
+                  THEN 2 * (
+                    CASE
+                      WHEN CAST(fm_r.y_true AS DOUBLE) > 0 AND fm_mean_y_true > 0
+                      THEN CAST(fm_r.y_true AS DOUBLE) * LN(CAST(fm_r.y_true AS DOUBLE) / fm_mean_y_true)
+                      ELSE CAST(0.0 AS DOUBLE)
+                    END - CAST(fm_r.y_true AS DOUBLE) + fm_mean_y_true
+                  )
+                  WHEN power = 2
+                  THEN 2 * (
+                    CASE
+                      WHEN CAST(fm_r.y_true AS DOUBLE) > 0 AND fm_mean_y_true > 0
+                      THEN LN(fm_mean_y_true / CAST(fm_r.y_true AS DOUBLE))
+                      ELSE CAST(0.0 AS DOUBLE)
+                    END + CAST(fm_r.y_true AS DOUBLE) / fm_mean_y_true - 1
+                  )
+                  ELSE 2 * (
+                    POWER(GREATEST(CAST(fm_r.y_true AS DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / (
+                      (
+                        1 - power
+                      ) * (
+                        2 - power
+                      )
+                    ) - CAST(fm_r.y_true AS DOUBLE) * POWER(fm_mean_y_true, 1 - power) / (
+                      1 - power
+                    )
+                  ) + 2 * (
+                    POWER(fm_mean_y_true, 2 - power) / (
+                      2 - power
+                    )
+                  )
+                END
+              )
+            ),
+            CAST(0.0 AS DOUBLE)
+          )
+        )[1]
+      )[1],
+      fm_stat_sum_weight(sample_weight),
+      fm_stat_n_rows(),
+      CASE
+        WHEN power > 0 AND power < 1
+        THEN 1
+        WHEN power < 0.0
+        THEN fm_invalid_finite(y_true) + fm_invalid_positive(y_pred)
+        WHEN power < 1.0
+        THEN fm_invalid_finite(y_true) + fm_invalid_finite(y_pred)
+        WHEN power < 2.0
+        THEN fm_invalid_nonnegative(y_true) + fm_invalid_positive(y_pred)
+        ELSE fm_invalid_positive(y_true) + fm_invalid_positive(y_pred)
+      END + fm_invalid_weight(sample_weight)
     );
 
 -- curves: table macros, one row per point, e.g.

@@ -169,11 +169,6 @@ def _max_error(y_true, y_pred, sample_weight=None):
     return float(_sk("max_error")(y_true, y_pred)) if len(y_true) else None
 
 
-def _median_absolute_error(y_true, y_pred, sample_weight=None):
-    """sklearn.metrics.median_absolute_error (unweighted only)"""
-    return float(_sk("median_absolute_error")(y_true, y_pred))
-
-
 def _both_classes(y_true, sample_weight) -> bool:
     weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight)
     y = np.asarray(y_true)
@@ -284,7 +279,7 @@ def _hinge(y_true, y_score, sample_weight=None):
 
 
 def _d2(name: str, **fixed: Any) -> Reference:
-    def reference(y_true, y_score, sample_weight=None):
+    def reference(y_true, y_score, sample_weight=None, **params):
         weight = np.ones(len(y_true)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if len(y_true) < 2 or not weight.sum() > 0:
             return None
@@ -292,10 +287,15 @@ def _d2(name: str, **fixed: Any) -> Reference:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            value = float(_sk(name)(y_true, y_score, sample_weight=sample_weight, **fixed))
+            try:
+                value = float(_sk(name)(y_true, y_score, sample_weight=sample_weight, **fixed, **params))
+            except ZeroDivisionError:  # d2_tweedie_score divides Python floats: a zero baseline raises
+                return None
         return None if not math.isfinite(value) else value
 
-    reference.__doc__ = f"sklearn.metrics.{name}; None for its NaN or -inf (fewer than two rows, one class)"
+    reference.__doc__ = (
+        f"sklearn.metrics.{name}; None for its NaN, -inf or ZeroDivisionError (fewer than two rows, a zero baseline)"
+    )
     return reference
 
 
@@ -339,8 +339,12 @@ REFERENCES: dict[str, Reference] = {
     "mean_pinball_loss": _weighted_mean_or_none("mean_pinball_loss"),
     "mean_poisson_deviance": _weighted_mean_or_none("mean_poisson_deviance"),
     "mean_gamma_deviance": _weighted_mean_or_none("mean_gamma_deviance"),
+    "mean_tweedie_deviance": _weighted_mean_or_none("mean_tweedie_deviance"),
+    "d2_tweedie_score": _d2("d2_tweedie_score"),
     "r2_score": _r2,
     "explained_variance_score": _explained_variance,
     "max_error": _max_error,
-    "median_absolute_error": _median_absolute_error,
+    "median_absolute_error": _weighted_mean_or_none("median_absolute_error"),
+    "d2_absolute_error_score": _d2("d2_absolute_error_score"),
+    "d2_pinball_score": _d2("d2_pinball_score"),
 }

@@ -123,10 +123,6 @@ def test_invalid_rows_raise_the_same_error(engine, df, kwargs, message):
         ({"y_true": "y", "y_score": "p", "metrics": {"fbeta_score": {"beta": -1}}}, "beta must be a number >= 0"),
         ({"y_true": "y", "y_score": "p", "metrics": {"f1_score": {"alpha": 1}}}, "f1_score has no parameter ['alpha']"),
         ({"y_true": "y", "y_score": "p", "zero_division": 0.5, "metrics": ["recall_score"]}, "zero_division must be"),
-        (
-            {"y_true": "y", "y_pred": "p", "sample_weight": "w", "metrics": ["median_absolute_error"]},
-            "median_absolute_error does not support sample_weight",
-        ),
         ({"y_true": "y", "y_score": "p", "by": "n_rows"}, "column 'n_rows' (by) not found"),
         ({"y_true": "y", "y_score": "p", "threshold": float("nan")}, "threshold must be a finite number"),
         ({"y_true": "y", "y_score": "p", "nulls": "skip"}, "nulls must be 'error' or 'drop'"),

@@ -66,6 +66,6 @@ def test_builder_binds_its_arguments_like_a_function():
     with pytest.raises(TypeError, match="too many positional arguments"):
         fm.f1_score("y", "p", "w", 1)
     with pytest.raises(TypeError, match="too many positional arguments"):
-        fm.median_absolute_error("y", "p", "w")
+        fm.median_absolute_error("y", "p", "w", 1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'pos_label'"):
         fm.mean_squared_error("y", "p", pos_label=1)

@@ -28,7 +28,7 @@ from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters, parameter_literal
 from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.registry import REGISTRY
-from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap, weighted_quantile
 
 MAGNITUDES = st.sampled_from([0.0, 0.0, 1e-300, 1e-150, 1e-20, 0.5, 1.0, 3.0, 1e20, 1e150, 1e300])
 STATISTIC = st.one_of(
@@ -155,8 +155,12 @@ RATE_STATISTICS = {"ks_max", "partial_auc"}
 
 
 @settings(max_examples=80, deadline=None)
-@given(points=st.lists(POINT, min_size=1, max_size=12), max_fpr=st.floats(1e-3, 1.0))
-def test_curve_statistics_are_identical_on_polars_and_duckdb(points, max_fpr):
+@given(
+    points=st.lists(POINT, min_size=1, max_size=12),
+    max_fpr=st.floats(1e-3, 1.0),
+    alpha=st.sampled_from([0.0, 0.3, 0.5, 1.0]),
+)
+def test_curve_statistics_are_identical_on_polars_and_duckdb(points, max_fpr, alpha):
     """Stage 1 over a curve: every curve statistic from the same points (running sums made once, in Polars)."""
     frame = (
         pl.DataFrame(points, schema={"pw": pl.Float64, "nw": pl.Float64})
@@ -171,11 +175,12 @@ def test_curve_statistics_are_identical_on_polars_and_duckdb(points, max_fpr):
             neg_total=pl.col("nw").sum(),
         )
     )
-    fields = [f for f in CurvePoints.__dataclass_fields__ if f not in ("gap_max", "max_fpr")]
-    c_pl = CurvePoints(**{f: pl.col(f) for f in fields}, gap_max=None, max_fpr=max_fpr)
-    c_pl = replace(c_pl, gap_max=roc_gap(POLARS, c_pl).max())
-    frame = frame.with_columns(gap_max=roc_gap(POLARS, c_pl).max())
-    c_sql = CurvePoints(**{f: SQL.col(f) for f in [*fields, "gap_max"]}, max_fpr=SQL.lit(max_fpr))
+    fields = [f for f in CurvePoints.__dataclass_fields__ if f not in ("gap_max", "max_fpr", "alpha", "quantile")]
+    c_pl = CurvePoints(**{f: pl.col(f) for f in fields}, gap_max=None, max_fpr=max_fpr, alpha=alpha)
+    c_pl = replace(c_pl, gap_max=roc_gap(POLARS, c_pl).max(), quantile=weighted_quantile(POLARS, c_pl, pl.lit(alpha)))
+    frame = frame.with_columns(gap_max=c_pl.gap_max, quantile=c_pl.quantile)
+    given_columns = {f: SQL.col(f) for f in [*fields, "gap_max", "quantile"]}
+    c_sql = CurvePoints(**given_columns, max_fpr=SQL.lit(max_fpr), alpha=SQL.lit(alpha))
     names = [s.name for s in STATISTICS.values() if s.curve]
     polars = frame.select(STATISTICS[n].build(POLARS, c_pl).alias(n) for n in names).row(0)
     duck = _duckdb_values(frame, [STATISTICS[n].build(SQL, c_sql) for n in names])

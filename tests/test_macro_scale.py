@@ -145,4 +145,4 @@ def test_the_curve_has_the_fields_the_generated_statistics_read(con):
     curve = con.sql("SELECT fm_list_curve(fm_ranking_rows(1, 0.5, 1.0, 1, 0))").fetchall()[0][0]
     assert tuple(curve["points"][0]) == _POINT_FIELDS
     group = [name for name in curve if name != "points"]
-    assert {*_POINT_FIELDS, *group, "gap_max", "max_fpr"} == {f.name for f in fields(CurvePoints)}
+    assert {*_POINT_FIELDS, *group, "gap_max", "max_fpr", "alpha", "quantile"} == {f.name for f in fields(CurvePoints)}

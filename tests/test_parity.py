@@ -42,8 +42,9 @@ def _metrics(family: str, weighted: bool, positive: bool = False) -> dict[str, d
     }
     if "fbeta_score" in chosen:
         chosen["fbeta_score"] = {"beta": 2.0}
-    if "mean_pinball_loss" in chosen:
-        chosen["mean_pinball_loss"] = {"alpha": 0.9}
+    for name in ("mean_pinball_loss", "d2_pinball_score"):
+        if name in chosen:
+            chosen[name] = {"alpha": 0.9}
     return chosen
 
 

@@ -14,7 +14,7 @@ import framemetrics as fm
 from framemetrics.core.checks import DOMAINS
 from framemetrics.core.constants import KS_TOLERANCE
 from framemetrics.core.formulas import FORMULAS, formula_parameters
-from framemetrics.core.statistics import STATISTICS
+from framemetrics.core.statistics import STATISTICS, CurvePoints
 from framemetrics.sql.macros import macros
 from framemetrics.sql.user_macros import (
     FORMULA_END,
@@ -33,8 +33,8 @@ from framemetrics.sql.user_macros import (
 
 METRICS = sorted(fm.REGISTRY)
 ROLES = {"y_true", "y_pred", "y_score", "sample_weight"}
-LITERALS = {"pos_label", "neg_label", "alpha", "max_fpr"}
-CURVE_COLUMNS = {"y_score", "pw", "nw", "tp", "fp", "tp_prev", "fp_prev", "pos_total", "neg_total", "gap_max"}
+LITERALS = {"pos_label", "neg_label", "alpha", "max_fpr", "power"}
+CURVE_COLUMNS = set(CurvePoints.__dataclass_fields__)  # the points, their totals, gap_max and quantile
 
 
 @pytest.mark.parametrize("name", METRICS)

@@ -79,6 +79,7 @@ class Plan:
     neg_label: Any = None
     alpha: float = 0.5
     max_fpr: float = 1.0
+    power: float = 0.0
     bins: int | None = None
     labels: tuple[Any, ...] | None = None
     n_scores: int = 0
@@ -96,6 +97,21 @@ class Plan:
     def curve_statistics(self) -> tuple[str, ...]:
         """Ranking statistics, computed over the curve stage."""
         return tuple(s for s in self.statistics if STATISTICS[s].curve)
+
+    @property
+    def curve_stages(self) -> dict[tuple[str, str], tuple[str, ...]]:
+        """The curve statistics by the stage they read: ``(score, quantile)`` of :class:`Statistic` to names.
+
+        Examples
+        --------
+        >>> make_plan(["roc_auc_score", "median_absolute_error"], weighted=False).curve_stages
+        {('y_score', ''): ('auc_sum', 'sum_pos', 'sum_neg'), ('abs_error', ''): ('median_abs_error',)}
+        """
+        stages: dict[tuple[str, str], tuple[str, ...]] = {}
+        for s in self.curve_statistics:
+            key = (STATISTICS[s].score, STATISTICS[s].quantile)
+            stages[key] = (*stages.get(key, ()), s)
+        return stages
 
     @property
     def row_statistics(self) -> tuple[str, ...]:
@@ -249,7 +265,7 @@ def make_plan(
         for key, default in metric.input_params.items():
             inputs.setdefault(key, set()).add(_input_value(key, given.get(key, default)))
         skipped = tuple(s for s, needed in metric.conditional.items() if not needed({**params, **given}))
-        calls.append(MetricCall(metric, params, metric.checks, skipped))
+        calls.append(MetricCall(metric, params, _checks(metric, given), skipped))
     for key, values in inputs.items():
         if len(values) > 1:
             raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
@@ -260,7 +276,15 @@ def make_plan(
     return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
 
 
-_INPUT_DEFAULTS = {"alpha": 0.5, "max_fpr": 1.0}
+_INPUT_DEFAULTS = {"alpha": 0.5, "max_fpr": 1.0, "power": 0.0}
+
+
+def _checks(metric: Metric, given: dict[str, Any]) -> tuple[Check, ...]:
+    """The metric's input checks; a Tweedie deviance's, those of its power (the first bound above it)."""
+    if not metric.power_checks:
+        return metric.checks
+    power = _input_value("power", given.get("power", metric.input_params["power"]))
+    return next(checks for bound, checks in metric.power_checks if power < bound)
 
 
 def _input_value(key: str, value: Any) -> Any:
@@ -306,6 +330,7 @@ def _binary_plan(
         neg_label=default_neg_label(pos_label, neg_label),
         alpha=inputs.get("alpha", _INPUT_DEFAULTS["alpha"]),
         max_fpr=inputs.get("max_fpr", _INPUT_DEFAULTS["max_fpr"]),
+        power=inputs.get("power", _INPUT_DEFAULTS["power"]),
         bins=bins,
     )
 
@@ -389,6 +414,9 @@ def _validate(name: str, params: dict[str, Any]) -> None:
     alpha = params.get("alpha")
     if alpha is not None and not (_is_number(alpha) and 0 <= alpha <= 1):
         raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
+    power = params.get("power")
+    if power is not None and not (_is_number(power) and math.isfinite(power) and not 0 < power < 1):
+        raise ValueError(f"{name}: power must be a finite number <= 0 or >= 1 (scikit-learn's), got {power!r}")
     max_fpr = params.get("max_fpr")
     if max_fpr is not None and not (_is_number(max_fpr) and 0 < max_fpr <= 1):
         raise ValueError(f"{name}: max_fpr must be None or a number in (0, 1], got {max_fpr!r}")

@@ -19,10 +19,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from framemetrics.core.constants import EPS, KS_TOLERANCE
+from framemetrics.core.constants import EPS, KS_TOLERANCE, QUANTILE_TOLERANCE
 from framemetrics.core.namespace import Namespace
 
 __all__ = [
@@ -32,12 +32,17 @@ __all__ = [
     "Statistic",
     "bin_score",
     "clipped_log_loss",
+    "curve_rows",
     "error",
     "group_mean",
     "log1p",
     "negative_weight",
+    "pinball",
     "positive_weight",
+    "quantile_level",
     "roc_gap",
+    "tweedie_deviance",
+    "weighted_quantile",
 ]
 
 Expr = Any
@@ -50,7 +55,7 @@ class Rows:
     Every field is an expression of the namespace (a column, a literal, a
     macro parameter); ``mean_y_true`` and ``mean_error`` are the group means
     of the first pass, as columns joined back or as aggregations broadcast
-    within the group.
+    within the group; ``power`` is the Tweedie deviances' power.
     """
 
     y_true: Expr
@@ -63,6 +68,7 @@ class Rows:
     max_fpr: Expr
     mean_y_true: Expr = None
     mean_error: Expr = None
+    power: Expr = 0.0
 
     @classmethod
     def named(cls, ns: Namespace) -> Rows:
@@ -78,7 +84,10 @@ class CurvePoints:
     sums over the scores at or above it; ``tp_prev, fp_prev``: the same over
     strictly higher scores (the previous point, summed rather than subtracted);
     ``pos_total, neg_total``: the group's totals; ``gap_max``: the group's
-    largest ``tp / P - fp / N``; ``max_fpr``: the partial-AUC bound.
+    largest ``tp / P - fp / N``; ``max_fpr``: the partial-AUC bound;
+    ``alpha``: the pinball loss's level; ``quantile``: the group's weighted
+    quantile of the scores (:func:`weighted_quantile`) at the level the
+    statistic asks for (:attr:`Statistic.quantile`).
     """
 
     y_score: Expr
@@ -92,6 +101,8 @@ class CurvePoints:
     neg_total: Expr
     gap_max: Expr
     max_fpr: Expr
+    alpha: Expr = 0.5
+    quantile: Expr = None
 
     @classmethod
     def named(cls, ns: Namespace) -> CurvePoints:
@@ -109,7 +120,11 @@ class Statistic:
     and ``gap_max`` ask the curve stage for ``tp_prev, fp_prev`` and for
     ``gap_max``; ``counted`` says how the counting stage of confusion cells
     (:mod:`framemetrics.core.cells`) gathers it: ``cell`` from the cells'
-    weights, ``sum`` summed over them, ``""`` not at all.
+    weights, ``sum`` summed over them, ``""`` not at all. ``score`` names
+    the value a curve statistic's stage sorts (:func:`curve_rows`: ``y_score``,
+    or every row counted positive at ``y_true`` or ``abs_error``) and
+    ``quantile`` the level of the points' ``quantile`` it reads (``median``,
+    ``alpha``; :func:`quantile_level`) per point.
     """
 
     name: str
@@ -120,6 +135,8 @@ class Statistic:
     previous: bool = False
     gap_max: bool = False
     counted: str = ""
+    score: str = "y_score"
+    quantile: str = ""
 
 
 def positive_weight(ns: Namespace, x: Rows) -> Expr:
@@ -185,24 +202,91 @@ def _sum_hinge(ns: Namespace, x: Rows) -> Expr:
     return ns.sum(x.sample_weight * ns.when(margin > 0, margin).otherwise(ns.lit(0.0)))
 
 
+def pinball(ns: Namespace, e: Expr, alpha: Expr) -> Expr:
+    """The pinball loss of an error ``e``: ``alpha e`` if ``e >= 0``, else ``(alpha - 1) e``."""
+    return ns.when(e >= 0, alpha * e).otherwise((alpha - 1) * e)
+
+
 def _sum_pinball(ns: Namespace, x: Rows) -> Expr:
-    """sum w (alpha e if e >= 0 else (alpha - 1) e), e = y_true - y_pred."""
-    e = error(ns, x)
-    return ns.sum(x.sample_weight * ns.when(e >= 0, x.alpha * e).otherwise((x.alpha - 1) * e))
+    """sum w pinball(y_true - y_pred), at level alpha."""
+    return ns.sum(x.sample_weight * pinball(ns, error(ns, x), x.alpha))
 
 
-def _sum_poisson_deviance(ns: Namespace, x: Rows) -> Expr:
-    """sum w 2 (y log(y / y_pred) - y + y_pred), y log(y / y_pred) = 0 at y = 0 (scikit-learn's xlogy)."""
-    y, f = ns.to_float(x.y_true), ns.to_float(x.y_pred)
+def curve_rows(ns: Namespace, x: Rows, score: str) -> Rows:
+    """The rows of the curve stage sorting ``score``: ``y_score`` as labelled, else every row positive.
+
+    ``y_true`` and ``abs_error`` (``|y_true - y_pred|``) make the stage of a
+    weighted quantile: the points are the distinct values with their weight
+    ``pw``, ``tp`` the weight at or above a value, ``pos_total`` the group's.
+    """
+    if score == "y_score":
+        return x
+    value = ns.abs(error(ns, x)) if score == "abs_error" else ns.to_float(x.y_true)
+    return replace(x, y_true=ns.lit(True), y_score=value, pos_label=ns.lit(True), neg_label=ns.lit(False))
+
+
+def quantile_level(ns: Namespace, quantile: str, alpha: Expr) -> Expr:
+    """The level of a statistic's ``quantile``: 0.5 for ``median``, the pinball level for ``alpha``."""
+    return alpha if quantile == "alpha" else ns.lit(0.5)
+
+
+def weighted_quantile(ns: Namespace, c: CurvePoints, level: Expr) -> Expr:
+    """The weighted ``level``-quantile of a group's scores, over its curve points (an aggregate).
+
+    scikit-learn's ``_weighted_percentile(average=True)`` (NumPy's
+    ``averaged_inverted_cdf``; the median for unit weights): with ``W`` the
+    total weight and ``F(v)`` the weight at or below ``v``, the lowest value
+    of positive weight with ``F(v) >= level W``; where ``F(v) = level W``
+    exactly, the mean of it and the next value of positive weight. Read from
+    the top, the weight above the quantile is ``u = (1 - level) W``: the
+    value is the lowest whose ``tp_prev`` (weight strictly above) is at most
+    ``u``. Sums are compared within ``QUANTILE_TOLERANCE * W`` (scikit-learn:
+    an absolute 2.2e-16), so that weights of any scale, or summed in any
+    order, give one value; null if the total weight is 0.
+    """
+    above = (1 - level) * c.pos_total
+    tolerance = QUANTILE_TOLERANCE * c.pos_total
+    candidate = ns.all(c.pw > 0, c.tp_prev <= above + tolerance)
+    lower = ns.min(ns.when(candidate, c.y_score).otherwise())
+    upper = ns.min(ns.when(ns.all(c.pw > 0, c.tp <= above + tolerance), c.y_score).otherwise())
+    # The lowest candidate has the most weight above it: "it sits on the level" is "some candidate does".
+    on_point = ns.max(ns.when(ns.all(candidate, c.tp_prev >= above - tolerance), ns.lit(1.0)).otherwise()) > 0
+    return ns.when(ns.all(on_point, ns.not_(ns.is_null(upper))), lower / 2 + upper / 2).otherwise(lower)
+
+
+def _poisson_deviance(ns: Namespace, y: Expr, f: Expr) -> Expr:
+    """2 (y log(y / f) - y + f), y log(y / f) = 0 at y = 0 (scikit-learn's xlogy)."""
     xlogy = ns.when(ns.all(y > 0, f > 0), y * ns.ln(y / f)).otherwise(ns.lit(0.0))
-    return ns.sum(x.sample_weight * (2 * (xlogy - y + f)))
+    return 2 * (xlogy - y + f)
 
 
-def _sum_gamma_deviance(ns: Namespace, x: Rows) -> Expr:
-    """sum w 2 (log(y_pred / y) + y / y_pred - 1)."""
-    y, f = ns.to_float(x.y_true), ns.to_float(x.y_pred)
+def _gamma_deviance(ns: Namespace, y: Expr, f: Expr) -> Expr:
+    """2 (log(f / y) + y / f - 1)."""
     log_ratio = ns.when(ns.all(y > 0, f > 0), ns.ln(f / y)).otherwise(ns.lit(0.0))
-    return ns.sum(x.sample_weight * (2 * (log_ratio + y / f - 1)))
+    return 2 * (log_ratio + y / f - 1)
+
+
+def tweedie_deviance(ns: Namespace, y: Expr, f: Expr, power: Expr) -> Expr:
+    """A row's Tweedie deviance at ``power``, as scikit-learn's ``_mean_tweedie_deviance`` writes it.
+
+    ``(y - f)^2`` at power 0, the Poisson deviance at 1, the Gamma deviance
+    at 2, else ``2 (max(y, 0)^(2-p) / ((1-p)(2-p)) - y f^(1-p) / (1-p) +
+    f^(2-p) / (2-p))``.
+    """
+    p = power
+    general = 2 * (ns.greatest(y, ns.lit(0.0)) ** (2 - p) / ((1 - p) * (2 - p)) - y * f ** (1 - p) / (1 - p))
+    general = general + 2 * (f ** (2 - p) / (2 - p))
+    return (
+        ns.when(ns.eq(p, 0), (y - f) ** 2)
+        .when(ns.eq(p, 1), _poisson_deviance(ns, y, f))
+        .when(ns.eq(p, 2), _gamma_deviance(ns, y, f))
+        .otherwise(general)
+    )
+
+
+def _deviance_sum(deviance: Callable[..., Expr], ns: Namespace, x: Rows, f: Expr, *power: Expr) -> Expr:
+    """sum w deviance(y_true, f[, power])."""
+    return ns.sum(x.sample_weight * deviance(ns, ns.to_float(x.y_true), f, *power))
 
 
 def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
@@ -290,15 +374,57 @@ _ALL = [
         doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
     ),
     Statistic("sum_pinball", _sum_pinball),
-    Statistic("sum_poisson_deviance", _sum_poisson_deviance),
-    Statistic("sum_gamma_deviance", _sum_gamma_deviance),
+    Statistic(
+        "sum_poisson_deviance",
+        lambda ns, x: _deviance_sum(_poisson_deviance, ns, x, ns.to_float(x.y_pred)),
+        doc="sum w 2 (y log(y / y_pred) - y + y_pred): the Tweedie deviance at power 1.",
+    ),
+    Statistic(
+        "sum_gamma_deviance",
+        lambda ns, x: _deviance_sum(_gamma_deviance, ns, x, ns.to_float(x.y_pred)),
+        doc="sum w 2 (log(y_pred / y) + y / y_pred - 1): the Tweedie deviance at power 2.",
+    ),
+    Statistic(
+        "sum_tweedie_deviance",
+        lambda ns, x: _deviance_sum(tweedie_deviance, ns, x, ns.to_float(x.y_pred), x.power),
+        doc="sum w d_p(y_true, y_pred): the Tweedie deviance at the given power.",
+    ),
+    Statistic(
+        "tweedie_baseline",
+        lambda ns, x: _deviance_sum(tweedie_deviance, ns, x, x.mean_y_true, x.power),
+        needs=("mean_y_true",),
+        doc="sum w d_p(y_true, mean_y_true): the deviance of the weighted mean, given the first pass's mean.",
+    ),
     Statistic(
         "max_abs_error",
         lambda ns, x: ns.max(ns.when(x.sample_weight > 0, ns.abs(error(ns, x))).otherwise()),
         doc="max |y_true - y_pred| over the rows of positive weight.",
     ),
     Statistic(
-        "median_abs_error", lambda ns, x: ns.median(ns.abs(error(ns, x))), doc="median |y_true - y_pred| (unweighted)."
+        "median_abs_error",
+        lambda ns, c: weighted_quantile(ns, c, ns.lit(0.5)),
+        curve=True,
+        previous=True,
+        score="abs_error",
+        doc="Weighted median of |y_true - y_pred| (scikit-learn's averaged inverted CDF).",
+    ),
+    Statistic(
+        "abs_deviation_median",
+        lambda ns, c: ns.sum(c.pw * ns.abs(c.y_score - c.quantile)),
+        curve=True,
+        previous=True,
+        score="y_true",
+        quantile="median",
+        doc="sum w |y_true - median_w(y_true)|: the absolute error of the constant median.",
+    ),
+    Statistic(
+        "pinball_baseline",
+        lambda ns, c: ns.sum(c.pw * pinball(ns, c.y_score - c.quantile, c.alpha)),
+        curve=True,
+        previous=True,
+        score="y_true",
+        quantile="alpha",
+        doc="sum w pinball(y_true - q), q the weighted alpha-quantile of y_true: the constant quantile's loss.",
     ),
     Statistic(
         "mean_y_true",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from dataclasses import replace
 from functools import reduce
 
 from sqlglot import exp
@@ -21,7 +22,7 @@ from framemetrics.compilers.sql import SQL, SqlNamespace
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs
-from framemetrics.core.checks import DOMAINS, check
+from framemetrics.core.checks import DOMAINS, Check, check
 from framemetrics.core.curves import CURVES, Curve
 from framemetrics.core.formulas import FORMULAS, formula_parameters
 from framemetrics.core.formulas import multiclass as mc
@@ -34,11 +35,14 @@ from framemetrics.core.statistics import (
     Rows,
     Statistic,
     bin_score,
+    curve_rows,
     error,
     log1p,
     negative_weight,
     positive_weight,
+    quantile_level,
     roc_gap,
+    weighted_quantile,
 )
 from framemetrics.sql.macros import macro_file
 
@@ -94,7 +98,9 @@ def _literal(value: object) -> str:
 # (one per distinct score, these fields), the curve bound to fm_c with the group's totals
 # (pos_total, neg_total): each aggregate a list function over the points, e.g. SUM(x) as
 # COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : x)), 0). gap_max, where a statistic
-# reads it, is the largest roc_gap over the points, bound to fm_gap_max first.
+# reads it, is the largest roc_gap over the points, bound to fm_gap_max first; quantile, the
+# group's weighted quantile over the points, to fm_quantile. A statistic sorting another value
+# than y_score (curve_rows) reads the curve of its rows, every one positive.
 _POINT_FIELDS = ("y_score", "pw", "nw", "tp", "fp", "tp_prev", "fp_prev")
 
 
@@ -106,6 +112,9 @@ class _PointLists(SqlNamespace):
 
     def max(self, x: exp.Expression) -> exp.Expression:
         return self._over_points("LIST_MAX", x)
+
+    def min(self, x: exp.Expression) -> exp.Expression:
+        return self._over_points("LIST_MIN", x)
 
     def _over_points(self, aggregate: str, x: exp.Expression) -> exp.Expression:
         per_point = exp.Lambda(this=x, expressions=[exp.to_identifier("fm_p")])
@@ -140,14 +149,41 @@ def _statistic_call(name: str) -> exp.Expression:
     return _call(f"fm_stat_{name}", *_columns(*_parameters(tree, _ROW_ORDER)))
 
 
-def _deviation(x: exp.Expression, mean: str) -> exp.Expression:
-    """The centred sum of squares in one pass: the group's (x, w) pairs as a list about the group mean."""
-    pairs = _call(
-        "struct_pack",
-        exp.PropertyEQ(this=exp.to_identifier("x"), expression=x),
-        exp.PropertyEQ(this=exp.to_identifier("w"), expression=SQL.to_float(SQL.col("sample_weight"))),
+class _RowLists(SqlNamespace):
+    """The SQL namespace whose sums run over the list ``fm_rows`` of a group's rows, a row ``fm_r`` at a time."""
+
+    def sum(self, x: exp.Expression) -> exp.Expression:
+        per_row = exp.Lambda(this=x, expressions=[exp.to_identifier("fm_r")])
+        rows = exp.Anonymous(this="LIST_TRANSFORM", expressions=[SQL.col("fm_rows"), per_row])
+        return exp.Coalesce(this=exp.Anonymous(this="LIST_SUM", expressions=[rows]), expressions=[SQL.lit(0.0)])
+
+
+_ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
+
+
+def _centred(name: str) -> exp.Expression:
+    """A statistic reading a group mean, in one pass: its core definition over the list of the group's rows.
+
+    The group's rows (the roles it reads) are bound to ``fm_rows`` and each
+    mean (``fm_stat_<mean>``) to ``fm_<mean>``, then the statistic's sum runs
+    over the list (:class:`_RowLists`).
+    """
+    statistic = STATISTICS[name]
+    x = replace(
+        Rows.named(SQL),
+        **{role: exp.column(role, table="fm_r") for role in _ROLES},
+        **{mean: SQL.col(f"fm_{mean}") for mean in statistic.needs},
     )
-    return _call("fm_list_ss_deviation", _call("list", pairs), _statistic_call(mean))
+    body = statistic.build(_RowLists(), x)
+    read = [role for role in _ROLES if any(c.table == "fm_r" and c.name == role for c in body.find_all(exp.Column))]
+    fields = [exp.PropertyEQ(this=exp.to_identifier(r), expression=_row_value(r)) for r in read]
+    for mean in statistic.needs:
+        body = _bind(_statistic_call(mean), f"fm_{mean}", body)
+    return _bind(_call("list", _call("struct_pack", *fields)), "fm_rows", body)
+
+
+def _row_value(role: str) -> exp.Expression:
+    return SQL.to_float(SQL.col(role)) if role == "sample_weight" else SQL.col(role)
 
 
 # An aggregate macro has one pass: centred sums and the curve stage go through lists; the
@@ -156,8 +192,6 @@ def _deviation(x: exp.Expression, mean: str) -> exp.Expression:
 _ONE_PASS = {
     "sum_pos": lambda: _call("fm_score_pw", *_columns("y_true", "sample_weight", "pos_label")),
     "sum_neg": lambda: _call("fm_score_nw", *_columns("y_true", "sample_weight", "neg_label")),
-    "ss_total": lambda: _deviation(SQL.to_float(SQL.col("y_true")), "mean_y_true"),
-    "ss_error_deviation": lambda: _deviation(_call("fm_error", *_columns("y_true", "y_pred")), "mean_error"),
 }
 
 
@@ -174,27 +208,52 @@ def _curve_statistic(statistic: Statistic, metric: Metric) -> exp.Expression:
         f: exp.column(f, table="fm_p" if f in _POINT_FIELDS else "fm_c") for f in CurvePoints.__dataclass_fields__
     }
     fields["gap_max"] = SQL.col("fm_gap_max")
-    fields["max_fpr"] = SQL.col("max_fpr") if "max_fpr" in metric.input_params else SQL.lit(1)
+    fields["quantile"] = SQL.col("fm_quantile")
+    for parameter, default in (("max_fpr", 1), ("alpha", 0.5)):
+        fields[parameter] = SQL.col(parameter) if parameter in metric.input_params else SQL.lit(default)
     points = CurvePoints(**fields)
     body = statistic.build(lists, points)
     if statistic.gap_max:
         body = _bind(lists.max(roc_gap(lists, points)), "fm_gap_max", body)
-    return _bind(_call("fm_list_curve", _call("fm_ranking_rows", *_columns(*_RANKING_ROWS))), "fm_c", body)
+    if statistic.quantile:
+        level = quantile_level(SQL, statistic.quantile, points.alpha)
+        body = _bind(weighted_quantile(lists, points, level), "fm_quantile", body)
+    x = curve_rows(SQL, Rows.named(SQL), statistic.score)
+    rows = _call("fm_ranking_rows", *(getattr(x, role) for role in _RANKING_ROWS))
+    return _bind(_call("fm_list_curve", rows), "fm_c", body)
 
 
 def _argument(param: str, metric: Metric) -> exp.Expression:
     if param in _ONE_PASS:
         return _ONE_PASS[param]()
+    if param in STATISTICS and STATISTICS[param].needs:
+        return _centred(param)
     if param in STATISTICS and STATISTICS[param].curve:
         return _curve_statistic(STATISTICS[param], metric)
     if param in STATISTICS:
         return _statistic_call(param)
     if param == "n_invalid":
-        labels = _columns("pos_label", "neg_label")
-        checks = [_call(c.sql_macro, SQL.col(c.role), *(labels if c.domain == "label" else [])) for c in metric.checks]
+        checks = [_invalid_rows(metric)]
         checks += [_call("fm_invalid_weight", SQL.col("sample_weight"))] if metric.weighted else []
         return reduce(lambda x, y: x + y, checks)
     return SQL.col(param)
+
+
+def _check_calls(checks: tuple[Check, ...]) -> exp.Expression:
+    labels = _columns("pos_label", "neg_label")
+    calls = [_call(c.sql_macro, SQL.col(c.role), *(labels if c.domain == "label" else [])) for c in checks]
+    return reduce(lambda x, y: x + y, calls)
+
+
+def _invalid_rows(metric: Metric) -> exp.Expression:
+    """The count of the metric's invalid input rows; by ``power`` for a Tweedie deviance (1 for 0 < power < 1)."""
+    if not metric.power_checks:
+        return _check_calls(metric.checks)
+    power = SQL.col("power")
+    case = SQL.when(SQL.all(power > 0, power < 1), SQL.lit(1))
+    for bound, checks in metric.power_checks[:-1]:
+        case = case.when(power < bound, _check_calls(checks))
+    return case.otherwise(_check_calls(metric.power_checks[-1][1]))
 
 
 def user_macro(metric: Metric) -> str:

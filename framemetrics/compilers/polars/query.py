@@ -21,7 +21,7 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import bin_score
+from framemetrics.core.statistics import bin_score, curve_rows
 from framemetrics.inputs import MetricInputs
 
 __all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
@@ -60,6 +60,7 @@ def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
         neg_label=plan.neg_label,
         alpha=plan.alpha,
         max_fpr=plan.max_fpr,
+        power=plan.power,
         group_means=group_means,
     )
 
@@ -151,11 +152,11 @@ def run_polars(
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
     stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
-    if plan.curve_statistics:
-        x = rows_of(plan_inputs(plan))
-        if plan.bins is not None:
+    for (score, _), statistics in plan.curve_stages.items():
+        x = curve_rows(POLARS, rows_of(plan_inputs(plan)), score)
+        if plan.bins is not None and score == "y_score":
             x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
-        ranked = curve_statistics(data, keys, x, plan.curve_statistics, plan.max_fpr)
+        ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

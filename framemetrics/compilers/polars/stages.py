@@ -16,7 +16,17 @@ import polars as pl
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core import cells as counting
 from framemetrics.core.checks import Check
-from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, negative_weight, positive_weight, roc_gap
+from framemetrics.core.statistics import (
+    STATISTICS,
+    CurvePoints,
+    Rows,
+    curve_rows,
+    negative_weight,
+    positive_weight,
+    quantile_level,
+    roc_gap,
+    weighted_quantile,
+)
 from framemetrics.inputs import MetricInputs
 
 __all__ = [
@@ -52,6 +62,7 @@ def rows_of(inputs: MetricInputs) -> Rows:
         neg_label=inputs.neg_label,
         alpha=inputs.alpha,
         max_fpr=inputs.max_fpr,
+        power=inputs.power,
     )
     if inputs.group_means:
         return replace(x, mean_y_true=pl.col("mean_y_true"), mean_error=pl.col("mean_error"))
@@ -111,11 +122,19 @@ def cell_statistics(cells: pl.LazyFrame, keys: list[str], x: Rows, statistics: t
 
 
 def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
-    """The curve statistic ``name`` as an aggregation over a group's curve points."""
-    return STATISTICS[name].build(POLARS, points)
+    """The curve statistic ``name`` as an aggregation over a group's curve points.
+
+    A statistic reading the group's weighted quantile gets it computed over
+    the same points, within the group, as ``gap_max``.
+    """
+    statistic = STATISTICS[name]
+    if statistic.quantile:
+        level = quantile_level(POLARS, statistic.quantile, points.alpha)
+        points = replace(points, quantile=weighted_quantile(POLARS, points, level))
+    return statistic.build(POLARS, points)
 
 
-def frame_points(max_fpr: float = 1.0) -> CurvePoints:
+def frame_points(max_fpr: float = 1.0, alpha: float = 0.5) -> CurvePoints:
     """The points of :func:`curve_stage` as its columns, ``gap_max`` read within the group.
 
     Examples
@@ -135,6 +154,7 @@ def frame_points(max_fpr: float = 1.0) -> CurvePoints:
         neg_total=pl.col("neg_total"),
         gap_max=None,
         max_fpr=max_fpr,
+        alpha=alpha,
     )
     return replace(points, gap_max=roc_gap(POLARS, points).max())
 
@@ -175,14 +195,16 @@ def curve_in_group(x: Rows) -> CurvePoints:
         neg_total=negative_weight(POLARS, x).sum(),
         gap_max=None,
         max_fpr=x.max_fpr,
+        alpha=x.alpha,
     )
     return replace(points, gap_max=roc_gap(POLARS, points).max())
 
 
 def statistic_in_group(name: str, x: Rows) -> pl.Expr:
     """Statistic ``name`` of one group inside ``group_by().agg()``: over its rows or its curve."""
-    if STATISTICS[name].curve:
-        return curve_statistic(name, curve_in_group(x))
+    statistic = STATISTICS[name]
+    if statistic.curve:
+        return curve_statistic(name, curve_in_group(curve_rows(POLARS, x, statistic.score)))
     return row_statistic(name, x)
 
 
@@ -193,6 +215,7 @@ def curve_stage(
     *,
     previous: bool = False,
     points: bool = False,
+    labelled: bool = True,
     carry: tuple[str, ...] = (),
 ) -> pl.LazyFrame:
     """One row per group and distinct ``y_score``, with ``pw, nw, tp, fp, pos_total, neg_total``.
@@ -211,6 +234,9 @@ def curve_stage(
         The curves' points: only scores of positive weight (as scikit-learn
         drops zero weights), with ``fn, tn`` (the weights below the score),
         ``next_pw, next_nw`` (the next lower score's) and ``is_first``.
+    labelled : bool, default True
+        False for a quantile's stage, every row positive: no negative
+        columns (``nw, fp, neg_total, fp_prev``).
     carry : tuple of str
         Columns constant within a group, kept (e.g. ``n_invalid``).
 
@@ -226,10 +252,9 @@ def curve_stage(
     >>> curve_stage(lf, [], x, previous=True).collect().rows()
     [(0.9, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 0.0), (0.2, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 0.0)]
     """
+    weights = {"pw": positive_weight(POLARS, x)} | ({"nw": negative_weight(POLARS, x)} if labelled else {})
     per_score = data.group_by([*keys, x.y_score.cast(pl.Float64).alias("y_score")]).agg(
-        *(pl.col(c).first() for c in carry),
-        pw=positive_weight(POLARS, x).sum(),
-        nw=negative_weight(POLARS, x).sum(),
+        *(pl.col(c).first() for c in carry), **{name: w.sum() for name, w in weights.items()}
     )
     pw, nw = pl.col("pw"), pl.col("nw")
     if points:
@@ -237,9 +262,10 @@ def curve_stage(
     # One sort on the score alone: a window keeps each group's rows in frame order, and a
     # multi-key sort (group, score) measured 1.3-1.4x slower for the whole AUC.
     ordered = per_score.sort("y_score", descending=True, nulls_last=True)
-    sums = {"tp": pw.cum_sum(), "fp": nw.cum_sum(), "pos_total": pw.sum(), "neg_total": nw.sum()}
+    sums = {name: pl.col(c).cum_sum() for c, name in (("pw", "tp"), ("nw", "fp")) if c in weights}
+    sums |= {total: pl.col(c).sum() for c, total in (("pw", "pos_total"), ("nw", "neg_total")) if c in weights}
     if previous:
-        sums |= {"tp_prev": pw.cum_sum().shift(1, fill_value=0.0), "fp_prev": nw.cum_sum().shift(1, fill_value=0.0)}
+        sums |= {f"{name}_prev": expr.shift(1, fill_value=0.0) for name, expr in list(sums.items())[: len(weights)]}
     if points:
         sums |= {
             "fn": pw.cum_sum(reverse=True).shift(-1, fill_value=0.0),
@@ -252,9 +278,15 @@ def curve_stage(
 
 
 def curve_statistics(
-    data: pl.LazyFrame, keys: list[str], x: Rows, statistics: tuple[str, ...], max_fpr: float = 1.0
+    data: pl.LazyFrame,
+    keys: list[str],
+    x: Rows,
+    statistics: tuple[str, ...],
+    max_fpr: float = 1.0,
+    alpha: float = 0.5,
+    labelled: bool = True,
 ) -> pl.LazyFrame:
-    """The curve statistics ``statistics`` per group: the curve stage, then one aggregation per group.
+    """The curve statistics ``statistics`` per group: the curve stage of ``x``, then one aggregation per group.
 
     Examples
     --------
@@ -264,7 +296,7 @@ def curve_statistics(
     [(1.5, 2.0)]
     """
     previous = any(STATISTICS[s].previous for s in statistics)
-    points = frame_points(max_fpr)
+    points = frame_points(max_fpr, alpha)
     ranking = [curve_statistic(s, points).alias(s) for s in statistics]
-    curve = curve_stage(data, keys, x, previous=previous)
+    curve = curve_stage(data, keys, x, previous=previous, labelled=labelled)
     return curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)

@@ -103,6 +103,7 @@ def plan_literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, ex
         "neg_label": SQL.lit(plan.neg_label),
         "alpha": SQL.lit(float(plan.alpha)),
         "max_fpr": SQL.lit(float(plan.max_fpr)),
+        "power": SQL.lit(float(plan.power)),
     }
 
 
@@ -211,9 +212,10 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
-    if plan.curve_statistics:
-        ctes += curve_ctes(plan, literals, keys)
-        values = values.join("fm_ranking", on=same_group("fm_statistics", "fm_ranking", keys), copy=False)
+    curves, rankings = curve_ctes(plan, literals, keys)
+    ctes += curves
+    for ranking in rankings:
+        values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
     ctes.append(("fm_values", values))
     # A metric is a number or null (guards.bounded), applied to each formula's column: the formula written once.
     final = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]

@@ -4,16 +4,18 @@ The curve stage is the sqlglot form of
 :func:`framemetrics.compilers.polars.stages.curve_stage`: per group and
 distinct score the weights ``pw, nw`` (``fm_scores``), their running sums
 ``tp, fp`` and totals (one window, ``fm_curve``). The metric query adds the
-largest gap where ``ks_threshold`` needs it (``fm_gaps``) and the curve
-statistics per group (``fm_ranking``); the curves read the points
-(:mod:`framemetrics.compilers.sql.curves`).
+largest gap where ``ks_threshold`` needs it (``fm_gaps``), the group's
+weighted quantile where a statistic reads it (``_quantiles``), and the curve
+statistics per group (``fm_ranking``); a regression's quantiles sort other
+values in stages of their own prefix (``fm_abs_error_curve``...). The
+curves read the points (:mod:`framemetrics.compilers.sql.curves`).
 """
 
 from __future__ import annotations
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.compilers.sql.namespace import SQL, SqlNamespace
 from framemetrics.core import cells as counting
 from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
@@ -21,9 +23,12 @@ from framemetrics.core.statistics import (
     CurvePoints,
     Rows,
     bin_score,
+    curve_rows,
     negative_weight,
     positive_weight,
+    quantile_level,
     roc_gap,
+    weighted_quantile,
 )
 
 __all__ = [
@@ -59,6 +64,7 @@ def rows_of(literals: dict[str, exp.Expression]) -> Rows:
         neg_label=literals["neg_label"],
         alpha=literals.get("alpha", SQL.lit(0.5)),
         max_fpr=literals.get("max_fpr", SQL.lit(1.0)),
+        power=literals.get("power", SQL.lit(0.0)),
     )
 
 
@@ -124,6 +130,22 @@ def group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
     return exp.Window(this=aggregate, partition_by=[exp.column(k) for k in keys])
 
 
+class _GroupWindows(SqlNamespace):
+    """The SQL namespace whose aggregates are windows over the group: a group's value on each of its rows."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+
+    def sum(self, x: exp.Expression) -> exp.Expression:
+        return group_window(exp.Sum(this=x), self.keys)
+
+    def max(self, x: exp.Expression) -> exp.Expression:
+        return group_window(exp.Max(this=x), self.keys)
+
+    def min(self, x: exp.Expression) -> exp.Expression:
+        return group_window(exp.Min(this=x), self.keys)
+
+
 def _by_score(function: exp.Expression, keys: list[str], frame: dict | None = None) -> exp.Window:
     """``function OVER (PARTITION BY keys ORDER BY y_score DESC [frame])``: the order is the window's own."""
     order = exp.Order(expressions=[exp.Ordered(this=exp.column("y_score"), desc=True)])
@@ -142,6 +164,7 @@ def curve_stage(
     *,
     previous: bool = False,
     points: bool = False,
+    labelled: bool = True,
     source: str = "fm_input",
     prefix: str = "fm",
 ) -> list[tuple[str, exp.Select]]:
@@ -158,6 +181,9 @@ def curve_stage(
     previous, points : bool, default False
         The extra columns, as :func:`framemetrics.compilers.polars.stages.curve_stage`
         adds them (``tp_prev, fp_prev``; the curves' points).
+    labelled : bool, default True
+        False for a quantile's stage, every row positive: no negative
+        columns (``nw, fp, neg_total, fp_prev``).
 
     Returns
     -------
@@ -173,26 +199,22 @@ def curve_stage(
     'SUM(pw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp'
     """
     groups = [exp.column(k) for k in keys]
+    weights = {"pw": positive_weight(SQL, x)} | ({"nw": negative_weight(SQL, x)} if labelled else {})
     scores = (
         exp.select(
             *groups,
             exp.alias_(score, "y_score", copy=False),
-            exp.alias_(SQL.sum(positive_weight(SQL, x)), "pw", copy=False),
-            exp.alias_(SQL.sum(negative_weight(SQL, x)), "nw", copy=False),
+            *(exp.alias_(SQL.sum(w), name, copy=False) for name, w in weights.items()),
         )
         .from_(source, copy=False)
         .group_by(*groups, score, copy=False)
     )
-    columns = {
-        "tp": _by_score(_sum("pw"), keys, _THROUGH),
-        "fp": _by_score(_sum("nw"), keys, _THROUGH),
-        "pos_total": group_window(_sum("pw"), keys),
-        "neg_total": group_window(_sum("nw"), keys),
-    }
+    sums = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))[: len(weights)]
+    columns = {name: _by_score(_sum(c), keys, _THROUGH) for c, name, _ in sums}
+    columns |= {total: group_window(_sum(c), keys) for c, _, total in sums}
     if previous:
         columns |= {
-            f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0))
-            for c, name in (("pw", "tp"), ("nw", "fp"))
+            f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0)) for c, name, _ in sums
         }
     if points:
         columns |= {
@@ -203,7 +225,7 @@ def curve_stage(
             f"next_{c}": _by_score(exp.Anonymous(this="LEAD", expressions=[exp.column(c)]), keys) for c in ("pw", "nw")
         }
         columns["is_first"] = exp.EQ(this=_by_score(exp.RowNumber(), keys), expression=exp.Literal.number(1))
-    selected = [*groups, exp.column("y_score"), exp.column("pw"), exp.column("nw")]
+    selected = [*groups, exp.column("y_score"), *(exp.column(c) for c in weights)]
     selected += [exp.alias_(value, name, copy=False) for name, value in columns.items()]
     curve = exp.select(*selected, copy=False).from_(f"{prefix}_scores", copy=False)
     if points:
@@ -217,10 +239,16 @@ def curve_statistics(
     statistics: tuple[str, ...],
     *,
     score: exp.Expression | None = None,
+    quantile: str = "",
+    labelled: bool = True,
     source: str = "fm_input",
     prefix: str = "fm",
 ) -> list[tuple[str, exp.Select]]:
     """The curve stage over ``source`` and the curve ``statistics`` per group (``<prefix>_ranking``).
+
+    ``quantile`` (``median``, ``alpha``) adds the group's weighted quantile
+    at that level to every point (``<prefix>_quantiles``), for the statistics
+    that read it; ``labelled`` as :func:`curve_stage`.
 
     Examples
     --------
@@ -229,32 +257,52 @@ def curve_statistics(
     ['fm_scores', 'fm_curve', 'fm_gaps', 'fm_ranking']
     """
     previous = any(STATISTICS[s].previous for s in statistics)
-    ctes = curve_stage(x, keys, x.y_score if score is None else score, previous=previous, source=source, prefix=prefix)
-    points = CurvePoints(
-        **{f: SQL.col(f) for f in CurvePoints.__dataclass_fields__ if f != "max_fpr"}, max_fpr=x.max_fpr
-    )
+    score = x.y_score if score is None else score
+    ctes = curve_stage(x, keys, score, previous=previous, labelled=labelled, source=source, prefix=prefix)
+    columns = {f: SQL.col(f) for f in CurvePoints.__dataclass_fields__}
+    points = CurvePoints(**columns | {"max_fpr": x.max_fpr, "alpha": x.alpha})
     stage = f"{prefix}_curve"
+    extra = {}
     if any(STATISTICS[s].gap_max for s in statistics):
-        gap_max = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
-        gaps = exp.select(exp.Star(), exp.alias_(gap_max, "gap_max", copy=False)).from_(stage, copy=False)
-        ctes.append((f"{prefix}_gaps", gaps))
-        stage = f"{prefix}_gaps"
+        extra["gap_max"] = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
+    if quantile:
+        extra["quantile"] = weighted_quantile(_GroupWindows(keys), points, quantile_level(SQL, quantile, x.alpha))
+    if extra:
+        named = [exp.alias_(value, name, copy=False) for name, value in extra.items()]
+        suffix = "gaps" if "gap_max" in extra else "quantiles"
+        ctes.append((f"{prefix}_{suffix}", exp.select(exp.Star(), *named).from_(stage, copy=False)))
+        stage = f"{prefix}_{suffix}"
     groups = [exp.column(k) for k in keys]
     ranking = exp.select(*groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in statistics))
     ranking = ranking.from_(stage, copy=False)
     return [*ctes, (f"{prefix}_ranking", ranking.group_by(*groups, copy=False) if keys else ranking)]
 
 
-def curve_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> list[tuple[str, exp.Select]]:
-    """The plan's curve statistics per group: ``fm_scores`` ... ``fm_ranking`` (scores binned with ``bins=``).
+def curve_ctes(
+    plan: Plan, literals: dict[str, exp.Expression], keys: list[str]
+) -> tuple[list[tuple[str, exp.Select]], list[str]]:
+    """The plan's curve statistics per group, one curve stage per :attr:`Plan.curve_stages` entry.
+
+    The scores' stage is ``fm_scores`` ... ``fm_ranking`` (scores binned
+    with ``bins=``); another sorts its value under its own prefix
+    (``fm_abs_error_scores`` ... ``fm_abs_error_ranking``). Returns the CTEs
+    and the names of the ranking CTEs to join.
 
     Examples
     --------
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("roc_auc_score", weighted=False)
-    >>> [name for name, _ in curve_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])]
-    ['fm_scores', 'fm_curve', 'fm_ranking']
+    >>> ctes, rankings = curve_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])
+    >>> [name for name, _ in ctes], rankings
+    (['fm_scores', 'fm_curve', 'fm_ranking'], ['fm_ranking'])
     """
-    x = rows_of(literals)
-    score = None if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
-    return curve_statistics(x, keys, plan.curve_statistics, score=score)
+    ctes, rankings = [], []
+    for (score, quantile), statistics in plan.curve_stages.items():
+        x = curve_rows(SQL, rows_of(literals), score)
+        binned = None if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
+        binned = binned if score == "y_score" else None
+        prefix = "_".join(p for p in ("fm", "" if score == "y_score" else score, quantile) if p)
+        labelled = score == "y_score"
+        ctes += curve_statistics(x, keys, statistics, score=binned, quantile=quantile, labelled=labelled, prefix=prefix)
+        rankings.append(f"{prefix}_ranking")
+    return ctes, rankings

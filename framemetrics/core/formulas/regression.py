@@ -44,6 +44,12 @@ mean_gamma_deviance = weighted_mean(
     "sum w 2 (log(y_pred / y) + y / y_pred - 1) / sum w (Tweedie power 2; y > 0, y_pred > 0).",
     __name__,
 )
+mean_tweedie_deviance = weighted_mean(
+    "mean_tweedie_deviance",
+    "sum_tweedie_deviance",
+    "sum w d_p(y, y_pred) / sum w, d_p the Tweedie deviance at power p (p <= 0 or p >= 1).",
+    __name__,
+)
 
 
 def max_error(ns: Namespace, max_abs_error: Expr, n_invalid: Expr) -> Expr:
@@ -51,9 +57,9 @@ def max_error(ns: Namespace, max_abs_error: Expr, n_invalid: Expr) -> Expr:
     return valid(ns, n_invalid, max_abs_error)
 
 
-def median_absolute_error(ns: Namespace, median_abs_error: Expr, n_invalid: Expr) -> Expr:
-    """median |y - y_pred| (unweighted)."""
-    return valid(ns, n_invalid, median_abs_error)
+def median_absolute_error(ns: Namespace, median_abs_error: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """The weighted median of |y - y_pred| (scikit-learn's averaged inverted CDF); null if sum w = 0."""
+    return valid(ns, n_invalid, median_abs_error, ns.eq(sum_weight, 0))
 
 
 def _explained_fraction(
@@ -97,3 +103,31 @@ def explained_variance_score(
     undefined = ns.any(n_invalid > 0, ns.eq(sum_weight, 0))
     ratio = (ss_error_deviation / sum_weight) / (ss_total / sum_weight)
     return _explained_fraction(ns, ss_error_deviation, ss_total, ratio, undefined, force_finite)
+
+
+def _quantile_d2(ns: Namespace, loss: Expr, baseline: Expr, sum_weight: Expr, n_rows: Expr, n_invalid: Expr) -> Expr:
+    """1 - loss / baseline with force_finite (1 if both are 0, 0 if only the baseline is); null under two rows."""
+    undefined = ns.any(n_invalid > 0, n_rows < 2, ns.eq(sum_weight, 0))
+    return _explained_fraction(ns, loss, baseline, loss / baseline, undefined, ns.lit(True))
+
+
+def d2_absolute_error_score(
+    ns: Namespace, sum_abs_error: Expr, abs_deviation_median: Expr, sum_weight: Expr, n_rows: Expr, n_invalid: Expr
+) -> Expr:
+    """1 - sum w |y - y_pred| / sum w |y - m|, m the weighted median of y (scikit-learn's D^2 at alpha 0.5)."""
+    return _quantile_d2(ns, sum_abs_error, abs_deviation_median, sum_weight, n_rows, n_invalid)
+
+
+def d2_pinball_score(
+    ns: Namespace, sum_pinball: Expr, pinball_baseline: Expr, sum_weight: Expr, n_rows: Expr, n_invalid: Expr
+) -> Expr:
+    """1 - sum w pinball(y - y_pred) / sum w pinball(y - q), q the weighted alpha-quantile of y."""
+    return _quantile_d2(ns, sum_pinball, pinball_baseline, sum_weight, n_rows, n_invalid)
+
+
+def d2_tweedie_score(
+    ns: Namespace, sum_tweedie_deviance: Expr, tweedie_baseline: Expr, sum_weight: Expr, n_rows: Expr, n_invalid: Expr
+) -> Expr:
+    """1 - sum w d_p(y, y_pred) / sum w d_p(y, ybar), ybar the weighted mean of y; null under two rows or at 0 / 0."""
+    undefined = (n_rows < 2, ns.eq(sum_weight, 0), ns.eq(tweedie_baseline, 0))
+    return valid(ns, n_invalid, 1 - sum_tweedie_deviance / tweedie_baseline, *undefined)

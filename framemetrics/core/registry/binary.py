@@ -6,6 +6,7 @@ A metric's formula is the function of its name in
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from framemetrics.core.checks import Check, check
@@ -39,6 +40,14 @@ _FINITE = (check("finite", "y_true"), check("finite", "y_pred"))
 _LOG = _FINITE + (check("log1p", "y_true"), check("log1p", "y_pred"))
 _POISSON = (check("nonnegative", "y_true"), check("positive", "y_pred"))
 _GAMMA = (check("positive", "y_true"), check("positive", "y_pred"))
+# scikit-learn's domains of the Tweedie deviance by power: p < 0 (y any, y_pred > 0), p = 0 (normal),
+# 1 <= p < 2 (Poisson to compound Poisson: y >= 0, y_pred > 0), p >= 2 (y, y_pred > 0); 0 < p < 1 is invalid.
+_TWEEDIE = (
+    (0.0, (check("finite", "y_true"), check("positive", "y_pred"))),
+    (1.0, _FINITE),
+    (2.0, _POISSON),
+    (math.inf, _GAMMA),
+)
 
 
 def _regression(name: str, statistics: str, checks: tuple[Check, ...] = _FINITE, **kwargs: Any) -> Metric:
@@ -94,8 +103,24 @@ BINARY: tuple[Metric, ...] = (
     _regression("mean_pinball_loss", "sum_pinball sum_weight", input_params={"alpha": 0.5}),
     _regression("mean_poisson_deviance", "sum_poisson_deviance sum_weight", _POISSON),
     _regression("mean_gamma_deviance", "sum_gamma_deviance sum_weight", _GAMMA),
+    _regression(
+        "mean_tweedie_deviance",
+        "sum_tweedie_deviance sum_weight",
+        _FINITE,
+        input_params={"power": 0.0},
+        power_checks=_TWEEDIE,
+    ),
     _regression("r2_score", "sum_sq_error ss_total sum_weight n_rows", params={"force_finite": True}),
     _regression("explained_variance_score", "ss_error_deviation ss_total sum_weight", params={"force_finite": True}),
     _regression("max_error", "max_abs_error"),
-    _regression("median_absolute_error", "median_abs_error", weighted=False),
+    _regression("median_absolute_error", "median_abs_error sum_weight"),
+    _regression("d2_absolute_error_score", "sum_abs_error abs_deviation_median sum_weight n_rows"),
+    _regression("d2_pinball_score", "sum_pinball pinball_baseline sum_weight n_rows", input_params={"alpha": 0.5}),
+    _regression(
+        "d2_tweedie_score",
+        "sum_tweedie_deviance tweedie_baseline sum_weight n_rows",
+        _FINITE,
+        input_params={"power": 0.0},
+        power_checks=_TWEEDIE,
+    ),
 )

@@ -60,6 +60,9 @@ class Metric:
         and ``beta``); a formula may read them too.
     weighted : bool
         Whether ``sample_weight`` is supported.
+    power_checks : tuple of (float, tuple of Check)
+        A Tweedie deviance's checks, which depend on its ``power``: for a power
+        below each bound, in order, the checks then (``checks`` is the first).
     conditional : dict
         Statistics computed only when the predicate of the parameters holds
         (the partial AUC only with ``max_fpr < 1``); else the formula reads NULL.
@@ -79,6 +82,7 @@ class Metric:
     params: dict[str, Any] = field(default_factory=dict)
     input_params: dict[str, Any] = field(default_factory=dict)
     weighted: bool = True
+    power_checks: tuple[tuple[float, tuple[Check, ...]], ...] = ()
     conditional: dict[str, Callable[[dict[str, Any]], bool]] = field(default_factory=dict)
     averages: dict[str, Call] = field(default_factory=dict)
     reference: str = ""
