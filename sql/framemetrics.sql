@@ -191,9 +191,10 @@ CREATE OR REPLACE MACRO fm_stat_sum_gamma_deviance(y_true, y_pred, sample_weight
 
 -- sum w d_p(y_true, y_pred): the Tweedie deviance at the given power.
 CREATE OR REPLACE MACRO fm_stat_sum_tweedie_deviance(y_true, y_pred, sample_weight, power) AS
-    COALESCE(SUM(sample_weight * CASE WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) - CAST(y_pred
-        AS DOUBLE), 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred
-        AS DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
+    COALESCE(SUM(sample_weight * CASE WHEN CAST(y_true AS DOUBLE) = CAST(y_pred AS DOUBLE) THEN
+        CAST(0.0 AS DOUBLE) WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS
+        DOUBLE), 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
+        DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
         DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE))
         WHEN power = 2 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS DOUBLE) > 0
         THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END +
@@ -204,14 +205,15 @@ CREATE OR REPLACE MACRO fm_stat_sum_tweedie_deviance(y_true, y_pred, sample_weig
 
 -- sum w d_p(y_true, mean_y_true): the deviance of the weighted mean, given the first pass's mean.
 CREATE OR REPLACE MACRO fm_stat_tweedie_baseline(y_true, sample_weight, mean_y_true, power) AS
-    COALESCE(SUM(sample_weight * CASE WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) -
-        mean_y_true, 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND
-        mean_y_true > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / mean_y_true) ELSE
-        CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + mean_y_true) WHEN power = 2 THEN 2 *
-        (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND mean_y_true > 0 THEN LN(mean_y_true / CAST(y_true
-        AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END + CAST(y_true AS DOUBLE) / mean_y_true - 1) ELSE 2
-        * (POWER(GREATEST(CAST(y_true AS DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) *
-        (2 - power)) - CAST(y_true AS DOUBLE) * POWER(mean_y_true, 1 - power) / (1 - power)) + 2 *
+    COALESCE(SUM(sample_weight * CASE WHEN CAST(y_true AS DOUBLE) = mean_y_true THEN CAST(0.0 AS
+        DOUBLE) WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) - mean_y_true, 2) WHEN power = 1
+        THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND mean_y_true > 0 THEN CAST(y_true AS
+        DOUBLE) * LN(CAST(y_true AS DOUBLE) / mean_y_true) ELSE CAST(0.0 AS DOUBLE) END -
+        CAST(y_true AS DOUBLE) + mean_y_true) WHEN power = 2 THEN 2 * (CASE WHEN CAST(y_true AS
+        DOUBLE) > 0 AND mean_y_true > 0 THEN LN(mean_y_true / CAST(y_true AS DOUBLE)) ELSE CAST(0.0
+        AS DOUBLE) END + CAST(y_true AS DOUBLE) / mean_y_true - 1) ELSE 2 *
+        (POWER(GREATEST(CAST(y_true AS DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) * (2
+        - power)) - CAST(y_true AS DOUBLE) * POWER(mean_y_true, 1 - power) / (1 - power)) + 2 *
         (POWER(mean_y_true, 2 - power) / (2 - power)) END), 0);
 
 -- max |y_true - y_pred| over the rows of positive weight.
@@ -1804,6 +1806,8 @@ CREATE OR REPLACE MACRO fm_d2_tweedie_score(y_true, y_pred, sample_weight := 1, 
               LIST_TRANSFORM(
                 fm_rows,
                 LAMBDA fm_r : fm_r.sample_weight * CASE
+                  WHEN CAST(fm_r.y_true AS DOUBLE) = fm_mean_y_true
+                  THEN CAST(0.0 AS DOUBLE)
                   WHEN power = 0
                   THEN POWER(CAST(fm_r.y_true AS DOUBLE) - fm_mean_y_true, 2)
                   WHEN power = 1
@@ -1962,10 +1966,10 @@ WITH fm_input AS (
   SELECT
     fm_g0,
     CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE),
-    CAST(0.0 AS DOUBLE),
-    neg_total,
-    pos_total,
+    CAST(0.0 AS DOUBLE) AS tp,
+    CAST(0.0 AS DOUBLE) AS fp,
+    neg_total AS tn,
+    pos_total AS fn,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2091,10 +2095,10 @@ WITH fm_input AS (
   SELECT
     fm_g0,
     CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE),
-    CAST(0.0 AS DOUBLE),
-    neg_total,
-    pos_total,
+    CAST(0.0 AS DOUBLE) AS tp,
+    CAST(0.0 AS DOUBLE) AS fp,
+    neg_total AS tn,
+    pos_total AS fn,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2223,10 +2227,10 @@ WITH fm_input AS (
   SELECT
     fm_g0,
     CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE),
-    CAST(0.0 AS DOUBLE),
-    neg_total,
-    pos_total,
+    CAST(0.0 AS DOUBLE) AS tp,
+    CAST(0.0 AS DOUBLE) AS fp,
+    neg_total AS tn,
+    pos_total AS fn,
     pos_total,
     neg_total
   FROM fm_curve

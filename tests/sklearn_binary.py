@@ -299,6 +299,15 @@ def _d2(name: str, **fixed: Any) -> Reference:
     return reference
 
 
+def _d2_tweedie(y_true, y_pred, sample_weight=None, power=0.0):
+    """sklearn.metrics.d2_tweedie_score; None where y_true is constant over the rows of positive weight:
+    framemetrics' weighted mean is then exact and the baseline 0 (null), scikit-learn's mean keeps a
+    rounding residue and the score explodes (-4.6e31)."""
+    if _constant(y_true, sample_weight):
+        return None
+    return _d2("d2_tweedie_score")(y_true, y_pred, sample_weight, power=power)
+
+
 REFERENCES: dict[str, Reference] = {
     "accuracy_score": _accuracy,
     "error_rate": _error_rate,
@@ -340,7 +349,7 @@ REFERENCES: dict[str, Reference] = {
     "mean_poisson_deviance": _weighted_mean_or_none("mean_poisson_deviance"),
     "mean_gamma_deviance": _weighted_mean_or_none("mean_gamma_deviance"),
     "mean_tweedie_deviance": _weighted_mean_or_none("mean_tweedie_deviance"),
-    "d2_tweedie_score": _d2("d2_tweedie_score"),
+    "d2_tweedie_score": _d2_tweedie,
     "r2_score": _r2,
     "explained_variance_score": _explained_variance,
     "max_error": _max_error,

@@ -27,6 +27,8 @@ METRICS = ("mean_tweedie_deviance", "d2_tweedie_score")
 def _reference(metric: str, y, f, w, power: float) -> float | None:
     if not sum(w) > 0 or (metric == "d2_tweedie_score" and len(y) < 2):
         return None
+    if metric == "d2_tweedie_score" and len(set(y[w > 0])) == 1:
+        return None  # a constant y: the exact mean's baseline is 0 (null); scikit-learn's may keep a residue
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -271,13 +271,16 @@ def tweedie_deviance(ns: Namespace, y: Expr, f: Expr, power: Expr) -> Expr:
 
     ``(y - f)^2`` at power 0, the Poisson deviance at 1, the Gamma deviance
     at 2, else ``2 (max(y, 0)^(2-p) / ((1-p)(2-p)) - y f^(1-p) / (1-p) +
-    f^(2-p) / (2-p))``.
+    f^(2-p) / (2-p))``; exactly 0 where ``f = y`` (the general form leaves a
+    rounding residue there, which would make the D^2 of a constant ``y`` a
+    huge number instead of undefined).
     """
     p = power
     general = 2 * (ns.greatest(y, ns.lit(0.0)) ** (2 - p) / ((1 - p) * (2 - p)) - y * f ** (1 - p) / (1 - p))
     general = general + 2 * (f ** (2 - p) / (2 - p))
     return (
-        ns.when(ns.eq(p, 0), (y - f) ** 2)
+        ns.when(ns.eq(y, f), ns.lit(0.0))
+        .when(ns.eq(p, 0), (y - f) ** 2)
         .when(ns.eq(p, 1), _poisson_deviance(ns, y, f))
         .when(ns.eq(p, 2), _gamma_deviance(ns, y, f))
         .otherwise(general)
