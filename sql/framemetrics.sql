@@ -272,11 +272,13 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
 
 -- Twice the trapezoidal ROC AUC, ties counting 1/2: sum (nw / N) (2 tp - pw) / P, rates of any weight scale.
 CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, pos_total, neg_total) AS
-    COALESCE(SUM(nw / neg_total * ((2 * tp - pw) / pos_total)), 0);
+    COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN nw / neg_total * ((2 * tp - pw) /
+        pos_total) ELSE CAST(NULL AS DOUBLE) END), 0);
 
 -- Share of the tied (positive, negative) pairs: sum (pw / P) (nw / N) bounds the AUC's tie or binning error.
 CREATE OR REPLACE MACRO fm_stat_auc_tie_sum(pw, nw, pos_total, neg_total) AS
-    COALESCE(SUM(pw / pos_total * (nw / neg_total)), 0);
+    COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN pw / pos_total * (nw / neg_total)
+        ELSE CAST(NULL AS DOUBLE) END), 0);
 
 -- Area of the ROC curve left of FPR = max_fpr, the last segment cut by interpolation.
 CREATE OR REPLACE MACRO fm_stat_partial_auc(pw, nw, tp, fp, pos_total, neg_total, max_fpr) AS
@@ -1053,11 +1055,15 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
-              LAMBDA fm_p : fm_p.nw / fm_c.neg_total * (
-                (
-                  2 * fm_p.tp - fm_p.pw
-                ) / fm_c.pos_total
-              )
+              LAMBDA fm_p : CASE
+                WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+                THEN fm_p.nw / fm_c.neg_total * (
+                  (
+                    2 * fm_p.tp - fm_p.pw
+                  ) / fm_c.pos_total
+                )
+                ELSE CAST(NULL AS DOUBLE)
+              END
             )
           ),
           0
@@ -1135,11 +1141,15 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
-              LAMBDA fm_p : fm_p.nw / fm_c.neg_total * (
-                (
-                  2 * fm_p.tp - fm_p.pw
-                ) / fm_c.pos_total
-              )
+              LAMBDA fm_p : CASE
+                WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+                THEN fm_p.nw / fm_c.neg_total * (
+                  (
+                    2 * fm_p.tp - fm_p.pw
+                  ) / fm_c.pos_total
+                )
+                ELSE CAST(NULL AS DOUBLE)
+              END
             )
           ),
           0
@@ -1160,9 +1170,13 @@ CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight :=
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
-              LAMBDA fm_p : fm_p.pw / fm_c.pos_total * (
-                fm_p.nw / fm_c.neg_total
-              )
+              LAMBDA fm_p : CASE
+                WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
+                THEN fm_p.pw / fm_c.pos_total * (
+                  fm_p.nw / fm_c.neg_total
+                )
+                ELSE CAST(NULL AS DOUBLE)
+              END
             )
           ),
           0
@@ -1995,9 +2009,17 @@ SELECT
   fm_points.fp AS fp,
   fm_points.tn AS tn,
   fm_points.fn AS fn
-FROM fm_points
-JOIN fm_statistics
-  ON fm_points.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+FROM fm_statistics
+LEFT JOIN fm_points
+  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
+  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
+WHERE
+  NOT (
+    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
+  )
+  OR NOT (
+    fm_points.threshold IS NULL
+  )
 ORDER BY
   fm_statistics.fm_g0,
   threshold DESC;
@@ -2127,9 +2149,17 @@ SELECT
   fm_points.fp AS fp,
   fm_points.tn AS tn,
   fm_points.fn AS fn
-FROM fm_points
-JOIN fm_statistics
-  ON fm_points.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+FROM fm_statistics
+LEFT JOIN fm_points
+  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
+  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
+WHERE
+  NOT (
+    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
+  )
+  OR NOT (
+    fm_points.threshold IS NULL
+  )
 ORDER BY
   fm_statistics.fm_g0,
   threshold ASC;
@@ -2262,11 +2292,20 @@ SELECT
   fm_ends.fp AS fp,
   fm_ends.tn AS tn,
   fm_ends.fn AS fn
-FROM fm_ends
-JOIN fm_statistics
-  ON fm_ends.fm_g0 IS NOT DISTINCT FROM fm_statistics.fm_g0
+FROM fm_statistics
+LEFT JOIN fm_ends
+  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ends.fm_g0
+  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
 WHERE
-  threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0
+  NOT (
+    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
+  )
+  OR NOT (
+    fm_ends.threshold IS NULL
+  )
+  AND (
+    threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0
+  )
 ORDER BY
   fm_statistics.fm_g0,
   threshold ASC;

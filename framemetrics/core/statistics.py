@@ -292,9 +292,15 @@ def _deviance_sum(deviance: Callable[..., Expr], ns: Namespace, x: Rows, f: Expr
     return ns.sum(x.sample_weight * deviance(ns, ns.to_float(x.y_true), f, *power))
 
 
+def _two_classes(ns: Namespace, c: CurvePoints, value: Expr) -> Expr:
+    """``value`` where the group has both classes, else null: no engine divides by a zero total (PostgreSQL
+    and Spark's ANSI mode raise)."""
+    return ns.when(ns.all(c.pos_total > 0, c.neg_total > 0), value).otherwise()
+
+
 def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
     """TPR - FPR at a score; null with one class."""
-    return ns.when(ns.all(c.pos_total > 0, c.neg_total > 0), c.tp / c.pos_total - c.fp / c.neg_total).otherwise()
+    return _two_classes(ns, c, c.tp / c.pos_total - c.fp / c.neg_total)
 
 
 def partial_roc_area(ns: Namespace, c: CurvePoints) -> Expr:
@@ -453,13 +459,13 @@ _ALL = [
     ),
     Statistic(
         "auc_sum",
-        lambda ns, c: ns.sum(c.nw / c.neg_total * ((2 * c.tp - c.pw) / c.pos_total)),
+        lambda ns, c: ns.sum(_two_classes(ns, c, c.nw / c.neg_total * ((2 * c.tp - c.pw) / c.pos_total))),
         curve=True,
         doc="Twice the trapezoidal ROC AUC, ties counting 1/2: sum (nw / N) (2 tp - pw) / P, rates of any weight scale.",
     ),
     Statistic(
         "auc_tie_sum",
-        lambda ns, c: ns.sum(c.pw / c.pos_total * (c.nw / c.neg_total)),
+        lambda ns, c: ns.sum(_two_classes(ns, c, c.pw / c.pos_total * (c.nw / c.neg_total))),
         curve=True,
         doc="Share of the tied (positive, negative) pairs: sum (pw / P) (nw / N) bounds the AUC's tie or binning error.",
     ),

@@ -37,6 +37,7 @@ __all__ = ["calibration_curve", "curve", "macro_file", "multiclass_query", "quer
 
 _TABLE = inspect.Parameter("table", inspect.Parameter.KEYWORD_ONLY, annotation=str)
 _CHECKS = inspect.Parameter("checks", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool)
+_DIALECT = inspect.Parameter("dialect", inspect.Parameter.KEYWORD_ONLY, default="duckdb", annotation=str)
 
 
 def _text_version(
@@ -63,8 +64,18 @@ def _text_version(
 
 
 def _table(name: str) -> exp.Table:
-    """A table or view name as one quoted identifier."""
-    return exp.Table(this=identifier(name))
+    """A table or view name, ``[catalog.][schema.]table``, each part a quoted identifier.
+
+    Examples
+    --------
+    >>> _table("analytics.preds").sql("spark")
+    '`analytics`.`preds`'
+    """
+    parts = name.split(".") if isinstance(name, str) else [name]
+    if len(parts) > 3:
+        raise ValueError(f"invalid table name {name!r}: at most catalog.schema.table")
+    *outer, table = (identifier(p) for p in parts)
+    return exp.Table(this=table, db=outer[-1] if outer else None, catalog=outer[0] if len(outer) == 2 else None)
 
 
 _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
@@ -115,17 +126,17 @@ _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
     """
 
 
-def _query(*, metrics: MetricsArg | None, table: str, checks: bool, **request: Any) -> str:
+def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str, **request: Any) -> str:
     prepared = prepare_metrics(metrics, **request)
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
     outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
     check_output_names(prepared.by, outputs)
     columns = sql_columns(plan, roles, thresholded, prepared.threshold)
     inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop)
-    return to_sql(plan_query(plan, inputs, checks=checks), pretty=True)
+    return to_sql(plan_query(plan, inputs, checks=checks), dialect, pretty=True)
 
 
-query = _text_version(evaluate, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS,))
+query = _text_version(evaluate, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS, _DIALECT))
 
 
 _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
@@ -145,7 +156,8 @@ _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
         plot (see :func:`framemetrics.curve_table`).
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
-        With "error", a group with invalid rows gets NULL rates.
+        With "error", a group with invalid rows gets one row, NULL but for
+        its group columns.
 
     Returns
     -------
@@ -162,16 +174,16 @@ _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
     """
 
 
-def _curve(*, curve: str, table: str, **request: Any) -> str:
+def _curve(*, curve: str, table: str, dialect: str, **request: Any) -> str:
     prepared = prepare_curve(curve, **request)
     columns = sql_columns(prepared.plan, prepared.roles, False, 0.5)
     inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop_nulls)
     drop, max_points = prepared.drop_intermediate, prepared.max_points
     tree = curve_query(prepared.spec, prepared.plan, inputs, drop_intermediate=drop, max_points=max_points)
-    return to_sql(tree, pretty=True)
+    return to_sql(tree, dialect, pretty=True)
 
 
-curve = _text_version(curve_table, _curve, _CURVE_DOC, name="curve", first="curve")
+curve = _text_version(curve_table, _curve, _CURVE_DOC, name="curve", first="curve", extra=(_DIALECT,))
 
 
 _CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group of ``table``.
@@ -201,14 +213,16 @@ _CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group
     """
 
 
-def _calibration(*, table: str, n_bins: int, **request: Any) -> str:
+def _calibration(*, table: str, n_bins: int, dialect: str, **request: Any) -> str:
     prepared = prepare_calibration(n_bins, **request)
     plan, roles = prepared.resolved.plan, prepared.resolved.roles
     inputs = QueryInputs(_table(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
-    return to_sql(calibration_query(plan, inputs, n_bins), pretty=True)
+    return to_sql(calibration_query(plan, inputs, n_bins), dialect, pretty=True)
 
 
-calibration_curve = _text_version(fm_calibration_curve, _calibration, _CALIBRATION_DOC, name="calibration_curve")
+calibration_curve = _text_version(
+    fm_calibration_curve, _calibration, _CALIBRATION_DOC, name="calibration_curve", extra=(_DIALECT,)
+)
 
 
 def multiclass_query(
@@ -223,6 +237,7 @@ def multiclass_query(
     by: str | Sequence[str] | None = None,
     zero_division: float | None = None,
     checks: bool = False,
+    dialect: str = "duckdb",
 ) -> str:
     """Plain DuckDB SQL computing multiclass ``metrics`` per group of ``table``.
 
@@ -272,4 +287,4 @@ def multiclass_query(
         sample_weight=None if sample_weight is None else user_column(sample_weight),
         by=as_tuple(by),
     )
-    return to_sql(mc_query(plan, inputs, checks=checks), pretty=True)
+    return to_sql(mc_query(plan, inputs, checks=checks), dialect, pretty=True)

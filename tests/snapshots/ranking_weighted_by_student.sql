@@ -83,11 +83,20 @@ WITH fm_input AS (
 ), fm_ranking AS (
   SELECT
     fm_g0,
-    COALESCE(SUM(nw / neg_total * (
-      (
-        2 * tp - pw
-      ) / pos_total
-    )), 0) AS auc_sum,
+    COALESCE(
+      SUM(
+        CASE
+          WHEN pos_total > 0 AND neg_total > 0
+          THEN nw / neg_total * (
+            (
+              2 * tp - pw
+            ) / pos_total
+          )
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ),
+      0
+    ) AS auc_sum,
     COALESCE(SUM(pw), 0) AS sum_pos,
     COALESCE(SUM(nw), 0) AS sum_neg,
     COALESCE(

@@ -59,6 +59,95 @@ WITH fm_input AS (
     ON fm_input.fm_g0 IS NOT DISTINCT FROM fm_means.fm_g0
   GROUP BY
     fm_input.fm_g0
+), fm_abs_error_scores AS (
+  SELECT
+    fm_g0,
+    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) AS y_score,
+    COALESCE(SUM(sample_weight * CAST(TRUE = TRUE AS DOUBLE)), 0) AS pw
+  FROM fm_input
+  GROUP BY
+    fm_g0,
+    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE))
+), fm_abs_error_curve AS (
+  SELECT
+    fm_g0,
+    y_score,
+    pw,
+    SUM(pw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+    COALESCE(
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ),
+      CAST(0.0 AS DOUBLE)
+    ) AS tp_prev
+  FROM fm_abs_error_scores
+), fm_abs_error_ranking AS (
+  SELECT
+    fm_g0,
+    CASE
+      WHEN MAX(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          AND tp_prev >= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total - 1e-12 * pos_total
+          THEN CAST(1.0 AS DOUBLE)
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) > 0
+      AND NOT (
+        MIN(
+          CASE
+            WHEN pw > 0 AND tp <= (
+              1 - CAST(0.5 AS DOUBLE)
+            ) * pos_total + 1e-12 * pos_total
+            THEN y_score
+            ELSE CAST(NULL AS DOUBLE)
+          END
+        ) IS NULL
+      )
+      THEN MIN(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) / 2 + MIN(
+        CASE
+          WHEN pw > 0 AND tp <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) / 2
+      ELSE MIN(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      )
+    END AS median_abs_error
+  FROM fm_abs_error_curve
+  GROUP BY
+    fm_g0
 ), fm_values AS (
   SELECT
     fm_statistics.fm_g0 AS fm_g0,
@@ -87,8 +176,16 @@ WITH fm_input AS (
         THEN CAST(NULL AS DOUBLE)
         ELSE sum_sq_error / sum_weight
       END
-    ) AS "root_mean_squared_error"
+    ) AS "root_mean_squared_error",
+    CASE
+      WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
+      OR sum_weight = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE median_abs_error
+    END AS "median_absolute_error"
   FROM fm_statistics
+  JOIN fm_abs_error_ranking
+    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_abs_error_ranking.fm_g0
 )
 SELECT
   fm_g0 AS "season",
@@ -98,7 +195,12 @@ SELECT
     WHEN ISFINITE("root_mean_squared_error")
     THEN "root_mean_squared_error"
     ELSE CAST(NULL AS DOUBLE)
-  END AS "root_mean_squared_error"
+  END AS "root_mean_squared_error",
+  CASE
+    WHEN ISFINITE("median_absolute_error")
+    THEN "median_absolute_error"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "median_absolute_error"
 FROM fm_values
 ORDER BY
   fm_g0

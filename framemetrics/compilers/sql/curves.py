@@ -6,7 +6,9 @@ checks and row counts per group (``fm_statistics``), the curve stage's points
 plus the +inf point (``fm_points``), then the rates, as
 :mod:`framemetrics.core.curves` defines them; thinning (M4) ranks the points
 of each column of the x rate (``fm_thinned``). A group with an invalid row
-gets NULL rates; ``framemetrics.roc_curve`` and its siblings raise instead.
+gets one row, NULL but for its group columns (the points are joined to valid
+groups only; engines order NaN scores differently); ``framemetrics.roc_curve``
+and its siblings raise instead.
 """
 
 from __future__ import annotations
@@ -43,9 +45,11 @@ def _points(curve: Curve, keys: list[str], drop: exp.Expression) -> exp.Expressi
     totals = _columns("pos_total", "neg_total")
     kept = exp.select(*_columns(*keys), exp.alias_(exp.column("y_score"), "threshold"), *_columns(*COUNTS), *totals)
     kept = kept.from_("fm_curve", copy=False).where(curve.keep(SQL, stage, drop), copy=False)
-    zero = SQL.lit(0.0)
-    at_inf = [exp.alias_(SQL.lit(float("inf")), "threshold"), zero, zero.copy(), *_columns("neg_total", "pos_total")]
-    inf = exp.select(*_columns(*keys), *at_inf, *totals).from_("fm_curve", copy=False).where("is_first", copy=False)
+    # The point at +inf: nothing predicted positive (every column named: DataFusion wants distinct names).
+    at_inf = {"tp": SQL.lit(0.0), "fp": SQL.lit(0.0), "tn": SQL.col("neg_total"), "fn": SQL.col("pos_total")}
+    named = [exp.alias_(at_inf[c], c, copy=False) for c in COUNTS]
+    inf = exp.select(*_columns(*keys), exp.alias_(SQL.lit(float("inf")), "threshold"), *named, *totals)
+    inf = inf.from_("fm_curve", copy=False).where("is_first", copy=False)
     return exp.union(kept, inf, distinct=False)
 
 
@@ -156,25 +160,31 @@ def curve_query(
         ctes.append(("fm_ends", _ends(keys)))
         source = "fm_ends"
     stage = {name: SQL.col(name) for name in _STAGE}
-    stage["n_invalid"] = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in plan.checks))
+    n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in plan.checks))
+    stage["n_invalid"] = n_invalid
     group_columns = [exp.column(k, table="fm_statistics") for k in keys]
-    outputs = [exp.alias_(g.copy(), identifier(c)) for g, c in zip(group_columns, inputs.by, strict=True)]
+    by = [identifier(c) for c in inputs.by]
+    outputs = [exp.alias_(g.copy(), b) for g, b in zip(group_columns, by, strict=True)]
     outputs.append(exp.column("threshold"))
     outputs += [exp.alias_(build(SQL, stage), name) for name, build in curve.rates.items()]
     outputs += [exp.alias_(exp.column(c, table=source), c) for c in COUNTS]
-    select = exp.select(*outputs).from_(source).join("fm_statistics", on=same_group(source, "fm_statistics", keys))
-    if curve.sliced:
-        select = select.where(_in_range(), copy=False)
-    threshold = exp.Ordered(this=exp.column("threshold"), desc=curve.descending)
+    # A group with an invalid row gets one row, nulls but its group (no engine orders NaN scores alike):
+    # the points join only valid groups, and every group is kept.
+    valid = SQL.eq(n_invalid.copy(), SQL.lit(0))
+    joined = same_group("fm_statistics", source, keys, valid.copy())
+    select = exp.select(*outputs).from_("fm_statistics").join(source, on=joined, join_type="left")
+    point = SQL.not_(SQL.is_null(exp.column("threshold", table=source)))
+    select = select.where(SQL.any(SQL.not_(valid), SQL.all(point, _in_range()) if curve.sliced else point))
     if max_points is not None:
         ctes.append(("fm_curve_points", select.select(*(exp.alias_(g, k) for g, k in zip(group_columns, keys)))))
         ctes.append(("fm_thinned", _thinned(curve, keys, max_points)))
-        names = [*(identifier(c) for c in inputs.by), "threshold", *curve.rates, *COUNTS]
+        names = [*by, "threshold", *curve.rates, *COUNTS]
         kept = exp.In(
             this=exp.Literal.number(1), expressions=_columns("fm_first", "fm_last", "fm_lowest", "fm_highest")
         )
         select = exp.select(*(exp.column(n) for n in names)).from_("fm_thinned").where(kept)
         group_columns = _columns(*keys)
+    threshold = exp.Ordered(this=exp.column("threshold"), desc=curve.descending)
     select = select.order_by(*(exp.Ordered(this=g.copy(), nulls_first=False) for g in group_columns), threshold)
     for name, cte in ctes:
         select = select.with_(name, as_=cte, copy=False)

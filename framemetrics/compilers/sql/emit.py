@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.dialects import dialect_named, for_dialect
+
 __all__ = ["parenthesize", "to_sql"]
 
 _OPERATORS = (exp.Binary, exp.Unary)
@@ -42,7 +44,9 @@ def _is_operator(node: exp.Expression) -> bool:
     return isinstance(node, _OPERATORS) and not isinstance(node, (exp.Dot, exp.Paren, exp.Pow))
 
 
-def _needs_parentheses(parent: exp.Expression, child: exp.Expression, left: bool) -> bool:
+def _needs_parentheses(parent: exp.Expression, child: exp.Expression, left: bool, always: tuple[type, ...]) -> bool:
+    if isinstance(child, always):
+        return True
     parent_level, child_level = _LEVELS.get(type(parent)), _LEVELS.get(type(child))
     if parent_level is None or child_level is None or (isinstance(parent, exp.Unary) and child_level < 5):
         return True
@@ -51,8 +55,11 @@ def _needs_parentheses(parent: exp.Expression, child: exp.Expression, left: bool
     return child_level < parent_level or (child_level == parent_level and not left)
 
 
-def parenthesize(tree: exp.Expression) -> exp.Expression:
+def parenthesize(tree: exp.Expression, always: tuple[type, ...] = ()) -> exp.Expression:
     """``tree`` with the parentheses its operators need, fixed in place (idempotent).
+
+    ``always``: operators parenthesized wherever they are an operand (a
+    dialect that parses them with another precedence).
 
     Examples
     --------
@@ -61,11 +68,11 @@ def parenthesize(tree: exp.Expression) -> exp.Expression:
     '(a + b) / (c / d)'
     """
 
-    _wrap(tree, set())
+    _wrap(tree, set(), always)
     return tree
 
 
-def _wrap(node: exp.Expression, seen: set[int]) -> None:
+def _wrap(node: exp.Expression, seen: set[int], always: tuple[type, ...]) -> None:
     """Fix the parentheses below ``node`` in place, walking the arguments (shared nodes once)."""
     if id(node) in seen:
         return
@@ -79,7 +86,7 @@ def _wrap(node: exp.Expression, seen: set[int]) -> None:
             child = node.args.get(key)
             wrapped = isinstance(child, exp.Paren) and not isinstance(child.this, exp.Query)
             inner = child.this if wrapped else child
-            needed = _is_operator(inner) and _needs_parentheses(node, inner, key == "this")
+            needed = _is_operator(inner) and _needs_parentheses(node, inner, key == "this", always)
             if needed and not wrapped:  # a fixed tree is left as it is (idempotent, no mutation)
                 node.args[key] = exp.Paren(this=child)
             elif wrapped and not needed:
@@ -87,14 +94,16 @@ def _wrap(node: exp.Expression, seen: set[int]) -> None:
     for value in node.args.values():
         for child in value if isinstance(value, list) else (value,):
             if isinstance(child, exp.Expression):
-                _wrap(child, seen)
+                _wrap(child, seen, always)
 
 
 def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = False, keep_case: bool = False) -> str:
-    """``tree`` as SQL text of ``dialect``, every operator explicitly parenthesized.
+    """``tree`` as SQL text of ``dialect``, rewritten for it and every operator explicitly parenthesized.
 
+    ``dialect`` is one of :data:`~framemetrics.compilers.sql.dialects.DIALECTS`;
     ``keep_case`` keeps the case of functions called by name (the macro
-    file's ``fm_*`` calls) instead of upper-casing them.
+    file's ``fm_*`` calls) instead of upper-casing them, as every dialect
+    but DuckDB does (ClickHouse's ``isFinite`` is case-sensitive).
 
     Examples
     --------
@@ -102,4 +111,7 @@ def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = Fals
     >>> to_sql(1 - (a - b))
     '1 - (a - b)'
     """
-    return parenthesize(tree).sql(dialect=dialect, pretty=pretty, normalize_functions=False if keep_case else "upper")
+    target = dialect_named(dialect)
+    text = parenthesize(for_dialect(tree, target), target.parenthesized)
+    upper = target.name == "duckdb" and not keep_case
+    return text.sql(dialect=target.sqlglot, pretty=pretty, normalize_functions="upper" if upper else False)

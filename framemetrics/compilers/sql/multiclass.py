@@ -186,7 +186,7 @@ def _averages(plan: Plan, stage: str) -> list[exp.Alias]:
 
 def _on(left: str, right: str, keys: list[str], *pairs: tuple[exp.Expression, exp.Expression]) -> exp.Expression:
     """Same group, and each pair of columns equal."""
-    return SQL.all(same_group(left, right, keys), *(SQL.eq(a, b) for a, b in pairs))
+    return same_group(left, right, keys, *(SQL.eq(a, b) for a, b in pairs))
 
 
 def _kappa_ctes(plan: Plan, keys: list[str]) -> Ctes:
@@ -239,18 +239,21 @@ def _ranked(prefix: str, keys: list[str], source: str) -> Ctes:
 
 
 def _rank_input(plan: Plan, keys: list[str]) -> Ctes:
+    """``fm_rank_input``: each row once per class, its score for the class and whether it is of it.
+
+    A portable unpivot: the rows crossed with the class indexes (``VALUES``),
+    the score picked by a ``CASE`` (side-by-side ``UNNEST``s of lists, which
+    Spark and ClickHouse would cross, are not used).
+    """
     k = plan.n_scores
-    index = exp.Array(expressions=[exp.Literal.number(j) for j in range(k)])
-    scores = exp.Array(expressions=_cols([f"s_{j}" for j in range(k)]))
-    columns = [
-        *_cols(keys),
-        _as(exp.Unnest(expressions=[index]), "column_index"),
-        _as(exp.Unnest(expressions=[scores]), "y_score"),
-        *_cols(["true_index", "sample_weight"]),
-    ]
+    indexes = exp.values([(exp.Literal.number(j),) for j in range(k)], alias="fm_columns", columns=["column_index"])
+    index = _col("column_index", "fm_columns")
+    score = exp.Case(ifs=[exp.If(this=SQL.eq(index, exp.Literal.number(j)), true=_col(f"s_{j}")) for j in range(k)])
+    columns = [*_cols(keys), _as(index, "column_index"), _as(score, "y_score"), *_cols(["true_index", "sample_weight"])]
+    unpivoted = select_from(columns, "fm_input").join(indexes, join_type="cross")
     is_pos = SQL.eq(_col("true_index"), _col("column_index"))
     return [
-        ("fm_unpivoted", select_from(columns, "fm_input")),
+        ("fm_unpivoted", unpivoted),
         ("fm_rank_input", select_from([exp.Star(), _as(is_pos, "is_pos")], "fm_unpivoted")),
     ]
 

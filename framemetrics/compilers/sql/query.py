@@ -107,10 +107,10 @@ def plan_literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, ex
     }
 
 
-def same_group(left: str, right: str, keys: list[str]) -> exp.Expression:
-    """Join condition of two CTEs on the group keys (NULL keys match)."""
+def same_group(left: str, right: str, keys: list[str], *also: exp.Expression) -> exp.Expression:
+    """Join condition of two CTEs on the group keys (NULL keys match) and the conditions ``also``; TRUE if none."""
     pairs = [exp.NullSafeEQ(this=exp.column(k, table=left), expression=exp.column(k, table=right)) for k in keys]
-    return exp.and_(*pairs) if pairs else exp.true()
+    return exp.and_(*pairs, *also) if pairs or also else exp.true()
 
 
 def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select:

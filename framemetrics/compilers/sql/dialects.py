@@ -1,0 +1,167 @@
+"""The SQL dialects framemetrics writes: each a few settings and the rewrites they select, in one place.
+
+Every tree is built once, in DuckDB's vocabulary, by the core and the SQL
+compiler; :func:`for_dialect` rewrites the few constructs that differ
+between engines, then sqlglot writes the text of the dialect it is closest
+to. The rewrites keep the meaning, nulls included:
+
+* finiteness: DuckDB's ``ISFINITE(x)``, ClickHouse's ``isFinite(x)``, else
+  ``x - x = 0`` (false for NaN and +-inf, null for null);
+* NaN: ``ISNAN(x)``, ClickHouse's ``isNaN(x)``, PostgreSQL's
+  ``x = 'NaN'`` (PostgreSQL orders NaN above every number and equal to
+  itself);
+* a boolean as a number: ``CAST(p AS DOUBLE)``, through an integer where the
+  engine cannot cast a boolean to a float (PostgreSQL, BigQuery, Snowflake);
+* a column of the user's source: DuckDB matches even quoted names without
+  regard to case and reads it with ``COLUMNS(...)``
+  (:func:`~framemetrics.compilers.sql.query.user_column`); every other
+  engine by its quoted name.
+
+DataFusion has no sqlglot dialect: its text is PostgreSQL's, with DataFusion's
+own functions for the tests above.
+
+Examples
+--------
+>>> from framemetrics.compilers.sql.namespace import SQL
+>>> tree = SQL.is_finite(SQL.col("x"))
+>>> for_dialect(tree, DIALECTS["spark"]).sql("spark")
+'x - x = 0'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+__all__ = ["DIALECTS", "Dialect", "dialect_named", "for_dialect"]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How framemetrics writes SQL for one engine.
+
+    Attributes
+    ----------
+    name : str
+        framemetrics' name of the dialect (``dialect=``).
+    sqlglot : str
+        The sqlglot dialect that writes its text.
+    finite, nan : str
+        The function testing finiteness and NaN (``""``: by arithmetic,
+        ``x - x = 0`` and ``x = 'NaN'``).
+    boolean_to_double : bool
+        Whether ``CAST(<boolean> AS DOUBLE)`` is valid.
+    tested_on : str
+        The engine the test suite runs the dialect's SQL on (``""``: only
+        reviewed snapshots of its text).
+    settings : tuple of (str, int)
+        Settings the statement carries (ClickHouse: resolve a name to the
+        column before an alias of the same SELECT, and fill an outer join's
+        missing side with NULL rather than 0, as every other engine).
+    parenthesized : tuple of types
+        Operators the engine parses with another precedence, parenthesized
+        wherever they are an operand (DataFusion reads ``a IS NOT DISTINCT
+        FROM b AND c`` as ``a IS NOT DISTINCT FROM (b AND c)``).
+    """
+
+    name: str
+    sqlglot: str
+    finite: str = ""
+    nan: str = "ISNAN"
+    boolean_to_double: bool = True
+    tested_on: str = ""
+    settings: tuple[tuple[str, int], ...] = ()
+    parenthesized: tuple[type[exp.Expression], ...] = ()
+
+
+DIALECTS: dict[str, Dialect] = {
+    d.name: d
+    for d in (
+        Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb"),
+        Dialect("spark", "spark", tested_on="pyspark (local[2])"),
+        Dialect("postgres", "postgres", nan="", boolean_to_double=False, tested_on="PostgreSQL 15"),
+        Dialect(
+            "clickhouse",
+            "clickhouse",
+            finite="isFinite",
+            nan="isNaN",
+            tested_on="chdb",
+            settings=(("prefer_column_name_to_alias", 1), ("join_use_nulls", 1)),
+        ),
+        Dialect(
+            "datafusion",
+            "postgres",
+            nan="isnan",
+            tested_on="datafusion",
+            parenthesized=(exp.NullSafeEQ, exp.NullSafeNEQ),
+        ),
+        Dialect("bigquery", "bigquery", nan="IS_NAN", boolean_to_double=False),
+        Dialect("snowflake", "snowflake", nan="", boolean_to_double=False),
+    )
+}
+
+
+def dialect_named(name: str) -> Dialect:
+    """The dialect ``name``, or a ``ValueError`` listing the dialects.
+
+    Examples
+    --------
+    >>> dialect_named("spark").sqlglot
+    'spark'
+    """
+    if name not in DIALECTS:
+        raise ValueError(f"unknown dialect {name!r}: choose one of {', '.join(DIALECTS)}")
+    return DIALECTS[name]
+
+
+_BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean)
+
+
+def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
+    if isinstance(node, exp.Columns) and isinstance(node.this, exp.Lambda):
+        # user_column's exact-name match, DuckDB's alone: elsewhere the quoted name is exact.
+        return exp.column(exp.to_identifier(node.this.this.expression.name, quoted=True))
+    if isinstance(node, exp.Anonymous) and node.name.lower() == "isfinite":
+        (x,) = node.expressions
+        if dialect.finite:
+            return exp.Anonymous(this=dialect.finite, expressions=[x])
+        return exp.EQ(this=exp.Sub(this=x.copy(), expression=x.copy()), expression=exp.Literal.number(0))
+    if isinstance(node, exp.IsNan) and dialect.nan != "ISNAN":
+        x = node.this
+        if dialect.nan:
+            return exp.Anonymous(this=dialect.nan, expressions=[x])
+        return exp.EQ(this=x, expression=exp.cast(exp.Literal.string("NaN"), exp.DataType.Type.DOUBLE))
+    if (
+        isinstance(node, exp.Cast)
+        and not dialect.boolean_to_double
+        and isinstance(node.this, _BOOLEAN)
+        and node.to.this == exp.DataType.Type.DOUBLE
+    ):
+        return exp.cast(exp.cast(node.this, exp.DataType.Type.INT), exp.DataType.Type.DOUBLE)
+    return node
+
+
+def for_dialect(tree: exp.Expression, dialect: Dialect) -> exp.Expression:
+    """``tree`` with the constructs ``dialect`` spells differently rewritten (DuckDB's own: unchanged).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.namespace import SQL
+    >>> tree = SQL.indicator(SQL.col("y") > 0)
+    >>> for_dialect(tree, DIALECTS["postgres"]).sql("postgres")
+    'CAST(CAST(y > 0 AS INT) AS DOUBLE PRECISION)'
+    """
+    if dialect.name == "duckdb":
+        return tree
+    root = tree.copy()
+    for node in reversed(list(root.dfs())):  # children first: a rewrite copies rewritten operands
+        new = _rewrite(node, dialect)
+        if new is not node:
+            root = new if node is root else root
+            node.replace(new)
+    if dialect.settings and isinstance(root, exp.Query):
+        root.set(
+            "settings", [exp.EQ(this=exp.column(k), expression=exp.Literal.number(v)) for k, v in dialect.settings]
+        )
+    return root

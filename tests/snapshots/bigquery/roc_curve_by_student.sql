@@ -1,0 +1,131 @@
+WITH fm_input AS (
+  SELECT
+    `student` AS fm_g0,
+    `default` AS y_true,
+    CAST(`p_default` AS FLOAT64) AS y_score,
+    CAST(1.0 AS FLOAT64) AS sample_weight
+  FROM `preds`
+), fm_statistics AS (
+  SELECT
+    fm_input.fm_g0 AS fm_g0,
+    COUNT(*) AS n_rows,
+    COUNTIF(y_true IS NULL OR NOT (
+      y_true = 1 OR y_true = 0
+    )) AS invalid_label_y_true,
+    COUNTIF(
+      y_score IS NULL
+      OR NOT (
+        CAST(y_score AS FLOAT64) - CAST(y_score AS FLOAT64) = 0
+      )
+    ) AS invalid_finite_y_score
+  FROM fm_input
+  GROUP BY
+    fm_input.fm_g0
+), fm_scores AS (
+  SELECT
+    fm_g0,
+    y_score AS y_score,
+    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 1 AS INT64) AS FLOAT64)), 0) AS pw,
+    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 0 AS INT64) AS FLOAT64)), 0) AS nw
+  FROM fm_input
+  GROUP BY
+    fm_g0,
+    y_score
+), fm_curve AS (
+  SELECT
+    fm_g0,
+    y_score,
+    pw,
+    nw,
+    SUM(pw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(nw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS fp,
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+    COALESCE(
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING
+      ),
+      CAST(0.0 AS FLOAT64)
+    ) AS fn,
+    COALESCE(
+      SUM(nw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING
+      ),
+      CAST(0.0 AS FLOAT64)
+    ) AS tn,
+    LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+    LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+    ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+  FROM fm_scores
+  WHERE
+    pw + nw > 0
+), fm_points AS (
+  SELECT
+    fm_g0,
+    y_score AS threshold,
+    tp,
+    fp,
+    tn,
+    fn,
+    pos_total,
+    neg_total
+  FROM fm_curve
+  WHERE
+    NOT TRUE OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
+  UNION ALL
+  SELECT
+    fm_g0,
+    CAST('inf' AS FLOAT64) AS threshold,
+    CAST(0.0 AS FLOAT64) AS tp,
+    CAST(0.0 AS FLOAT64) AS fp,
+    neg_total AS tn,
+    pos_total AS fn,
+    pos_total,
+    neg_total
+  FROM fm_curve
+  WHERE
+    is_first
+)
+SELECT
+  fm_statistics.fm_g0 AS `student`,
+  threshold,
+  CASE
+    WHEN invalid_label_y_true + invalid_finite_y_score > 0 OR neg_total = 0
+    THEN CAST(NULL AS FLOAT64)
+    ELSE fp / neg_total
+  END AS fpr,
+  CASE
+    WHEN invalid_label_y_true + invalid_finite_y_score > 0 OR pos_total = 0
+    THEN CAST(NULL AS FLOAT64)
+    ELSE tp / pos_total
+  END AS tpr,
+  fm_points.tp AS tp,
+  fm_points.fp AS fp,
+  fm_points.tn AS tn,
+  fm_points.fn AS fn
+FROM fm_statistics
+LEFT JOIN fm_points
+  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
+  AND invalid_label_y_true + invalid_finite_y_score = 0
+WHERE
+  NOT (
+    invalid_label_y_true + invalid_finite_y_score = 0
+  )
+  OR NOT (
+    fm_points.threshold IS NULL
+  )
+ORDER BY
+  fm_statistics.fm_g0 NULLS LAST,
+  threshold DESC

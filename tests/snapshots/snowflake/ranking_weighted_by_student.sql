@@ -1,0 +1,176 @@
+WITH fm_input AS (
+  SELECT
+    "student" AS fm_g0,
+    "default" AS y_true,
+    CASE WHEN CAST("p_default" AS DOUBLE) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS y_pred,
+    CAST("p_default" AS DOUBLE) AS y_score,
+    CAST("w" AS DOUBLE) AS sample_weight
+  FROM "preds"
+), fm_cells AS (
+  SELECT
+    fm_input.fm_g0,
+    fm_input.y_true,
+    fm_input.y_pred,
+    COUNT(*) AS n_rows,
+    COALESCE(SUM(sample_weight), 0) AS weight,
+    COUNT_IF(y_true IS NULL OR NOT (
+      y_true = 1 OR y_true = 0
+    )) AS invalid_label_y_true,
+    COUNT_IF(
+      y_score IS NULL
+      OR NOT (
+        CAST(y_score AS DOUBLE) - CAST(y_score AS DOUBLE) = 0
+      )
+    ) AS invalid_finite_y_score,
+    COUNT_IF(
+      sample_weight IS NULL
+      OR NOT (
+        CAST(sample_weight AS DOUBLE) - CAST(sample_weight AS DOUBLE) = 0
+        AND CAST(sample_weight AS DOUBLE) >= 0
+      )
+    ) AS invalid_weight_sample_weight,
+    COUNT_IF(
+      y_score IS NULL
+      OR NOT (
+        NOT (
+          CAST(y_score AS DOUBLE) = CAST('NaN' AS DOUBLE)
+        )
+      )
+    ) AS invalid_score_y_score
+  FROM fm_input
+  GROUP BY
+    fm_input.fm_g0,
+    fm_input.y_true,
+    fm_input.y_pred
+), fm_statistics AS (
+  SELECT
+    fm_cells.fm_g0,
+    CAST(COALESCE(SUM(n_rows), 0) AS BIGINT) AS n_rows,
+    CAST(COALESCE(SUM(invalid_label_y_true), 0) AS BIGINT) AS invalid_label_y_true,
+    CAST(COALESCE(SUM(invalid_finite_y_score), 0) AS BIGINT) AS invalid_finite_y_score,
+    CAST(COALESCE(SUM(invalid_weight_sample_weight), 0) AS BIGINT) AS invalid_weight_sample_weight,
+    CAST(COALESCE(SUM(invalid_score_y_score), 0) AS BIGINT) AS invalid_score_y_score,
+    COALESCE(SUM(weight * CAST(CAST(y_true = 1 AND y_pred = 1 AS INT) AS DOUBLE)), 0) AS tp,
+    COALESCE(SUM(weight * CAST(CAST(y_true = 0 AND y_pred = 1 AS INT) AS DOUBLE)), 0) AS fp,
+    COALESCE(SUM(weight * CAST(CAST(y_true = 1 AND y_pred = 0 AS INT) AS DOUBLE)), 0) AS fn
+  FROM fm_cells
+  GROUP BY
+    fm_cells.fm_g0
+), fm_scores AS (
+  SELECT
+    fm_g0,
+    y_score AS y_score,
+    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 1 AS INT) AS DOUBLE)), 0) AS pw,
+    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 0 AS INT) AS DOUBLE)), 0) AS nw
+  FROM fm_input
+  GROUP BY
+    fm_g0,
+    y_score
+), fm_curve AS (
+  SELECT
+    fm_g0,
+    y_score,
+    pw,
+    nw,
+    SUM(pw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(nw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS fp,
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total
+  FROM fm_scores
+), fm_ranking AS (
+  SELECT
+    fm_g0,
+    COALESCE(
+      SUM(
+        CASE
+          WHEN pos_total > 0 AND neg_total > 0
+          THEN nw / neg_total * (
+            (
+              2 * tp - pw
+            ) / pos_total
+          )
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ),
+      0
+    ) AS auc_sum,
+    COALESCE(SUM(pw), 0) AS sum_pos,
+    COALESCE(SUM(nw), 0) AS sum_neg,
+    COALESCE(
+      SUM(
+        CASE WHEN pw > 0 THEN pw * (
+          tp / (
+            tp + fp
+          )
+        ) ELSE CAST(0.0 AS DOUBLE) END
+      ),
+      0
+    ) AS ap_sum
+  FROM fm_curve
+  GROUP BY
+    fm_g0
+), fm_values AS (
+  SELECT
+    fm_statistics.fm_g0 AS fm_g0,
+    n_rows,
+    CASE
+      WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+      OR sum_pos = 0
+      OR sum_neg = 0
+      OR CAST(NULL AS DOUBLE) <= 0
+      OR CAST(NULL AS DOUBLE) > 1
+      THEN CAST(NULL AS DOUBLE)
+      WHEN CAST(NULL AS DOUBLE) IS NULL OR CAST(NULL AS DOUBLE) = 1
+      THEN auc_sum / 2
+      ELSE (
+        1 + (
+          CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+        ) / (
+          CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
+        )
+      ) / 2
+    END AS "roc_auc_score",
+    CASE
+      WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
+      OR sum_pos = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE ap_sum / sum_pos
+    END AS "average_precision_score",
+    CASE
+      WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN 2 * tp + fn + fp = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE 2 * tp / (
+        2 * tp + fn + fp
+      )
+    END AS "f1_score"
+  FROM fm_statistics
+  JOIN fm_ranking
+    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ranking.fm_g0
+)
+SELECT
+  fm_g0 AS "student",
+  n_rows,
+  CASE
+    WHEN "roc_auc_score" - "roc_auc_score" = 0
+    THEN "roc_auc_score"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "roc_auc_score",
+  CASE
+    WHEN "average_precision_score" - "average_precision_score" = 0
+    THEN "average_precision_score"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "average_precision_score",
+  CASE WHEN "f1_score" - "f1_score" = 0 THEN "f1_score" ELSE CAST(NULL AS DOUBLE) END AS "f1_score"
+FROM fm_values
+ORDER BY
+  fm_g0

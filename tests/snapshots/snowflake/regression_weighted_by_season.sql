@@ -1,0 +1,210 @@
+WITH fm_input AS (
+  SELECT
+    "season" AS fm_g0,
+    CAST("bikers" AS DOUBLE) AS y_true,
+    CAST("predicted_bikers" AS DOUBLE) AS y_pred,
+    CAST("w" AS DOUBLE) AS sample_weight
+  FROM "bikes"
+), fm_means AS (
+  SELECT
+    fm_g0,
+    CASE
+      WHEN MIN(
+        CASE
+          WHEN sample_weight > 0
+          THEN CAST(y_true AS DOUBLE)
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) = MAX(
+        CASE
+          WHEN sample_weight > 0
+          THEN CAST(y_true AS DOUBLE)
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      )
+      THEN MIN(
+        CASE
+          WHEN sample_weight > 0
+          THEN CAST(y_true AS DOUBLE)
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      )
+      ELSE CASE
+        WHEN COALESCE(SUM(sample_weight), 0) = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE COALESCE(SUM(sample_weight * CAST(y_true AS DOUBLE)), 0) / COALESCE(SUM(sample_weight), 0)
+      END
+    END AS mean_y_true
+  FROM fm_input
+  GROUP BY
+    fm_g0
+), fm_statistics AS (
+  SELECT
+    fm_input.fm_g0 AS fm_g0,
+    COUNT(*) AS n_rows,
+    COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE), 2)), 0) AS sum_sq_error,
+    COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - mean_y_true, 2)), 0) AS ss_total,
+    COALESCE(SUM(sample_weight), 0) AS sum_weight,
+    COUNT_IF(y_true IS NULL OR NOT (
+      CAST(y_true AS DOUBLE) - CAST(y_true AS DOUBLE) = 0
+    )) AS invalid_finite_y_true,
+    COUNT_IF(y_pred IS NULL OR NOT (
+      CAST(y_pred AS DOUBLE) - CAST(y_pred AS DOUBLE) = 0
+    )) AS invalid_finite_y_pred,
+    COUNT_IF(
+      sample_weight IS NULL
+      OR NOT (
+        CAST(sample_weight AS DOUBLE) - CAST(sample_weight AS DOUBLE) = 0
+        AND CAST(sample_weight AS DOUBLE) >= 0
+      )
+    ) AS invalid_weight_sample_weight
+  FROM fm_input
+  JOIN fm_means
+    ON fm_input.fm_g0 IS NOT DISTINCT FROM fm_means.fm_g0
+  GROUP BY
+    fm_input.fm_g0
+), fm_abs_error_scores AS (
+  SELECT
+    fm_g0,
+    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) AS y_score,
+    COALESCE(SUM(sample_weight * CAST(CAST(TRUE = TRUE AS INT) AS DOUBLE)), 0) AS pw
+  FROM fm_input
+  GROUP BY
+    fm_g0,
+    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE))
+), fm_abs_error_curve AS (
+  SELECT
+    fm_g0,
+    y_score,
+    pw,
+    SUM(pw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+    COALESCE(
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ),
+      CAST(0.0 AS DOUBLE)
+    ) AS tp_prev
+  FROM fm_abs_error_scores
+), fm_abs_error_ranking AS (
+  SELECT
+    fm_g0,
+    CASE
+      WHEN MAX(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          AND tp_prev >= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total - 1e-12 * pos_total
+          THEN CAST(1.0 AS DOUBLE)
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) > 0
+      AND NOT (
+        MIN(
+          CASE
+            WHEN pw > 0 AND tp <= (
+              1 - CAST(0.5 AS DOUBLE)
+            ) * pos_total + 1e-12 * pos_total
+            THEN y_score
+            ELSE CAST(NULL AS DOUBLE)
+          END
+        ) IS NULL
+      )
+      THEN MIN(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) / 2 + MIN(
+        CASE
+          WHEN pw > 0 AND tp <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      ) / 2
+      ELSE MIN(
+        CASE
+          WHEN pw > 0
+          AND tp_prev <= (
+            1 - CAST(0.5 AS DOUBLE)
+          ) * pos_total + 1e-12 * pos_total
+          THEN y_score
+          ELSE CAST(NULL AS DOUBLE)
+        END
+      )
+    END AS median_abs_error
+  FROM fm_abs_error_curve
+  GROUP BY
+    fm_g0
+), fm_values AS (
+  SELECT
+    fm_statistics.fm_g0 AS fm_g0,
+    n_rows,
+    CASE
+      WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
+      OR n_rows < 2
+      OR sum_weight = 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN ss_total <> 0 AND sum_sq_error <> 0
+      THEN 1 - sum_sq_error / ss_total
+      WHEN TRUE AND sum_sq_error = 0
+      THEN CAST(1.0 AS DOUBLE)
+      WHEN TRUE
+      THEN CAST(0.0 AS DOUBLE)
+      WHEN sum_sq_error = 0 AND ss_total = 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN ss_total = 0
+      THEN CAST('-inf' AS DOUBLE)
+      ELSE CAST(1.0 AS DOUBLE)
+    END AS "r2_score",
+    SQRT(
+      CASE
+        WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
+        OR sum_weight = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE sum_sq_error / sum_weight
+      END
+    ) AS "root_mean_squared_error",
+    CASE
+      WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
+      OR sum_weight = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE median_abs_error
+    END AS "median_absolute_error"
+  FROM fm_statistics
+  JOIN fm_abs_error_ranking
+    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_abs_error_ranking.fm_g0
+)
+SELECT
+  fm_g0 AS "season",
+  n_rows,
+  CASE WHEN "r2_score" - "r2_score" = 0 THEN "r2_score" ELSE CAST(NULL AS DOUBLE) END AS "r2_score",
+  CASE
+    WHEN "root_mean_squared_error" - "root_mean_squared_error" = 0
+    THEN "root_mean_squared_error"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "root_mean_squared_error",
+  CASE
+    WHEN "median_absolute_error" - "median_absolute_error" = 0
+    THEN "median_absolute_error"
+    ELSE CAST(NULL AS DOUBLE)
+  END AS "median_absolute_error"
+FROM fm_values
+ORDER BY
+  fm_g0
