@@ -9,6 +9,7 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import (
+    Engine,
     Prepared,
     as_tuple,
     check_engine,
@@ -26,7 +27,7 @@ from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.core.plan import check_bin_count
 from framemetrics.evaluate import check_schema, raise_for_invalid
-from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
 __all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
 
@@ -63,14 +64,15 @@ def calibration_curve(
     pos_label: Any = 1,
     neg_label: Any = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
     """Calibration (reliability) curve per group: scikit-learn's ``calibration_curve(strategy="uniform")``.
 
     Parameters
     ----------
-    source, y_true, sample_weight, by, pos_label, neg_label, nulls, engine, con
+    source, y_true, sample_weight, by, pos_label, neg_label, nulls, engine, con, spark
         As in :func:`framemetrics.evaluate`.
     y_score : str
         Column of predicted probabilities of ``pos_label``, in [0, 1].
@@ -116,7 +118,7 @@ def calibration_curve(
     >>> out["prob_true"].to_list(), out["prob_pred"].round(4).to_list()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
-    check_engine(engine)
+    engine = check_engine(engine, source)
     prepared = prepare_calibration(
         n_bins,
         by=by,
@@ -128,15 +130,15 @@ def calibration_curve(
         neg_label=neg_label,
     )
     plan, roles, by, drop = prepared.resolved.plan, prepared.resolved.roles, prepared.by, prepared.drop
-    if engine == "duckdb":
-        duck = open_duckdb(source, con)
+    if engine != "polars":
+        opened = open_sql(source, engine, con, spark)
         try:
-            check_schema(plan, roles, by, duckdb_schema(duck), False)
-            inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, drop)
-            raise_for_invalid(duck.fetch(checks_query(plan, inputs)), plan, roles, nulls)
-            return duck.fetch(calibration_query(plan, inputs, n_bins), by)
+            check_schema(plan, roles, by, sql_schema(opened), False)
+            inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, drop)
+            raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+            return opened.fetch(calibration_query(plan, inputs, n_bins), by)
         finally:
-            duck.close()
+            opened.close()
     frame = open_polars(source, con)
     check_schema(plan, roles, by, schema(frame), False)
     keys = [f"fm_g{i}" for i in range(len(by))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 from sqlglot import exp
@@ -16,9 +16,12 @@ from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
+from framemetrics.spark import is_spark_frame
 
 __all__ = [
     "DEFAULT_SCORE_METRICS",
+    "ENGINES",
+    "Engine",
     "Prepared",
     "Resolved",
     "as_tuple",
@@ -80,10 +83,32 @@ def check_nulls(nulls: str) -> None:
         raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
 
 
-def check_engine(engine: str) -> None:
-    """Raise unless ``engine`` is "polars" or "duckdb"."""
-    if engine not in ("polars", "duckdb"):
-        raise ValueError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+ENGINES = ("polars", "duckdb", "spark")
+Engine = Literal["polars", "duckdb", "spark"]
+
+
+def check_engine(engine: str | None, source: object = None) -> str:
+    """The engine that computes on ``source``: ``engine``, or by default Polars, Spark for a Spark DataFrame.
+
+    A Spark DataFrame is evaluated on Spark only: its rows are never
+    collected to the driver for another engine.
+
+    Examples
+    --------
+    >>> check_engine(None), check_engine("duckdb")
+    ('polars', 'duckdb')
+    """
+    spark_frame = is_spark_frame(source)
+    if engine is None:
+        return "spark" if spark_frame else "polars"
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")
+    if spark_frame and engine != "spark":
+        raise ValueError(
+            f"a Spark DataFrame is evaluated on Spark (engine='spark', or no engine), not {engine!r}: "
+            "framemetrics does not collect its rows"
+        )
+    return engine
 
 
 def check_threshold(threshold: object) -> float:

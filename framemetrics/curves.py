@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import (
+    Engine,
     as_tuple,
     check_engine,
     check_nulls,
@@ -27,7 +28,7 @@ from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.plan import Plan
 from framemetrics.evaluate import check_schema, raise_for_invalid
-from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 from framemetrics.wrapping import bound_function
 
 __all__ = [
@@ -116,8 +117,9 @@ def curve_table(
     drop_intermediate: bool | None = None,
     max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
     """The points of ``curve`` per group (see :func:`roc_curve`).
 
@@ -125,7 +127,7 @@ def curve_table(
     ----------
     curve : {"roc_curve", "precision_recall_curve", "det_curve"}
         Which curve.
-    source, y_true, y_score, sample_weight, by, pos_label, neg_label, nulls, engine, con
+    source, y_true, y_score, sample_weight, by, pos_label, neg_label, nulls, engine, con, spark
         As in :func:`framemetrics.evaluate`.
     drop_intermediate : bool, optional
         Drop the points scikit-learn drops; default scikit-learn's default
@@ -150,7 +152,7 @@ def curve_table(
     >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
-    check_engine(engine)
+    engine = check_engine(engine, source)
     prepared = prepare_curve(
         curve,
         y_true=y_true,
@@ -172,14 +174,14 @@ def curve_table(
         raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
         points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop, max_points)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
-    duck = open_duckdb(source, con)
+    opened = open_sql(source, engine, con, spark)
     try:
-        check_schema(plan, roles, by, duckdb_schema(duck), False)
-        inputs = QueryInputs(duck.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
-        raise_for_invalid(duck.fetch(checks_query(plan, inputs)), plan, roles, nulls)
-        return duck.fetch(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points), by)
+        check_schema(plan, roles, by, sql_schema(opened), False)
+        inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
+        raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+        return opened.fetch(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points), by)
     finally:
-        duck.close()
+        opened.close()
 
 
 _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
@@ -196,10 +198,13 @@ _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset
         The two class labels; any other value is invalid input.
     nulls : {"error", "drop"}, default "error"
         As in :func:`framemetrics.evaluate`.
-    engine : {"polars", "duckdb"}, default "polars"
-        Where to compute; both return the same frame.
+    engine : {"polars", "duckdb", "spark"}, optional
+        Where to compute, as in :func:`framemetrics.evaluate` (Spark for a
+        Spark DataFrame); all return the same frame.
     con : duckdb.DuckDBPyConnection, optional
         Connection for table names or to run on.
+    spark : pyspark.sql.SparkSession, optional
+        The session of a table name with ``engine="spark"``.
     max_points : int, optional
         Thin each group's curve to at most this many points, faithful to a
         plot (see :func:`curve_table`)."""

@@ -8,11 +8,11 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
+from framemetrics.columns import Engine, check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg, Plan
-from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]
 
@@ -71,15 +71,17 @@ def evaluate(
     zero_division: float | None = None,
     bins: int | None = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
-    """Compute metrics per group, inside Polars or DuckDB.
+    """Compute metrics per group, inside Polars, DuckDB or Spark.
 
     Parameters
     ----------
-    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
-        The data. Parquet and CSV paths may be globs; a table name needs ``con``.
+    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation, Spark DataFrame or table name
+        The data. Parquet and CSV paths may be globs; a table name needs
+        ``con`` (DuckDB) or ``spark`` (Spark).
     y_true : str
         Column of true labels (classification) or targets (regression).
     y_pred : str, optional
@@ -113,10 +115,16 @@ def evaluate(
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first (reflected
         in ``n_rows``); NaN is never dropped.
-    engine : {"polars", "duckdb"}, default "polars"
-        Where to compute. Both return the same frame.
+    engine : {"polars", "duckdb", "spark"}, optional
+        Where to compute: by default Polars, and Spark for a Spark DataFrame
+        (which no other engine reads: framemetrics never collects its rows).
+        All return the same frame; Spark runs the query of
+        :func:`framemetrics.sql.query` in its dialect and collects only the
+        per-group result.
     con : duckdb.DuckDBPyConnection, optional
         Connection for table names (DuckDB engine) or to run on.
+    spark : pyspark.sql.SparkSession, optional
+        The session of a table name with ``engine="spark"``.
 
     Returns
     -------
@@ -153,7 +161,7 @@ def evaluate(
     │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
     └─────┴────────┴────────────────┴──────────┘
     """
-    check_engine(engine)
+    engine = check_engine(engine, source)
     prepared = prepare_metrics(
         metrics,
         threshold=threshold,
@@ -176,13 +184,13 @@ def evaluate(
         check_schema(plan, roles, by, schema(frame), thresholded)
         result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
     else:
-        duck = open_duckdb(source, con)
+        opened = open_sql(source, engine, con, spark)
         try:
-            check_schema(plan, roles, by, duckdb_schema(duck), thresholded)
-            inputs = QueryInputs(duck.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
-            result = duck.fetch(plan_query(plan, inputs, checks=True), by)
+            check_schema(plan, roles, by, sql_schema(opened), thresholded)
+            inputs = QueryInputs(opened.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
+            result = opened.fetch(plan_query(plan, inputs, checks=True), by)
         finally:
-            duck.close()
+            opened.close()
     raise_for_invalid(result, plan, roles, nulls)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result

@@ -21,8 +21,19 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.spark import SparkSource, open_spark
 
-__all__ = ["DuckDBSource", "Source", "duckdb_schema", "open_duckdb", "open_polars", "schema", "to_polars"]
+__all__ = [
+    "DuckDBSource",
+    "Source",
+    "duckdb_schema",
+    "open_duckdb",
+    "open_polars",
+    "open_sql",
+    "schema",
+    "sql_schema",
+    "to_polars",
+]
 
 Source = Any
 _PARQUET = (".parquet", ".pq")
@@ -241,6 +252,32 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         cursor.register(name, source)
         return DuckDBSource(cursor.sql, exp.Table(this=identifier(name)), cursor.close)
     raise TypeError(_unsupported(source))
+
+
+def open_sql(
+    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None = None, spark: Any = None
+) -> DuckDBSource | SparkSource:
+    """``source`` for a SQL engine: DuckDB's (:func:`open_duckdb`) or Spark's (:func:`framemetrics.spark.open_spark`).
+
+    Examples
+    --------
+    >>> open_sql(pl.DataFrame({"y": [1]}), "duckdb").table.name.startswith("fm_source_")
+    True
+    """
+    return open_spark(source, spark) if engine == "spark" else open_duckdb(source, con)
+
+
+def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
+    """Like :func:`schema`, for a source opened by :func:`open_sql`.
+
+    Examples
+    --------
+    >>> sql_schema(open_duckdb(pl.DataFrame({"a": [1]})))
+    {'a': 'numeric'}
+    """
+    if isinstance(opened, SparkSource):
+        return {name: _kind(dtype) for name, dtype in opened.dtypes.items()}
+    return duckdb_schema(opened)
 
 
 def _unsupported(source: Source) -> str:

@@ -100,6 +100,16 @@ def test_sql_prints_a_statement_that_duckdb_runs(parquet):
     assert_frame_equal(got, want, check_dtypes=False, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize("dialect", ["spark", "postgres", "clickhouse", "datafusion", "bigquery", "snowflake"])
+def test_sql_writes_each_dialect(dialect):
+    """The text of fm.sql with dialect= (tests/test_warehouses.py runs it on the engines)."""
+    code, out, _ = invoke("sql", "roc_auc_score", "f1_score", "--dialect", dialect, "--table", "analytics.preds",
+                          "--y-true", "y", "--y-score", "p", "--by", "country")  # fmt: skip
+    want = fm.sql.query(["roc_auc_score", "f1_score"], table="analytics.preds", y_true="y", y_score="p",
+                        by="country", dialect=dialect)  # fmt: skip
+    assert code == 0 and out == want.rstrip() + ";\n"
+
+
 @pytest.mark.parametrize("curve", ["roc", "pr", "calibration"])
 def test_sql_prints_a_curve(curve, parquet):
     code, out, _ = invoke("sql", curve, "--table", "preds", "--y-true", "y", "--y-score", "p")

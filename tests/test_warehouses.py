@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 
 import duckdb
 import numpy as np
@@ -25,11 +26,30 @@ from framemetrics.multiclass import MULTICLASS
 LABELS = ["ant", "bee", "cat"]
 
 
+@pytest.fixture(scope="session")
+def engines() -> Iterator[Callable[[str], Warehouse]]:
+    """The engines by name, each started when first asked for and stopped at the end of the session."""
+    with ExitStack() as stack:
+        started: dict[str, Warehouse] = {}
+
+        def get(name: str) -> Warehouse:
+            if name not in started:
+                started[name] = stack.enter_context(STARTERS[name]())
+            return started[name]
+
+        yield get
+
+
 @pytest.fixture(scope="session", params=WAREHOUSES)
-def warehouse(request: pytest.FixtureRequest) -> Iterator[Warehouse]:
-    """Each engine, started once for the session and stopped at its end."""
-    with STARTERS[request.param]() as engine:
-        yield engine
+def warehouse(request: pytest.FixtureRequest, engines: Callable[[str], Warehouse]) -> Warehouse:
+    """Each engine in turn."""
+    return engines(request.param)
+
+
+@pytest.fixture(scope="session")
+def spark_session(engines: Callable[[str], Warehouse]) -> object:
+    """The SparkSession of the Spark engine, for ``engine="spark"``."""
+    return engines("spark").session
 
 
 def _groups(rng: np.random.Generator, n: int) -> list[str | None]:
@@ -175,3 +195,68 @@ def test_warehouse_sql_equals_duckdb_per_group(loaded, reference_engine, case):
     if "calibration" not in case:
         invalid = got.filter(pl.col("g") == "bad").drop("g", "n_rows", strict=False)
         assert invalid.height == 1 and all(v is None for v in invalid.row(0)), invalid
+
+
+_ENTRY_POINTS = {
+    "evaluate": lambda source, **kw: fm.evaluate(
+        source, y_true="y", y_score="p", sample_weight="w", by="g", metrics=list(_metrics("binary")), **kw
+    ),
+    "evaluate, regression": lambda source, **kw: fm.evaluate(
+        source, y_true="y", y_pred="f", sample_weight="w", by="g", metrics=_metrics("regression"), **kw
+    ),
+    "roc_curve": lambda source, **kw: fm.roc_curve(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
+    "calibration_curve": lambda source, **kw: fm.calibration_curve(source, y_true="y", y_score="p", by="g", **kw),
+    "evaluate_multiclass": lambda source, **kw: fm.evaluate_multiclass(
+        source, y_true="y", y_pred="yhat", y_score=_SCORES, labels=LABELS, sample_weight="w", by="g",
+        metrics=[m for m, info in MULTICLASS.items() if info.weighted], **kw,
+    ),  # fmt: skip
+    "classification_report": lambda source, **kw: fm.classification_report(
+        source, y_true="y", y_pred="yhat", labels=LABELS, by="g", **kw
+    ),
+}
+_VALID = {  # the table of each entry point, its invalid group left out
+    "evaluate": "binary",
+    "evaluate, regression": "regression",
+    "roc_curve": "binary",
+    "calibration_curve": "binary",
+    "evaluate_multiclass": "multiclass",
+    "classification_report": "multiclass",
+}
+
+
+@pytest.mark.parametrize("entry", list(_ENTRY_POINTS))
+def test_engine_spark_returns_the_duckdb_frame(spark_session, entry):
+    """A Spark DataFrame (and a table name with spark=) gives the frame of engine="duckdb": columns, types, order."""
+    session = spark_session
+    frame = TABLES[_VALID[entry]]().filter(pl.col("g").ne_missing("bad"))
+    expected = _ENTRY_POINTS[entry](frame, engine="duckdb")
+    spark_frame = session.createDataFrame(frame.to_arrow())
+    got = _ENTRY_POINTS[entry](spark_frame)
+    assert got.schema == expected.schema
+    assert got.height == expected.height
+    for column in expected.columns:
+        pairs = zip(got[column].to_list(), expected[column].to_list(), strict=True)
+        assert all(_same(a, b) for a, b in pairs), column
+    views = {t.name for t in session.catalog.listTables()}
+    spark_frame.createOrReplaceTempView("fm_test_table")
+    by_name = _ENTRY_POINTS[entry]("fm_test_table", engine="spark", spark=session)
+    assert by_name.equals(got)
+    session.catalog.dropTempView("fm_test_table")
+    assert {t.name for t in session.catalog.listTables()} == views  # framemetrics dropped its own views
+
+
+def test_engine_spark_raises_as_duckdb(spark_session):
+    """Invalid rows are counted in Spark and reported with the other engines' message."""
+    session = spark_session
+    frame = binary_frame()
+    messages = []
+    for source, engine in ((frame, "duckdb"), (session.createDataFrame(frame.to_arrow()), "spark")):
+        with pytest.raises(ValueError, match="invalid input") as raised:
+            fm.evaluate(source, y_true="y", y_score="p", by="g", metrics=["roc_auc_score"], engine=engine)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    spark_frame = session.createDataFrame(frame.to_arrow())
+    with pytest.raises(ValueError, match="a Spark DataFrame is evaluated on Spark"):
+        fm.evaluate(spark_frame, y_true="y", y_score="p", engine="polars")
+    with pytest.raises(ValueError, match="needs|spark="):
+        fm.evaluate("binary", y_true="y", y_score="p", engine="spark")

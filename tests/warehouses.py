@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -32,6 +33,7 @@ class Warehouse:
     dialect: str
     load: Callable[[str, pl.DataFrame], None]
     run: Callable[[str], pl.DataFrame]
+    session: Any = None
 
 
 def _free_port() -> int:
@@ -143,7 +145,7 @@ def spark() -> Iterator[Warehouse]:
         session.createDataFrame(frame.to_arrow()).createOrReplaceTempView(name)
 
     try:
-        yield Warehouse("spark", load, lambda sql: pl.from_arrow(session.sql(sql).toArrow()))
+        yield Warehouse("spark", load, lambda sql: pl.from_arrow(session.sql(sql).toArrow()), session)
     finally:
         session.stop()
 

@@ -18,6 +18,7 @@ from framemetrics.cli.errors import FrameMetricsGroup, reading
 from framemetrics.cli.output import FORMATS, choose_format, stdout_console, write_frame
 from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_metrics, resolve_path
 from framemetrics.cli.progress import count_rows, progress
+from framemetrics.compilers.sql.dialects import DIALECTS
 
 __all__ = ["cli", "main"]
 
@@ -178,7 +179,7 @@ def curve(kind: str, path: str, y_score: str, max_points: int | None, drop_inter
 
 @cli.command(epilog=EXIT_CODES)
 @click.argument("metrics", nargs=-1, required=True)
-@click.option("--table", required=True, help="Table or view the SQL reads (quoted as one identifier).")
+@click.option("--table", required=True, help="Table or view the SQL reads: [catalog.][schema.]table, each part quoted.")
 @click.option("--y-true", required=True, help="Column of true labels.")
 @click.option("--y-score", help="Column of scores or probabilities.")
 @click.option("--y-pred", help="Column of predicted labels.")
@@ -188,13 +189,13 @@ def curve(kind: str, path: str, y_score: str, max_points: int | None, drop_inter
 @click.option("--pos-label", default="1", show_default=True)
 @click.option("--neg-label")
 @click.option("--nulls", type=click.Choice(["error", "drop"]), default="error", show_default=True)
-@click.option("--dialect", type=click.Choice(["duckdb"]), default="duckdb", show_default=True,
-              help="SQL dialect (more arrive later).")  # fmt: skip
+@click.option("--dialect", type=click.Choice(list(DIALECTS)), default="duckdb", show_default=True,
+              help="SQL dialect of the engine that runs it.")  # fmt: skip
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, y_pred: str | None,
         sample_weight: str | None, by: tuple[str, ...], threshold: float, pos_label: str, neg_label: str | None,
         nulls: str, dialect: str, output: str | None) -> None:  # fmt: skip
-    """Print the SQL computing METRICS per segment, to paste into DuckDB.
+    """Print the SQL computing METRICS per segment, to run in DuckDB or a warehouse (--dialect).
 
     METRICS are metric names (with parameters as fbeta_score(beta=2)), or
     one curve: roc, pr, det or calibration.
@@ -203,9 +204,11 @@ def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, 
     Examples:
       framemetrics sql roc_auc_score log_loss --table preds --y-true y --y-score p --by country
       framemetrics sql roc --table preds --y-true y --y-score p > roc.sql
+      framemetrics sql roc_auc_score --dialect spark --table analytics.preds --y-true y --y-score p
     """
     labels = dict(pos_label=parse_label(pos_label), neg_label=parse_label(neg_label))
-    columns = dict(table=table, y_true=y_true, sample_weight=sample_weight, by=list(by) or None, nulls=nulls)
+    columns = dict(table=table, y_true=y_true, sample_weight=sample_weight, by=list(by) or None, nulls=nulls,
+                   dialect=dialect)  # fmt: skip
     curves = [m for m in metrics if m in CURVE_NAMES or m == "calibration"]
     if curves and len(metrics) > 1:
         raise click.UsageError("a curve is printed alone: pass one curve, or metrics only")

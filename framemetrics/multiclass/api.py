@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.columns import as_tuple, check_column_name, check_engine, check_nulls, check_output_names
+from framemetrics.columns import Engine, as_tuple, check_column_name, check_engine, check_nulls, check_output_names
 from framemetrics.compilers.polars.multiclass import (
     class_table_frame,
     confusion_frame,
@@ -29,11 +29,9 @@ from framemetrics.compilers.sql.multiclass import (
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan
-from framemetrics.sources import Source, open_duckdb, open_polars
+from framemetrics.sources import Source, open_polars, open_sql
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
-
-Engine = Literal["polars", "duckdb"]
 
 
 @dataclass(frozen=True)
@@ -107,13 +105,13 @@ def _label(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
 
 
 def _dtypes(
-    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None, used: Sequence[str | None]
+    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None, spark: Any, used: Sequence[str | None]
 ) -> tuple[Any, dict[str, pl.DataType]]:
     """The opened source and its Polars types: on DuckDB those of the ``used`` columns only (others ``Unknown``)."""
     if engine == "polars":
         frame = open_polars(source, con)
         return frame, dict(frame.collect_schema())
-    duck = open_duckdb(source, con)
+    duck = open_sql(source, engine, con, spark)
     try:
         if duck.dtypes:
             return duck, dict(duck.dtypes)
@@ -258,10 +256,11 @@ def evaluate_multiclass(
     metrics: MetricsArg = ("accuracy_score", "f1_macro", "f1_weighted"),
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Engine = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
-    """Multiclass metrics per group, inside Polars or DuckDB.
+    """Multiclass metrics per group, inside Polars, DuckDB or Spark.
 
     Parameters
     ----------
@@ -299,10 +298,13 @@ def evaluate_multiclass(
         averages (scikit-learn's ``zero_division=np.nan``).
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first.
-    engine : {"polars", "duckdb"}, default "polars"
-        Where to compute; both return the same frame.
+    engine : {"polars", "duckdb", "spark"}, optional
+        Where to compute, as in :func:`framemetrics.evaluate` (Spark for a
+        Spark DataFrame); all return the same frame.
     con : duckdb.DuckDBPyConnection, optional
         Connection for table names or to run on.
+    spark : pyspark.sql.SparkSession, optional
+        The session of a table name with ``engine="spark"``.
 
     Returns
     -------
@@ -331,9 +333,9 @@ def evaluate_multiclass(
     ...                        engine="duckdb").rows()
     [(4, 0.5, 0.5)]
     """
-    check_engine(engine)
+    engine = check_engine(engine, source)
     used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
-    opened, dtypes = _dtypes(source, engine, con, used)
+    opened, dtypes = _dtypes(source, engine, con, spark, used)
     try:
         request = _resolve(
             dtypes,
@@ -350,7 +352,7 @@ def evaluate_multiclass(
         )
         result = _metrics_table(opened, request, engine, nulls)
     finally:
-        if engine == "duckdb":
+        if engine != "polars":
             opened.close()
     return result.sort(list(request.by), nulls_last=True) if request.by else result
 
@@ -361,16 +363,16 @@ _RANKING_METRICS += [f"average_precision_{a}" for a in ("macro", "weighted", "mi
 
 
 def _table(
-    kind: str, source: Source, engine: str, con: Any, metrics: list[str], nulls: str, **columns: Any
+    kind: str, source: Source, engine: str | None, con: Any, spark: Any, metrics: list[str], nulls: str, **columns: Any
 ) -> pl.DataFrame:
     """The class report, the class table or the confusion matrix, after raising for invalid rows."""
-    check_engine(engine)
+    engine = check_engine(engine, source)
     outputs = {
         "report": ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision"),
         "classes": ("class", *CLASS_TABLE),
         "confusion": ("y_true", "y_pred", "weight"),
     }[kind]
-    opened, dtypes = _dtypes(source, engine, con, _used(columns))
+    opened, dtypes = _dtypes(source, engine, con, spark, _used(columns))
     try:
         by = as_tuple(columns.pop("by"))
         request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
@@ -382,7 +384,7 @@ def _table(
             query = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}[kind]
             result = opened.fetch(query(request.plan, request.sql_inputs(opened.table)), request.by)
     finally:
-        if engine == "duckdb":
+        if engine != "polars":
             opened.close()
     checks = [c.name for c in request.plan.checks]
     # Each row repeats its group's check counts: one row per group.
@@ -404,14 +406,15 @@ def classification_report(
     by: str | Sequence[str] | None = None,
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Engine = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
     """Per-class precision, recall, F1 and support per group, and their averages (scikit-learn's report).
 
     Parameters
     ----------
-    source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con
+    source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con, spark
         As in :func:`evaluate_multiclass`.
     y_score : list of str, or str, optional
         Class scores (with ``labels``): adds each class's one-vs-rest
@@ -460,6 +463,7 @@ def classification_report(
         source,
         engine,
         con,
+        spark,
         metrics,
         nulls,
         y_true=y_true,
@@ -483,8 +487,9 @@ def class_table(
     beta: float = 1.0,
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Engine = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
     """Per group and class: the one-vs-rest confusion counts and every per-class value (``average=None``).
 
@@ -494,7 +499,7 @@ def class_table(
 
     Parameters
     ----------
-    source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con
+    source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con, spark
         As in :func:`evaluate_multiclass`.
     beta : float, default 1.0
         The F-beta's weight of recall (>= 0: 0 is the precision, ``inf`` the recall).
@@ -525,6 +530,7 @@ def class_table(
         source,
         engine,
         con,
+        spark,
         {"fbeta_macro": {"beta": beta}},
         nulls,
         y_true=y_true,
@@ -547,14 +553,15 @@ def multiclass_confusion_matrix(
     by: str | Sequence[str] | None = None,
     pivot: bool = False,
     nulls: Literal["error", "drop"] = "error",
-    engine: Engine = "polars",
+    engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
 ) -> pl.DataFrame:
     """The confusion matrix per group, as a long table or pivoted (scikit-learn's ``confusion_matrix``).
 
     Parameters
     ----------
-    source, y_true, y_pred, labels, sample_weight, by, nulls, engine, con
+    source, y_true, y_pred, labels, sample_weight, by, nulls, engine, con, spark
         As in :func:`evaluate_multiclass`.
     pivot : bool, default False
         One row per true class and one column per predicted class (named
@@ -580,6 +587,7 @@ def multiclass_confusion_matrix(
         source,
         engine,
         con,
+        spark,
         ["accuracy_score"],
         nulls,
         y_true=y_true,

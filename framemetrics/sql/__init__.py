@@ -10,8 +10,6 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlglot import exp
-
 from framemetrics.calibration import calibration_curve as fm_calibration_curve
 from framemetrics.calibration import prepare_calibration
 from framemetrics.columns import (
@@ -23,11 +21,11 @@ from framemetrics.columns import (
 from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
-from framemetrics.compilers.sql.namespace import identifier
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluate import evaluate
+from framemetrics.spark import table_name
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 from framemetrics.wrapping import bound_function
@@ -57,25 +55,10 @@ def _text_version(
     """
     signature = inspect.signature(function, eval_str=True)
     leading = [signature.parameters[first].replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)] if first else []
-    dropped = {"source", "engine", "con", first}
+    dropped = {"source", "engine", "con", "spark", first}
     keywords = [p.replace(kind=p.KEYWORD_ONLY) for n, p in signature.parameters.items() if n not in dropped]
     text = signature.replace(parameters=[*leading, _TABLE, *keywords, *extra], return_annotation=str)
     return bound_function(name, text, body, doc, module="framemetrics.sql")
-
-
-def _table(name: str) -> exp.Table:
-    """A table or view name, ``[catalog.][schema.]table``, each part a quoted identifier.
-
-    Examples
-    --------
-    >>> _table("analytics.preds").sql("spark")
-    '`analytics`.`preds`'
-    """
-    parts = name.split(".") if isinstance(name, str) else [name]
-    if len(parts) > 3:
-        raise ValueError(f"invalid table name {name!r}: at most catalog.schema.table")
-    *outer, table = (identifier(p) for p in parts)
-    return exp.Table(this=table, db=outer[-1] if outer else None, catalog=outer[0] if len(outer) == 2 else None)
 
 
 _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
@@ -89,7 +72,7 @@ _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
     metrics : str, list of str or dict, optional
         As in :func:`framemetrics.evaluate` (the same default).
     table : str
-        Table or view name (quoted as one identifier).
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
     y_true, y_pred, y_score, sample_weight : str
         Column names, as in :func:`framemetrics.evaluate`.
     threshold : float, default 0.5
@@ -132,7 +115,7 @@ def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str
     outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
     check_output_names(prepared.by, outputs)
     columns = sql_columns(plan, roles, thresholded, prepared.threshold)
-    inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop)
+    inputs = QueryInputs(table_name(table), columns, prepared.by, prepared.drop)
     return to_sql(plan_query(plan, inputs, checks=checks), dialect, pretty=True)
 
 
@@ -146,7 +129,7 @@ _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
     curve : {"roc_curve", "precision_recall_curve", "det_curve"}
         Which curve (:func:`framemetrics.roc_curve` and its siblings).
     table : str
-        Table or view name (quoted as one identifier).
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
     y_true, y_score, sample_weight, by, pos_label, neg_label
         As in :func:`framemetrics.roc_curve`.
     drop_intermediate : bool, optional
@@ -177,7 +160,7 @@ _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
 def _curve(*, curve: str, table: str, dialect: str, **request: Any) -> str:
     prepared = prepare_curve(curve, **request)
     columns = sql_columns(prepared.plan, prepared.roles, False, 0.5)
-    inputs = QueryInputs(_table(table), columns, prepared.by, prepared.drop_nulls)
+    inputs = QueryInputs(table_name(table), columns, prepared.by, prepared.drop_nulls)
     drop, max_points = prepared.drop_intermediate, prepared.max_points
     tree = curve_query(prepared.spec, prepared.plan, inputs, drop_intermediate=drop, max_points=max_points)
     return to_sql(tree, dialect, pretty=True)
@@ -191,7 +174,7 @@ _CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group
     Parameters
     ----------
     table : str
-        Table or view name (quoted as one identifier).
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
     y_true, y_score, n_bins, sample_weight, by, pos_label, neg_label
         As in :func:`framemetrics.calibration_curve`.
     nulls : {"error", "drop"}, default "error"
@@ -216,7 +199,7 @@ _CALIBRATION_DOC = """Plain DuckDB SQL of the calibration curve's bins per group
 def _calibration(*, table: str, n_bins: int, dialect: str, **request: Any) -> str:
     prepared = prepare_calibration(n_bins, **request)
     plan, roles = prepared.resolved.plan, prepared.resolved.roles
-    inputs = QueryInputs(_table(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
+    inputs = QueryInputs(table_name(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
     return to_sql(calibration_query(plan, inputs, n_bins), dialect, pretty=True)
 
 
@@ -280,7 +263,7 @@ def multiclass_query(
     outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
     check_output_names(as_tuple(by), outputs)
     inputs = McQueryInputs(
-        source=_table(table),
+        source=table_name(table),
         y_true=user_column(y_true),
         y_pred=None if y_pred is None else user_column(y_pred),
         scores=tuple(user_column(s) for s in scores),

@@ -1,0 +1,104 @@
+"""The Spark engine: a Spark DataFrame or table evaluated as Spark SQL, only the per-group result collected.
+
+``engine="spark"`` writes the same query as DuckDB's in Spark's dialect
+(:mod:`framemetrics.compilers.sql.dialects`), runs it on the DataFrame's
+session (a temporary view, dropped afterwards) and brings back the small
+per-group result through Arrow, as a Polars frame with the same columns,
+types and order as the other engines. pyspark is imported only here, when a
+Spark source is given.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+from sqlglot import exp
+
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import identifier
+
+__all__ = ["SparkSource", "is_spark_frame", "open_spark", "table_name"]
+
+_views = itertools.count()
+
+
+def is_spark_frame(source: Any) -> bool:
+    """Whether ``source`` is a pyspark DataFrame (classic or Spark Connect), without importing pyspark.
+
+    Examples
+    --------
+    >>> is_spark_frame(pl.DataFrame())
+    False
+    """
+    kind = type(source)
+    return kind.__name__ == "DataFrame" and kind.__module__.startswith("pyspark.sql")
+
+
+def table_name(name: str) -> exp.Table:
+    """A table or view name, ``[catalog.][schema.]table``, each part a quoted identifier.
+
+    Examples
+    --------
+    >>> table_name("analytics.preds").sql("spark")
+    '`analytics`.`preds`'
+    """
+    parts = name.split(".") if isinstance(name, str) else [name]
+    if len(parts) > 3:
+        raise ValueError(f"invalid table name {name!r}: at most catalog.schema.table")
+    *outer, table = (identifier(p) for p in parts)
+    return exp.Table(this=table, db=outer[-1] if outer else None, catalog=outer[0] if len(outer) == 2 else None)
+
+
+@dataclass
+class SparkSource:
+    """How to query a source with Spark: ``run(sql)`` of a statement reading ``table``.
+
+    ``dtypes`` are the Polars types of the source's columns (through Arrow,
+    no row read); :meth:`fetch` collects a result to the driver.
+    """
+
+    run: Callable[[str], Any]
+    table: exp.Expression
+    dtypes: dict[str, pl.DataType]
+    close: Callable[[], object] = lambda: None
+    probed: dict[str, str] = field(default_factory=dict)
+
+    def types(self) -> dict[str, str]:
+        """The source's columns and their Polars types, as text."""
+        return {name: str(dtype) for name, dtype in self.dtypes.items()}
+
+    def empty(self, columns: Sequence[str]) -> pl.DataFrame:
+        """No rows, the Polars types of those ``columns`` the source has."""
+        return pl.DataFrame(schema={c: self.dtypes[c] for c in columns if c in self.dtypes})
+
+    def fetch(self, query: exp.Expression, by: Sequence[str] = ()) -> pl.DataFrame:
+        """Run ``query`` as Spark SQL and collect its (per-group) result as a Polars frame."""
+        return pl.from_arrow(self.run(to_sql(query, "spark")).toArrow())
+
+
+def open_spark(source: Any, spark: Any = None) -> SparkSource:
+    """``source`` (a Spark DataFrame, or a table name with ``spark``, a SparkSession) as a :class:`SparkSource`.
+
+    A DataFrame is queried through a temporary view of its own session, named
+    ``fm_source_<n>`` and dropped by ``close()``.
+    """
+    if is_spark_frame(source):
+        session = source.sparkSession
+        view = f"fm_source_{next(_views)}"
+        source.createOrReplaceTempView(view)
+        frame, table = source, exp.Table(this=identifier(view))
+
+        def close() -> None:
+            session.catalog.dropTempView(view)
+
+    elif isinstance(source, str) and spark is not None:
+        session, table, close = spark, table_name(source), lambda: None
+        frame = session.table(to_sql(table, "spark"))
+    else:
+        raise ValueError("engine='spark' reads a Spark DataFrame, or a table name with spark= (a SparkSession)")
+    dtypes = dict(pl.from_arrow(frame.limit(0).toArrow()).schema)
+    return SparkSource(session.sql, table, dtypes, close)
