@@ -197,6 +197,15 @@ def test_warehouse_sql_equals_duckdb_per_group(loaded, reference_engine, case):
         assert invalid.height == 1 and all(v is None for v in invalid.row(0)), invalid
 
 
+_WEIGHTED_MULTICLASS = {
+    "y_true": "y",
+    "y_pred": "yhat",
+    "y_score": _SCORES,
+    "labels": LABELS,
+    "sample_weight": "w",
+    "by": "g",
+    "metrics": [m for m, info in MULTICLASS.items() if info.weighted],
+}
 _ENTRY_POINTS = {
     "evaluate": lambda source, **kw: fm.evaluate(
         source, y_true="y", y_score="p", sample_weight="w", by="g", metrics=list(_metrics("binary")), **kw
@@ -206,10 +215,10 @@ _ENTRY_POINTS = {
     ),
     "roc_curve": lambda source, **kw: fm.roc_curve(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
     "calibration_curve": lambda source, **kw: fm.calibration_curve(source, y_true="y", y_score="p", by="g", **kw),
-    "evaluate_multiclass": lambda source, **kw: fm.evaluate_multiclass(
-        source, y_true="y", y_pred="yhat", y_score=_SCORES, labels=LABELS, sample_weight="w", by="g",
-        metrics=[m for m, info in MULTICLASS.items() if info.weighted], **kw,
-    ),  # fmt: skip
+    "evaluate_multiclass": lambda source, **kw: fm.evaluate_multiclass(source, **_WEIGHTED_MULTICLASS, **kw),
+    "evaluate_multiclass, a list column": lambda source, **kw: fm.evaluate_multiclass(
+        source, **(_WEIGHTED_MULTICLASS | {"y_score": "p"}), **kw
+    ),
     "classification_report": lambda source, **kw: fm.classification_report(
         source, y_true="y", y_pred="yhat", labels=LABELS, by="g", **kw
     ),
@@ -220,6 +229,7 @@ _VALID = {  # the table of each entry point, its invalid group left out
     "roc_curve": "binary",
     "calibration_curve": "binary",
     "evaluate_multiclass": "multiclass",
+    "evaluate_multiclass, a list column": "multiclass",
     "classification_report": "multiclass",
 }
 
@@ -229,6 +239,8 @@ def test_engine_spark_returns_the_duckdb_frame(spark_session, entry):
     """A Spark DataFrame (and a table name with spark=) gives the frame of engine="duckdb": columns, types, order."""
     session = spark_session
     frame = TABLES[_VALID[entry]]().filter(pl.col("g").ne_missing("bad"))
+    if "list column" in entry:
+        frame = frame.with_columns(p=pl.concat_list(_SCORES))
     expected = _ENTRY_POINTS[entry](frame, engine="duckdb")
     spark_frame = session.createDataFrame(frame.to_arrow())
     got = _ENTRY_POINTS[entry](spark_frame)
