@@ -422,6 +422,61 @@ def run_benchmark(
     return lines
 
 
+def run_spark_benchmark(rows: int, groups: int, repeat: int, cases: list[str] | None = None) -> list[dict[str, object]]:
+    """Time ``engine="spark"`` against Spark's own aggregation of the same Parquet, in one local[2] session.
+
+    Each case's baseline is the DuckDB baseline's SQL run by Spark (``GROUP
+    BY g, score`` for the exact AUC); both read the same Parquet file and
+    collect their small result. Needs pyspark and a Java runtime.
+
+    Examples
+    --------
+    >>> lines = run_spark_benchmark(2_000, 10, 1, ["regression (6 metrics)"])  # doctest: +SKIP
+    """
+    import tempfile
+
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "8g")
+        .config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    chosen = cases or list(CASES)
+    lines = []
+    with tempfile.TemporaryDirectory() as folder:
+        con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
+        con.execute(f"COPY bench TO '{folder}/bench.parquet' (FORMAT parquet)")
+        if {MULTICLASS_LABELS, MULTICLASS_SCORES} & set(chosen):
+            raw = ", ".join(f"(1 + hash(i + {10 + j}) % 100)::DOUBLE AS r{j}" for j in range(_CLASSES))
+            total = " + ".join(f"r{j}" for j in range(_CLASSES))
+            scores = ", ".join(f"r{j} / ({total}) AS p{j}" for j in range(_CLASSES))
+            mc = _GENERATE_MULTICLASS.format(rows=int(rows), groups=int(groups), k=_CLASSES, raw=raw, scores=scores)
+            con.execute(mc)
+            con.execute(f"COPY bench_mc TO '{folder}/bench_mc.parquet' (FORMAT parquet)")
+        try:
+            for case in chosen:
+                metrics, columns = CASES[case]
+                table = "bench_mc" if case in (MULTICLASS_LABELS, MULTICLASS_SCORES) else "bench"
+                data = spark.read.parquet(f"{folder}/{table}.parquet")
+                data.createOrReplaceTempView(table)
+                evaluate = fm.evaluate_multiclass if table == "bench_mc" else fm.evaluate
+                ours = partial(evaluate, data, sample_weight="w", by="g", metrics=metrics, engine="spark", **columns)
+                base = partial(spark.sql(_BASELINES[case][0]).collect)
+                lines.append(_line("spark", case, _BASELINES[case][2], best_of(repeat, ours), best_of(repeat, base)))
+        finally:
+            spark.stop()
+    return lines
+
+
 MACROS = ["roc_auc_score", "average_precision_score", "ks_statistic"]
 MACRO_ROWS = [200_000, 1_000_000]
 
@@ -460,7 +515,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--groups", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--engines", nargs="+", default=["duckdb", "polars"], choices=["duckdb", "polars"])
+    parser.add_argument("--engines", nargs="+", default=["duckdb", "polars"], choices=["duckdb", "polars", "spark"],
+                        help="spark: a local[2] session over a Parquet copy (needs pyspark and Java)")  # fmt: skip
     parser.add_argument("--parquet", help="write the data to this Parquet file and read it from there")
     parser.add_argument("--memory-limit", default="1GB", help="DuckDB memory_limit with --parquet")
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
@@ -472,9 +528,12 @@ def main(argv: list[str] | None = None) -> None:
     else:
         where = f"from {args.parquet}" if args.parquet else "in memory"
         print(f"{args.rows:,} rows x {args.groups:,} groups, weighted, {where}, best of {args.repeat}")
-        lines = run_benchmark(
-            args.rows, args.groups, args.repeat, args.engines, args.parquet, args.memory_limit, args.cases
-        )
+        local = [e for e in args.engines if e != "spark"]
+        lines = []
+        if local:
+            lines += run_benchmark(args.rows, args.groups, args.repeat, local, args.parquet, args.memory_limit, args.cases)
+        if "spark" in args.engines:
+            lines += run_spark_benchmark(args.rows, args.groups, args.repeat, args.cases)
     with pl.Config(
         tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1
     ):
