@@ -531,7 +531,9 @@ def main(argv: list[str] | None = None) -> None:
         local = [e for e in args.engines if e != "spark"]
         lines = []
         if local:
-            lines += run_benchmark(args.rows, args.groups, args.repeat, local, args.parquet, args.memory_limit, args.cases)
+            lines += run_benchmark(
+                args.rows, args.groups, args.repeat, local, args.parquet, args.memory_limit, args.cases
+            )
         if "spark" in args.engines:
             lines += run_spark_benchmark(args.rows, args.groups, args.repeat, args.cases)
     with pl.Config(
