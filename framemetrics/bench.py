@@ -431,7 +431,9 @@ def run_spark_benchmark(rows: int, groups: int, repeat: int, cases: list[str] | 
 
     Examples
     --------
-    >>> lines = run_spark_benchmark(2_000, 10, 1, ["regression (6 metrics)"])  # doctest: +SKIP
+    From the command line (it starts a Spark session, about 25 s)::
+
+        python -m framemetrics.bench --engines spark --rows 10000000 --groups 1000 --cases "exact AUC"
     """
     import tempfile
 
