@@ -76,8 +76,49 @@ class SparkSource:
         return pl.DataFrame(schema={c: self.dtypes[c] for c in columns if c in self.dtypes})
 
     def fetch(self, query: exp.Expression, by: Sequence[str] = ()) -> pl.DataFrame:
-        """Run ``query`` as Spark SQL and collect its (per-group) result as a Polars frame."""
-        return pl.from_arrow(self.run(to_sql(query, "spark")).toArrow())
+        """Run ``query`` as Spark SQL and collect its (per-group) result as a Polars frame.
+
+        The statement's final ``ORDER BY`` is applied to the collected result
+        instead where it names output columns: Spark samples the whole plan
+        once more to range-partition a global sort (measured: 10.8 s against
+        6.3 s for an exact AUC over 3e6 rows), to order a few rows per group.
+        """
+        order = _output_order(query)
+        if order is None:
+            return pl.from_arrow(self.run(to_sql(query, "spark")).toArrow())
+        unordered = query.copy()
+        unordered.set("order", None)
+        result = pl.from_arrow(self.run(to_sql(unordered, "spark")).toArrow())
+        if not order or result.is_empty():
+            return result
+        names, descending = zip(*order, strict=True)
+        return result.sort(list(names), descending=list(descending), nulls_last=True, maintain_order=True)
+
+
+def _output_order(query: exp.Expression) -> list[tuple[str, bool]] | None:
+    """The final ``ORDER BY`` of ``query`` as (output column, descending) pairs, nulls last; None if not that.
+
+    Examples
+    --------
+    >>> key = exp.Ordered(this=exp.column("fm_g0"), nulls_first=False)
+    >>> _output_order(exp.select(exp.alias_(exp.column("fm_g0"), "g")).from_("t").order_by(key))
+    [('g', False)]
+    """
+    ordered = query.args.get("order")
+    if not isinstance(query, exp.Select) or ordered is None:
+        return None
+    outputs = {}
+    for select in query.selects:
+        source = select.this if isinstance(select, exp.Alias) else select
+        if isinstance(source, exp.Column):
+            outputs.setdefault(source.name, select.alias_or_name)
+        outputs.setdefault(select.alias_or_name, select.alias_or_name)
+    order = []
+    for key in ordered.expressions:
+        if not isinstance(key.this, exp.Column) or key.this.name not in outputs or key.args.get("nulls_first"):
+            return None
+        order.append((outputs[key.this.name], bool(key.args.get("desc"))))
+    return order
 
 
 def open_spark(source: Any, spark: Any = None) -> SparkSource:
