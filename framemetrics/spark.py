@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
-from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.compilers.sql.namespace import identifier, table_name
 
-__all__ = ["SparkSource", "is_spark_frame", "open_spark", "table_name"]
+__all__ = ["SparkSource", "is_spark_frame", "open_spark"]
 
 _views = itertools.count()
 
@@ -38,21 +38,6 @@ def is_spark_frame(source: Any) -> bool:
     return kind.__name__ == "DataFrame" and kind.__module__.startswith("pyspark.sql")
 
 
-def table_name(name: str) -> exp.Table:
-    """A table or view name, ``[catalog.][schema.]table``, each part a quoted identifier.
-
-    Examples
-    --------
-    >>> table_name("analytics.preds").sql("spark")
-    '`analytics`.`preds`'
-    """
-    parts = name.split(".") if isinstance(name, str) else [name]
-    if len(parts) > 3:
-        raise ValueError(f"invalid table name {name!r}: at most catalog.schema.table")
-    *outer, table = (identifier(p) for p in parts)
-    return exp.Table(this=table, db=outer[-1] if outer else None, catalog=outer[0] if len(outer) == 2 else None)
-
-
 @dataclass
 class SparkSource:
     """How to query a source with Spark: ``run(sql)`` of a statement reading ``table``.
@@ -65,7 +50,6 @@ class SparkSource:
     table: exp.Expression
     dtypes: dict[str, pl.DataType]
     close: Callable[[], object] = lambda: None
-    probed: dict[str, str] = field(default_factory=dict)
 
     def types(self) -> dict[str, str]:
         """The source's columns and their Polars types, as text."""

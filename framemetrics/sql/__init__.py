@@ -21,11 +21,11 @@ from framemetrics.columns import (
 from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluate import evaluate
-from framemetrics.spark import table_name
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 from framemetrics.wrapping import bound_function

@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["SQL", "SqlNamespace", "identifier"]
+__all__ = ["SQL", "SqlNamespace", "identifier", "table_name"]
 
 
 def identifier(name: str) -> exp.Identifier:
@@ -30,6 +30,21 @@ def identifier(name: str) -> exp.Identifier:
     if not isinstance(name, str) or not name or "\x00" in name:
         raise ValueError(f"invalid SQL identifier: {name!r}")
     return exp.to_identifier(name, quoted=True)
+
+
+def table_name(name: str) -> exp.Table:
+    """A table or view name, ``[catalog.][schema.]table``, each part a quoted identifier.
+
+    Examples
+    --------
+    >>> table_name("analytics.preds").sql("spark")
+    '`analytics`.`preds`'
+    """
+    parts = name.split(".") if isinstance(name, str) else [name]
+    if len(parts) > 3:
+        raise ValueError(f"invalid table name {name!r}: at most catalog.schema.table")
+    *outer, table = (identifier(p) for p in parts)
+    return exp.Table(this=table, db=outer[-1] if outer else None, catalog=outer[0] if len(outer) == 2 else None)
 
 
 class SqlNamespace(Namespace):
