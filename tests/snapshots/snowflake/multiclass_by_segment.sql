@@ -325,30 +325,33 @@ WITH fm_raw AS (
     ON a.fm_g0 IS NOT DISTINCT FROM b.fm_g0
   GROUP BY
     a.fm_g0
-), fm_unpivoted AS (
-  SELECT
-    fm_g0,
-    fm_columns.column_index AS column_index,
-    CASE
-      WHEN fm_columns.column_index = 0
-      THEN s_0
-      WHEN fm_columns.column_index = 1
-      THEN s_1
-      WHEN fm_columns.column_index = 2
-      THEN s_2
-    END AS y_score,
-    true_index,
-    sample_weight
-  FROM fm_input
-  CROSS JOIN (VALUES
-    (0),
-    (1),
-    (2)) AS fm_columns(column_index)
 ), fm_rank_input AS (
   SELECT
-    *,
-    true_index = column_index AS is_pos
-  FROM fm_unpivoted
+    fm_g0,
+    true_index,
+    sample_weight,
+    0 AS column_index,
+    s_0 AS y_score,
+    true_index = 0 AS is_pos
+  FROM fm_input
+  UNION ALL
+  SELECT
+    fm_g0,
+    true_index,
+    sample_weight,
+    1 AS column_index,
+    s_1 AS y_score,
+    true_index = 1 AS is_pos
+  FROM fm_input
+  UNION ALL
+  SELECT
+    fm_g0,
+    true_index,
+    sample_weight,
+    2 AS column_index,
+    s_2 AS y_score,
+    true_index = 2 AS is_pos
+  FROM fm_input
 ), fm_rank_scores AS (
   SELECT
     fm_g0,
