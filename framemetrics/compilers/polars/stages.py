@@ -221,10 +221,10 @@ def _weights(x: Rows, labelled: bool) -> dict[str, pl.Expr]:
 def _running(
     rows: pl.LazyFrame, keys: list[str], carry: tuple[str, ...], labelled: bool, *, previous: bool, points: bool
 ) -> pl.LazyFrame:
-    """The curve stage's points from each group's rows by decreasing score (``y_score, pw, tp[, nw, fp]``, totals).
+    """The curve stage's points from each group's rows by decreasing score (``y_score``, ``pw[, nw]``, totals).
 
-    The running sums ``tp, fp`` of the weights at the last row of each run
-    of equal scores are the points' own; the points are those rows, their weights the
+    The running sums of the weights at the last row of each run of equal
+    scores are ``tp, fp``; the points are those rows, their weights the
     differences of consecutive running sums (``pw = tp - tp_prev``, as
     scikit-learn's ``_binary_clf_curve`` takes them; exactly 0 where a score
     has no positive weight). A group is a run of ``fm_group`` (no keys: one).
@@ -238,6 +238,7 @@ def _running(
     def changes(column: pl.Expr, step: int) -> pl.Expr:
         return column.ne_missing(column.shift(step)).fill_null(True)
 
+    rows = rows.with_columns(**{name: within(pl.col(w).cum_sum()) for w, name in sums.items()})
     last_of_run = changes(pl.col("y_score"), -1)
     rows = rows.filter(last_of_run | changes(group, -1) if keys else last_of_run)
     first = changes(group, 1) if keys else pl.int_range(pl.len()) == 0
@@ -272,8 +273,7 @@ def _sorted_stages(
     structs, totals = [], []
     for i, (score, weights) in enumerate(curves):
         fields = pl.struct(score.alias("y_score"), *(w.alias(n) for n, w in weights.items()))
-        sums = {t: pl.field(n).cum_sum() for n, t in zip(weights, ("tp", "fp"))}
-        structs.append(fields.sort_by(score, **_DESCENDING).struct.with_fields(**sums).alias(f"fm_curve_{i}"))
+        structs.append(fields.sort_by(score, **_DESCENDING).alias(f"fm_curve_{i}"))
         totals += [w.sum().alias(f"fm_{t}_{i}") for w, t in zip(weights.values(), ("pos_total", "neg_total"))]
     lists = grouped(data, keys, [*(pl.col(c).first() for c in carry), *structs, *totals])
     if keys:
