@@ -209,3 +209,19 @@ def test_float_literals_keep_their_value(value):
 
     got = duckdb.connect().execute(f"SELECT {to_sql(SQL.lit(value))}").fetchone()[0]
     assert (math.isnan(got) and math.isnan(value)) or got == value
+
+
+@pytest.mark.parametrize(
+    ("make", "hints"),
+    [
+        (lambda d: fm.sql.query("roc_auc_score", table="t", y_true="y", y_score="p", by=["g"], dialect=d), 1),
+        (lambda d: fm.sql.query("roc_auc_score", table="t", y_true="y", y_score="p", dialect=d), 0),
+        (lambda d: fm.sql.curve("roc_curve", table="t", y_true="y", y_score="p", by="g", dialect=d), 1),
+        (lambda d: fm.sql.query("accuracy_score", table="t", y_true="y", y_pred="p", by=["g"], dialect=d), 0),
+    ],
+)
+def test_spark_distributes_the_curve_stage_by_group_only(make, hints):
+    """Spark repartitions the rows of each grouped curve stage by the group (one shuffle for the
+    aggregate and the window); no other dialect carries a hint."""
+    assert make("spark").count("/*+ REPARTITION(fm_g0) */") == hints
+    assert all("/*+" not in make(d) for d in ("duckdb", "postgres", "clickhouse", "datafusion", "bigquery"))

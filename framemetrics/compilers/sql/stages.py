@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.dialects import DISTRIBUTE, ORDERED
 from framemetrics.compilers.sql.namespace import SQL, SqlNamespace
 from framemetrics.core import cells as counting
 from framemetrics.core.plan import Plan
@@ -47,6 +48,7 @@ _THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
 _BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
 _BELOW = {"kind": "ROWS", "start": exp.Literal.number(1), "start_side": "FOLLOWING"}
 _BELOW |= {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
+_ALL = _THROUGH | {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
 
 
 def rows_of(literals: dict[str, exp.Expression]) -> Rows:
@@ -157,6 +159,14 @@ def _sum(column: str) -> exp.Sum:
     return exp.Sum(this=exp.column(column))
 
 
+def _total(column: str, keys: list[str]) -> exp.Window:
+    """The group's total of ``column``; its equivalent over the whole ordered window in ``meta[ORDERED]``
+    (Spark then computes it in the Window operator of the running sums)."""
+    total = group_window(_sum(column), keys)
+    total.meta[ORDERED] = _by_score(_sum(column), keys, _ALL)
+    return total
+
+
 def curve_stage(
     x: Rows,
     keys: list[str],
@@ -209,9 +219,11 @@ def curve_stage(
         .from_(source, copy=False)
         .group_by(*groups, score, copy=False)
     )
+    # Its rows may be distributed by the group alone: the window below needs no other partitioning.
+    scores.meta[DISTRIBUTE] = keys
     sums = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))[: len(weights)]
     columns = {name: _by_score(_sum(c), keys, _THROUGH) for c, name, _ in sums}
-    columns |= {total: group_window(_sum(c), keys) for c, _, total in sums}
+    columns |= {total: _total(c, keys) for c, _, total in sums}
     if previous:
         columns |= {
             f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0)) for c, name, _ in sums
