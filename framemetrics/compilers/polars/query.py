@@ -154,11 +154,9 @@ def run_polars(
     stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
     for (score, _), statistics in plan.curve_stages.items():
         x = curve_rows(POLARS, rows_of(plan_inputs(plan)), score)
-        binned = plan.bins is not None and score == "y_score"
-        if binned:
+        if plan.bins is not None and score == "y_score":
             x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
-        labelled = score == "y_score"
-        ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=labelled, presum=binned)
+        ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

@@ -10,7 +10,6 @@ statistic is the core's definition applied to either (:func:`curve_statistic`).
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import reduce
 
 import polars as pl
 
@@ -213,15 +212,8 @@ def statistic_in_group(name: str, x: Rows) -> pl.Expr:
 _DESCENDING = {"descending": True, "nulls_last": True}
 
 
-def _weights(x: Rows, labelled: bool) -> dict[str, pl.Expr]:
-    """A row's ``pw`` (and ``nw`` if labelled)."""
-    return {"pw": positive_weight(POLARS, x)} | ({"nw": negative_weight(POLARS, x)} if labelled else {})
-
-
-def _running(
-    rows: pl.LazyFrame, keys: list[str], carry: tuple[str, ...], labelled: bool, *, previous: bool, points: bool
-) -> pl.LazyFrame:
-    """The curve stage's points from each group's rows by decreasing score (``y_score``, ``pw[, nw]``, totals).
+def _running(rows: pl.LazyFrame, keys: list[str], *, previous: bool) -> pl.LazyFrame:
+    """The curve stage's points from each group's rows by decreasing score (``y_score, pw, nw``, totals).
 
     The running sums of the weights at the last row of each run of equal
     scores are ``tp, fp``; the points are those rows, their weights the
@@ -230,77 +222,34 @@ def _running(
     has no positive weight). A group is a run of ``fm_group`` (no keys: one).
     """
     group = pl.col("fm_group")
-    sums = {"pw": "tp", "nw": "fp"} if labelled else {"pw": "tp"}
-
-    def within(expr: pl.Expr) -> pl.Expr:
-        return expr.over("fm_group") if keys else expr
+    sums = {"pw": "tp", "nw": "fp"}
 
     def changes(column: pl.Expr, step: int) -> pl.Expr:
         return column.ne_missing(column.shift(step)).fill_null(True)
 
-    rows = rows.with_columns(**{name: within(pl.col(w).cum_sum()) for w, name in sums.items()})
+    running = {name: pl.col(w).cum_sum() for w, name in sums.items()}
+    rows = rows.with_columns(**{name: s.over("fm_group") if keys else s for name, s in running.items()})
     last_of_run = changes(pl.col("y_score"), -1)
     rows = rows.filter(last_of_run | changes(group, -1) if keys else last_of_run)
     first = changes(group, 1) if keys else pl.int_range(pl.len()) == 0
     before = {f"{name}_prev": pl.when(first).then(0.0).otherwise(pl.col(name).shift(1)) for name in sums.values()}
     rows = rows.with_columns(**before).with_columns(**{w: pl.col(t) - pl.col(f"{t}_prev") for w, t in sums.items()})
-    totals = ["pos_total", "neg_total"][: len(sums)]
-    columns = [*keys, "y_score", *carry, *sums, *sums.values(), *totals]
-    columns += [f"{name}_prev" for name in sums.values()] if previous else []
-    if not points:
-        return rows.select(columns)
-    last = changes(group, -1) if keys else pl.int_range(pl.len()) == pl.len() - 1
-    extra = {
-        "fn": within(pl.col("pw").cum_sum(reverse=True).shift(-1, fill_value=0.0)),
-        "tn": within(pl.col("nw").cum_sum(reverse=True).shift(-1, fill_value=0.0)),
-        "next_pw": pl.when(last).then(None).otherwise(pl.col("pw").shift(-1)),
-        "next_nw": pl.when(last).then(None).otherwise(pl.col("nw").shift(-1)),
-        "is_first": first,
-    }
-    return rows.with_columns(**extra).select(*columns, *extra)
+    columns = [*keys, "y_score", *sums, *sums.values(), "pos_total", "neg_total"]
+    return rows.select(*columns, *([f"{name}_prev" for name in sums.values()] if previous else []))
 
 
-def _sorted_stages(
-    data: pl.LazyFrame,
-    keys: list[str],
-    curves: list[tuple[pl.Expr, dict[str, pl.Expr]]],
-    carry: tuple[str, ...],
-    *,
-    previous: bool,
-    points: bool,
-) -> list[pl.LazyFrame]:
-    """The curve stage of each (score, weights) of ``curves``, all sorted in one ``group_by`` (see :func:`curve_stages`)."""
-    structs, totals = [], []
-    for i, (score, weights) in enumerate(curves):
-        fields = pl.struct(score.alias("y_score"), *(w.alias(n) for n, w in weights.items()))
-        structs.append(fields.sort_by(score, **_DESCENDING).alias(f"fm_curve_{i}"))
-        totals += [w.sum().alias(f"fm_{t}_{i}") for w, t in zip(weights.values(), ("pos_total", "neg_total"))]
-    lists = grouped(data, keys, [*(pl.col(c).first() for c in carry), *structs, *totals])
-    if keys:
-        lists = lists.with_columns(fm_group=pl.int_range(pl.len()))
-    # Every curve reads the sorted lists: computed once (the engine's subplan sharing may be off).
-    lists = lists.cache() if len(curves) > 1 else lists
-    stages = []
-    for i, (_, weights) in enumerate(curves):
-        own = {f"fm_{t}_{i}": t for t in ("pos_total", "neg_total")[: len(weights)]}
-        rows = lists.select(*keys, *carry, *(["fm_group"] if keys else []), f"fm_curve_{i}", *own).rename(own)
-        rows = rows.explode(f"fm_curve_{i}") if keys else rows
-        rows = rows.unnest(f"fm_curve_{i}")
-        stages.append(_running(rows, keys, carry, len(weights) == 2, previous=previous, points=points))
-    return stages
-
-
-def curve_stages(
-    data: pl.LazyFrame, keys: list[str], xs: list[Rows], *, previous: bool = False, labelled: bool = True
-) -> list[pl.LazyFrame]:
+def curve_stages(data: pl.LazyFrame, keys: list[str], xs: list[Rows], *, previous: bool = False) -> list[pl.LazyFrame]:
     """The curve stage of each of ``xs`` over the same rows, sorted in one pass: one row per group and distinct score.
 
-    Each group's rows are sorted by each score inside one ``group_by`` (a
-    list of ``(y_score, pw, nw)`` per group and score, then exploded), and
-    the running sums taken over the sorted rows (:func:`_running`): no hash
-    of (group, score), which costs more than the sort when scores are
-    nearly distinct, and one pass over the input for many scores (the
-    one-vs-rest scores of a multiclass evaluation).
+    For many scores of the same rows (the one-vs-rest scores of a
+    multiclass evaluation), each group's rows are sorted by every score
+    inside one ``group_by`` (a list of ``(y_score, pw, nw)`` per group and
+    score, then exploded), and the running sums taken over the sorted rows
+    (:func:`_running`): one pass over the input, no unpivot, no hash of
+    (group, score). Ten classes at 1e7 rows and 1e2 groups: 14 s, against
+    50 s for the unpivoted rows through :func:`curve_stage`. One score keeps
+    :func:`curve_stage`, which measured faster at 1e8 rows from Parquet
+    (33.6 s against 44.9 s).
 
     Returns
     -------
@@ -314,8 +263,27 @@ def curve_stages(
     >>> [s.sort("g", maintain_order=True).collect()["tp"].to_list() for s in curve_stages(lf, ["g"], [xa, xb])]
     [[1.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
     """
-    curves = [(x.y_score.cast(pl.Float64), _weights(x, labelled)) for x in xs]
-    return _sorted_stages(data, keys, curves, (), previous=previous, points=False)
+    structs, totals = [], []
+    for i, x in enumerate(xs):
+        score, weights = (
+            x.y_score.cast(pl.Float64),
+            {"pw": positive_weight(POLARS, x), "nw": negative_weight(POLARS, x)},
+        )
+        fields = pl.struct(score.alias("y_score"), *(w.alias(n) for n, w in weights.items()))
+        structs.append(fields.sort_by(score, **_DESCENDING).alias(f"fm_curve_{i}"))
+        totals += [w.sum().alias(f"fm_{t}_{i}") for w, t in zip(weights.values(), ("pos_total", "neg_total"))]
+    lists = grouped(data, keys, [*structs, *totals])
+    if keys:
+        lists = lists.with_columns(fm_group=pl.int_range(pl.len()))
+    # Every curve reads the sorted lists: computed once (the engine's subplan sharing may be off).
+    lists = lists.cache() if len(xs) > 1 else lists
+    stages = []
+    for i in range(len(xs)):
+        own = {f"fm_{t}_{i}": t for t in ("pos_total", "neg_total")}
+        rows = lists.select(*keys, *(["fm_group"] if keys else []), f"fm_curve_{i}", *own).rename(own)
+        rows = rows.explode(f"fm_curve_{i}") if keys else rows
+        stages.append(_running(rows.unnest(f"fm_curve_{i}"), keys, previous=previous))
+    return stages
 
 
 def curve_stage(
@@ -327,7 +295,6 @@ def curve_stage(
     points: bool = False,
     labelled: bool = True,
     carry: tuple[str, ...] = (),
-    presum: bool = False,
 ) -> pl.LazyFrame:
     """One row per group and distinct ``y_score``, with ``pw, nw, tp, fp, pos_total, neg_total``.
 
@@ -342,7 +309,7 @@ def curve_stage(
     previous : bool, default False
         Add ``tp_prev, fp_prev``, the sums over strictly higher scores.
     points : bool, default False
-        The curves' points: only rows of positive weight (as scikit-learn
+        The curves' points: only scores of positive weight (as scikit-learn
         drops zero weights), with ``fn, tn`` (the weights below the score),
         ``next_pw, next_nw`` (the next lower score's) and ``is_first``.
     labelled : bool, default True
@@ -350,13 +317,11 @@ def curve_stage(
         columns (``nw, fp, neg_total, fp_prev``).
     carry : tuple of str
         Columns constant within a group, kept (e.g. ``n_invalid``).
-    presum : bool, default False
-        Sum the weights per group and score before sorting (few distinct scores, ``bins=``).
 
     Returns
     -------
     polars.LazyFrame
-        Each group's rows in decreasing score order (see :func:`curve_stages`).
+        Each group's rows in decreasing score order.
 
     Examples
     --------
@@ -365,14 +330,29 @@ def curve_stage(
     >>> curve_stage(lf, [], x, previous=True).collect().rows()
     [(0.9, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 0.0), (0.2, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 0.0)]
     """
-    score, weights = x.y_score.cast(pl.Float64), _weights(x, labelled)
+    weights = {"pw": positive_weight(POLARS, x)} | ({"nw": negative_weight(POLARS, x)} if labelled else {})
+    per_score = data.group_by([*keys, x.y_score.cast(pl.Float64).alias("y_score")]).agg(
+        *(pl.col(c).first() for c in carry), **{name: w.sum() for name, w in weights.items()}
+    )
+    pw, nw = pl.col("pw"), pl.col("nw")
     if points:
-        data = data.filter(reduce(lambda a, b: a + b, weights.values()) > 0)
-    if presum:
-        summed = [*(pl.col(c).first() for c in carry), *(w.sum().alias(n) for n, w in weights.items())]
-        data = data.group_by([*keys, score.alias("y_score")]).agg(summed)
-        score, weights = pl.col("y_score"), {n: pl.col(n) for n in weights}
-    return _sorted_stages(data, keys, [(score, weights)], carry, previous=previous, points=points)[0]
+        per_score = per_score.filter(pw + nw > 0)
+    # One sort on the score alone: a window keeps each group's rows in frame order, and a
+    # multi-key sort (group, score) measured 1.3-1.4x slower for the whole AUC.
+    ordered = per_score.sort("y_score", descending=True, nulls_last=True)
+    sums = {name: pl.col(c).cum_sum() for c, name in (("pw", "tp"), ("nw", "fp")) if c in weights}
+    sums |= {total: pl.col(c).sum() for c, total in (("pw", "pos_total"), ("nw", "neg_total")) if c in weights}
+    if previous:
+        sums |= {f"{name}_prev": expr.shift(1, fill_value=0.0) for name, expr in list(sums.items())[: len(weights)]}
+    if points:
+        sums |= {
+            "fn": pw.cum_sum(reverse=True).shift(-1, fill_value=0.0),
+            "tn": nw.cum_sum(reverse=True).shift(-1, fill_value=0.0),
+            "next_pw": pw.shift(-1),
+            "next_nw": nw.shift(-1),
+            "is_first": pl.int_range(pl.len()) == 0,
+        }
+    return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})
 
 
 def curve_statistics(
@@ -383,11 +363,8 @@ def curve_statistics(
     max_fpr: float = 1.0,
     alpha: float = 0.5,
     labelled: bool = True,
-    presum: bool = False,
 ) -> pl.LazyFrame:
     """The curve statistics ``statistics`` per group: the curve stage of ``x``, then one aggregation per group.
-
-    ``labelled`` and ``presum`` as :func:`curve_stage`.
 
     Examples
     --------
@@ -399,5 +376,5 @@ def curve_statistics(
     previous = any(STATISTICS[s].previous for s in statistics)
     points = frame_points(max_fpr, alpha)
     ranking = [curve_statistic(s, points).alias(s) for s in statistics]
-    curve = curve_stage(data, keys, x, previous=previous, labelled=labelled, presum=presum)
+    curve = curve_stage(data, keys, x, previous=previous, labelled=labelled)
     return curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
