@@ -12,7 +12,6 @@ from framemetrics.columns import as_tuple
 from framemetrics.curves import check_max_points
 from framemetrics.report.collect import HISTOGRAM_BINS, collect
 from framemetrics.report.page import render_page
-from framemetrics.report.plots import figures
 from framemetrics.sources import Source
 
 __all__ = ["evaluation_report"]
@@ -114,5 +113,7 @@ def evaluation_report(
         max_segments=max_segments,
     )
     path = Path(output)
+    from framemetrics.report.plots import figures  # matplotlib loads with the first report, not with the package
+
     path.write_text(render_page(data, figures(data, HISTOGRAM_BINS)), encoding="utf-8")
     return path
