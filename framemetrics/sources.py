@@ -1,8 +1,9 @@
 """Open what ``evaluate`` is given, for either engine, without copying data.
 
 Accepted: a path or glob of Parquet or CSV files, a Polars DataFrame or
-LazyFrame, a pyarrow Table or Dataset, a DuckDB relation, or the name of a
-table or view on a DuckDB connection ``con``.
+LazyFrame, a pandas DataFrame (read as Polars through Arrow), a pyarrow
+Table or Dataset, a DuckDB relation, or the name of a table or view on a
+DuckDB connection ``con``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "DuckDBSource",
     "Source",
     "duckdb_schema",
+    "from_pandas",
     "open_duckdb",
     "open_polars",
     "open_sql",
@@ -56,6 +58,25 @@ def _file_kind(source: Source) -> str | None:
     return None
 
 
+def from_pandas(source: Source) -> Source:
+    """A pandas DataFrame as a Polars DataFrame (other sources unchanged), without importing pandas.
+
+    Through Arrow: numeric columns without nulls are not copied; nullable
+    dtypes (``Int64``, ``boolean``, ``string``) keep their nulls,
+    categoricals become Polars categoricals, and NaN in a float column is
+    null, as pandas reads it: missing. The index is not a column.
+
+    Examples
+    --------
+    >>> from_pandas(pl.DataFrame({"y": [1]})).shape
+    (1, 1)
+    """
+    kind = type(source)
+    if kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas"):
+        return pl.from_pandas(source)
+    return source
+
+
 def _check_files(path: str) -> None:
     if not glob.glob(path):
         raise ValueError(f"no file matches {path!r}")
@@ -69,6 +90,7 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     >>> open_polars(pl.DataFrame({"y": [1]})).collect_schema().names()
     ['y']
     """
+    source = from_pandas(source)
     kind = _file_kind(source)
     if kind:
         _check_files(str(source))
@@ -222,6 +244,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     >>> src.select().fetchall()
     [(1,)]
     """
+    source = from_pandas(source)
     if isinstance(source, duckdb.DuckDBPyRelation):
         run = partial(source.query, "fm_source")
         return _probed(run, exp.to_table("fm_source"))
@@ -282,8 +305,8 @@ def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
 
 def _unsupported(source: Source) -> str:
     return (
-        f"cannot read {type(source).__name__}: pass a Parquet/CSV path or glob, a Polars DataFrame "
-        "or LazyFrame, a pyarrow Table or Dataset, a DuckDB relation, or a table name with con="
+        f"cannot read {type(source).__name__}: pass a Parquet/CSV path or glob, a Polars or pandas DataFrame, "
+        "a Polars LazyFrame, a pyarrow Table or Dataset, a DuckDB relation, or a table name with con="
     )
 
 
