@@ -16,11 +16,9 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import (
     cells_stage,
-    curve_stages,
-    curve_statistic,
     curve_statistics,
-    frame_points,
     grouped,
+    many_curve_statistics,
     rows_of,
 )
 from framemetrics.core import multiclass as mc_core
@@ -213,13 +211,12 @@ def ranking(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> tuple[pl.LazyFra
     """``fm_rank_values`` (one-vs-rest per class: score ``s_j``, class j positive) and ``fm_rank_summary``.
 
     The classes' curve stages come from one pass over ``data`` (``fm_input``),
-    each group's rows sorted by every score column (:func:`curve_stages`).
+    each group's rows sorted by every score column (:func:`many_curve_statistics`).
     """
     xs = [_rows(pl.col("true_index") == j, pl.col(f"s_{j}")) for j in range(plan.n_scores)]
-    statistics = [curve_statistic(s, frame_points()).alias(s) for s in RANK_STATISTICS]
     per_class = pl.concat(
-        grouped(stage, keys, statistics).with_columns(column_index=pl.lit(j, dtype=pl.Int64))
-        for j, stage in enumerate(curve_stages(data, keys, xs))
+        sums.with_columns(column_index=pl.lit(j, dtype=pl.Int64))
+        for j, sums in enumerate(many_curve_statistics(data, keys, xs, RANK_STATISTICS))
     )
     per_class = per_class.select(*keys, "column_index", *RANK_STATISTICS)
     values = per_class.with_columns(_call(call, {}, plan).alias(name) for name, call in RANK_PER_CLASS.items())

@@ -2,9 +2,10 @@
 
 The curve stage exists in the two forms Polars needs: :func:`curve_stage`, a
 frame with one row per group and distinct score (``evaluate`` and the
-curves; :func:`curve_stages` for many scores of the same rows), and :func:`curve_in_group`, the same points as expressions inside
-one group's ``group_by().agg()`` (the public ``pl.Expr`` builders). Every
-statistic is the core's definition applied to either (:func:`curve_statistic`).
+curves; :func:`curve_stages` for many scores of the same rows), and
+:func:`curve_in_group`, the same points as expressions inside one group's
+``group_by().agg()`` (the public ``pl.Expr`` builders). Every statistic is
+the core's definition applied to either (:func:`curve_statistic`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "curve_statistic",
     "curve_statistics",
     "frame_points",
+    "many_curve_statistics",
     "row_statistic",
     "rows_of",
     "statistic_in_group",
@@ -265,10 +267,8 @@ def curve_stages(data: pl.LazyFrame, keys: list[str], xs: list[Rows], *, previou
     """
     structs, totals = [], []
     for i, x in enumerate(xs):
-        score, weights = (
-            x.y_score.cast(pl.Float64),
-            {"pw": positive_weight(POLARS, x), "nw": negative_weight(POLARS, x)},
-        )
+        score = x.y_score.cast(pl.Float64)
+        weights = {"pw": positive_weight(POLARS, x), "nw": negative_weight(POLARS, x)}
         fields = pl.struct(score.alias("y_score"), *(w.alias(n) for n, w in weights.items()))
         structs.append(fields.sort_by(score, **_DESCENDING).alias(f"fm_curve_{i}"))
         totals += [w.sum().alias(f"fm_{t}_{i}") for w, t in zip(weights.values(), ("pos_total", "neg_total"))]
@@ -373,8 +373,33 @@ def curve_statistics(
     >>> curve_statistics(lf, [], x, ("auc_sum", "sum_pos")).collect().rows()
     [(1.5, 2.0)]
     """
-    previous = any(STATISTICS[s].previous for s in statistics)
+    curve = curve_stage(data, keys, x, previous=_needs_previous(statistics), labelled=labelled)
+    return _aggregated(curve, keys, statistics, max_fpr, alpha)
+
+
+def many_curve_statistics(
+    data: pl.LazyFrame, keys: list[str], xs: list[Rows], statistics: tuple[str, ...]
+) -> list[pl.LazyFrame]:
+    """The curve statistics ``statistics`` per group for each of ``xs``, from one sorting pass (:func:`curve_stages`).
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "a": [0.2, 0.2, 0.9], "b": [0.9, 0.1, 0.5]})
+    >>> xs = [rows_of(MetricInputs.of(y_true="y", y_score=s)) for s in "ab"]
+    >>> [f.collect().rows() for f in many_curve_statistics(lf, [], xs, ("auc_sum", "sum_pos"))]
+    [[(1.5, 2.0)], [(0.0, 2.0)]]
+    """
+    stages = curve_stages(data, keys, xs, previous=_needs_previous(statistics))
+    return [_aggregated(curve, keys, statistics) for curve in stages]
+
+
+def _needs_previous(statistics: tuple[str, ...]) -> bool:
+    return any(STATISTICS[s].previous for s in statistics)
+
+
+def _aggregated(
+    curve: pl.LazyFrame, keys: list[str], statistics: tuple[str, ...], max_fpr: float = 1.0, alpha: float = 0.5
+) -> pl.LazyFrame:
+    """The curve statistics ``statistics`` per group of a curve stage's frame."""
     points = frame_points(max_fpr, alpha)
-    ranking = [curve_statistic(s, points).alias(s) for s in statistics]
-    curve = curve_stage(data, keys, x, previous=previous, labelled=labelled)
-    return curve.group_by(keys).agg(ranking) if keys else curve.select(ranking)
+    return grouped(curve, keys, [curve_statistic(s, points).alias(s) for s in statistics])
