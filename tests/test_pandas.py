@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
-
-pd = pytest.importorskip("pandas")
 
 ENGINES = ["polars", "duckdb"]
 
