@@ -135,7 +135,7 @@ def calibration_curve(
         try:
             check_schema(plan, roles, by, sql_schema(opened), False)
             inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, drop)
-            raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+            raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls, opened)
             return opened.fetch(calibration_query(plan, inputs, n_bins), by)
         finally:
             opened.close()
@@ -143,7 +143,7 @@ def calibration_curve(
     check_schema(plan, roles, by, schema(frame), False)
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=drop)
-    raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
+    raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls, frame)
     x, n = rows_of(plan_inputs(plan)), pl.lit(int(n_bins))
     binned = data.group_by([*keys, calibration_bin(POLARS, x.y_score, n).alias("bin")])
     sums = binned.agg(**{name: build(POLARS, x) for name, build in BIN_SUMS.items()})

@@ -171,14 +171,14 @@ def curve_table(
         check_schema(plan, roles, by, schema(frame), False)
         keys = [f"fm_g{i}" for i in range(len(by))]
         data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=prepared.drop_nulls)
-        raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls)
+        raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls, frame)
         points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop, max_points)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
     opened = open_sql(source, engine, con, spark)
     try:
         check_schema(plan, roles, by, sql_schema(opened), False)
         inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
-        raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls)
+        raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls, opened)
         return opened.fetch(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points), by)
     finally:
         opened.close()

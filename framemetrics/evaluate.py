@@ -11,8 +11,10 @@ import polars as pl
 from framemetrics.columns import Engine, check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
+from framemetrics.core.checks import invalid_input
 from framemetrics.core.plan import MetricsArg, Plan
-from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+from framemetrics.sources import DuckDBSource, Source, null_rows, open_polars, open_sql, schema, sql_schema
+from framemetrics.spark import SparkSource
 
 __all__ = ["check_schema", "evaluate", "raise_for_invalid"]
 
@@ -41,17 +43,28 @@ def check_schema(
     check_output_names(by, ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
 
 
-def raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str) -> None:
-    """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left."""
-    problems = []
+def raise_for_invalid(
+    result: pl.DataFrame,
+    plan: Plan,
+    roles: dict[str, str],
+    nulls: str,
+    opened: pl.LazyFrame | DuckDBSource | SparkSource,
+) -> None:
+    """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left.
+
+    Where a null counts as invalid, the message says how many rows of
+    ``opened`` (the source) hold one: those ``nulls="drop"`` would drop.
+    """
+    problems, nullable = [], []
     for check in plan.checks:
         count = int(result[check.name].sum())
         if count:
-            described = check.describe(plan.pos_label, plan.neg_label)
-            problems.append(f"column {roles[check.role]!r} ({check.role}): {count} rows are {described}")
+            problems.append(
+                f"column {roles[check.role]!r} ({check.role}): {check.describe(count, plan.pos_label, plan.neg_label)}"
+            )
+            nullable += [roles[check.role]] if check.counts_nulls else []
     if problems:
-        hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
-        raise ValueError("invalid input: " + "; ".join(problems) + hint)
+        raise invalid_input(problems, null_rows(opened, nullable) if nulls == "error" and nullable else 0)
     if result.height == 0 or int(result["n_rows"].sum()) == 0:
         raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
 
@@ -183,14 +196,15 @@ def evaluate(
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)
         result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
+        raise_for_invalid(result, plan, roles, nulls, frame)
     else:
         opened = open_sql(source, engine, con, spark)
         try:
             check_schema(plan, roles, by, sql_schema(opened), thresholded)
             inputs = QueryInputs(opened.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
             result = opened.fetch(plan_query(plan, inputs, checks=True), by)
+            raise_for_invalid(result, plan, roles, nulls, opened)
         finally:
             opened.close()
-    raise_for_invalid(result, plan, roles, nulls)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result

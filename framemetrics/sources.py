@@ -21,7 +21,7 @@ import polars as pl
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
-from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.spark import SparkSource, open_spark
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Source",
     "duckdb_schema",
     "from_pandas",
+    "null_rows",
     "open_duckdb",
     "open_polars",
     "open_sql",
@@ -301,6 +302,21 @@ def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
     if isinstance(opened, SparkSource):
         return {name: _kind(dtype) for name, dtype in opened.dtypes.items()}
     return duckdb_schema(opened)
+
+
+def null_rows(opened: pl.LazyFrame | DuckDBSource | SparkSource, columns: Sequence[str]) -> int:
+    """The number of rows with a null in any of ``columns`` (those ``nulls="drop"`` drops), in the engine.
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"y": [1, None, None], "p": [None, 0.5, None]})
+    >>> null_rows(frame.lazy(), ["y"]), null_rows(open_duckdb(frame), ["y", "p"])
+    (2, 3)
+    """
+    if isinstance(opened, pl.LazyFrame):
+        return int(opened.select(pl.any_horizontal(pl.col(c).is_null() for c in columns).sum()).collect().item())
+    condition = SQL.any(*(SQL.is_null(exp.column(identifier(c))) for c in columns))
+    return int(opened.fetch(exp.select(SQL.count_where(condition)).from_(opened.table.copy())).item())
 
 
 def _unsupported(source: Source) -> str:

@@ -70,7 +70,7 @@ CREATE OR REPLACE MACRO fm_invalid_log1p(x) AS
 CREATE OR REPLACE MACRO fm_invalid_present(x) AS
     COUNT(*) FILTER(WHERE x IS NULL OR NOT TRUE);
 
--- rows that are rows whose class probabilities do not sum to 1 (|sum - 1| > 1e-5)
+-- rows that have class probabilities that do not sum to 1 (|sum - 1| > 1e-5)
 CREATE OR REPLACE MACRO fm_invalid_simplex(x) AS
     COUNT(*) FILTER(WHERE NOT (ABS(CAST(x AS DOUBLE) - 1) <= 1e-05));
 

@@ -27,13 +27,13 @@ CASES = [
     pytest.param(
         _classification(y=[0, None, 1, 0]),
         {"y_true": "y", "y_score": "p", "metrics": ["f1_score"]},
-        "column 'y' (y_true): 1 rows are null, NaN or not one of the labels 1, 0",
+        "column 'y' (y_true): 1 row is null, NaN or not one of the labels 1, 0",
         id="null-label",
     ),
     pytest.param(
         _classification(y=[0, 2, 1, 0]),
         {"y_true": "y", "y_score": "p", "metrics": ["accuracy_score"]},
-        "column 'y' (y_true): 1 rows are null, NaN or not one of the labels 1, 0",
+        "column 'y' (y_true): 1 row is null, NaN or not one of the labels 1, 0",
         id="label-outside-set",
     ),
     pytest.param(
@@ -45,7 +45,7 @@ CASES = [
     pytest.param(
         _classification(p=[0.2, math.nan, 0.6, 0.1]),
         {"y_true": "y", "y_score": "p", "metrics": ["log_loss"]},
-        "column 'p' (y_score): 1 rows are null, NaN or outside [0, 1]",
+        "column 'p' (y_score): 1 row is null, NaN or outside [0, 1]",
         id="nan-probability",
     ),
     pytest.param(
@@ -81,20 +81,20 @@ CASES = [
     pytest.param(
         _regression(y=[1.0, -1.0, 0.0, 4.0], f=[1.5, 2.0, 0.0, 5.0]),
         {"y_true": "y", "y_pred": "f", "metrics": ["mean_poisson_deviance"]},
-        "column 'y' (y_true): 1 rows are null, NaN, infinite or negative; "
-        "column 'f' (y_pred): 1 rows are null, NaN, infinite, zero or negative",
+        "column 'y' (y_true): 1 row is null, NaN, infinite or negative; "
+        "column 'f' (y_pred): 1 row is null, NaN, infinite, zero or negative",
         id="poisson-domain",
     ),
     pytest.param(
         _regression(y=[1.0, 0.0, 3.0, 4.0]),
         {"y_true": "y", "y_pred": "f", "metrics": ["mean_gamma_deviance"]},
-        "column 'y' (y_true): 1 rows are null, NaN, infinite, zero or negative",
+        "column 'y' (y_true): 1 row is null, NaN, infinite, zero or negative",
         id="gamma-domain",
     ),
     pytest.param(
         _classification(p=[0.2, math.inf, 0.6, 0.1]),
         {"y_true": "y", "y_score": "p", "metrics": ["hinge_loss"]},
-        "column 'p' (y_score): 1 rows are null, NaN or infinite",
+        "column 'p' (y_score): 1 row is null, NaN or infinite",
         id="hinge-domain",
     ),
 ]
@@ -178,8 +178,37 @@ def test_nulls_drop_removes_incomplete_rows(engine):
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
 def test_nulls_drop_keeps_nan_an_error(engine):
     df = _classification(p=[0.2, math.nan, 0.6, None])
-    with pytest.raises(ValueError, match="1 rows are null, NaN or outside"):
+    with pytest.raises(ValueError, match="1 row is null, NaN or outside"):
         fm.evaluate(df, y_true="y", y_score="p", metrics=["log_loss"], nulls="drop", engine=engine)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_nulls_drop_hint_counts_only_rows_holding_a_null(engine):
+    """The hint appears only where nulls are among the invalid rows, with their count ("1 row has")."""
+    out_of_range = _classification(p=[0.2, 1.5, 0.6, -0.1])
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(out_of_range, y_true="y", y_score="p", metrics=["log_loss"], engine=engine)
+    assert "2 rows are null, NaN or outside [0, 1]" in str(error.value)
+    assert "nulls=" not in str(error.value)
+    mixed = _classification(y=[0, None, 1, 0], p=[0.2, 1.5, None, 0.1])
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(mixed, y_true="y", y_score="p", metrics=["log_loss"], engine=engine)
+    message = str(error.value)
+    assert "'y' (y_true): 1 row is null" in message and "'p' (y_score): 2 rows are null" in message
+    assert message.endswith("(2 rows have a null: nulls='drop' drops such rows)")
+    one = _classification(p=[0.2, None, 0.6, 0.1])
+    with pytest.raises(ValueError, match=r"\(1 row has a null: nulls='drop' drops such rows\)$"):
+        fm.evaluate(one, y_true="y", y_score="p", metrics=["log_loss"], engine=engine)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_multiclass_nulls_drop_hint(engine):
+    df = pl.DataFrame({"y": ["a", "b", None, "c"], "yhat": ["a", "b", "c", "d"]})
+    with pytest.raises(ValueError) as error:
+        fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", labels=["a", "b", "c"], engine=engine)
+    message = str(error.value)
+    assert "'y' (y_true): 1 row is null" in message and "'yhat' (y_pred): 1 row is null" in message
+    assert message.endswith("(1 row has a null: nulls='drop' drops such rows)")
 
 
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)

@@ -97,9 +97,9 @@ def test_every_path_matches_scikit_learn_and_the_other_engine_on_the_sample(path
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ([(1, 1.5)], r"column 'p' \(y_score\): 1 rows are"),
-        ([(1, float("nan")), (0, 0.2)], r"column 'p' \(y_score\): 1 rows are"),
-        ([(2, 0.5)], r"column 'y' \(y_true\): 1 rows are"),
+        ([(1, 1.5)], r"column 'p' \(y_score\): 1 row is"),
+        ([(1, float("nan")), (0, 0.2)], r"column 'p' \(y_score\): 1 row is"),
+        ([(2, 0.5)], r"column 'y' \(y_true\): 1 row is"),
     ],
 )
 def test_bad_scores_and_labels_raise_the_same_error(engine, rows, message):

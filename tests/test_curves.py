@@ -187,7 +187,7 @@ def test_curve_columns_and_order():
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 def test_curves_reject_bad_input(engine):
     df = pl.DataFrame({"y": [0, 1, 2, None], "s": [0.1, float("nan"), 0.3, 0.4]})
-    with pytest.raises(ValueError, match=r"'y' \(y_true\): 2 rows .*'s' \(y_score\): 1 rows"):
+    with pytest.raises(ValueError, match=r"'y' \(y_true\): 2 rows .*'s' \(y_score\): 1 row is"):
         fm.roc_curve(df, y_true="y", y_score="s", engine=engine)
     with pytest.raises(ValueError, match="column 'nope' .* not found"):
         fm.det_curve(df, y_true="y", y_score="nope", engine=engine)
@@ -210,9 +210,9 @@ def test_sql_text_gives_null_rates_for_groups_with_invalid_rows():
 def test_infinite_scores_are_invalid_as_in_sklearn(engine):
     """An infinite score would tie with the +inf point; scikit-learn raises on it."""
     df = pl.DataFrame({"y": [1, 0, 1], "s": [float("inf"), 0.5, 0.2]})
-    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 rows are null, NaN or infinite"):
+    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 row is null, NaN or infinite"):
         fm.roc_curve(df, y_true="y", y_score="s", engine=engine)
-    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 rows are null, NaN or infinite"):
+    with pytest.raises(ValueError, match=r"'s' \(y_score\): 1 row is null, NaN or infinite"):
         fm.evaluate(df, y_true="y", y_score="s", metrics="ks_threshold", engine=engine)
 
 

@@ -65,18 +65,18 @@ def test_labels_outside_labels_and_nulls_name_the_column_and_count():
 
 def test_null_prediction_without_labels():
     message = errors(y_pred="yhat", metrics=["f1_macro"])
-    assert "column 'yhat' (y_pred): 1 rows are null" in message
+    assert "column 'yhat' (y_pred): 1 row is null" in message
 
 
 def test_probabilities_out_of_range_and_not_summing_to_one():
     message = errors(y_score=["p0", "p1", "p2"], labels=LABELS, metrics=["log_loss"])
-    assert "column 'p2' (y_score): 1 rows are null, NaN or outside [0, 1]" in message
-    assert "columns 'p0', 'p1', 'p2' (y_score): 1 rows whose class probabilities do not sum to 1" in message
+    assert "column 'p2' (y_score): 1 row is null, NaN or outside [0, 1]" in message
+    assert "columns 'p0', 'p1', 'p2' (y_score): 1 row has class probabilities that do not sum to 1" in message
 
 
 def test_negative_weights():
     message = errors(y_pred="y", sample_weight="w", metrics=["accuracy_score"])
-    assert "column 'w' (sample_weight): 1 rows are null, NaN, infinite or negative" in message
+    assert "column 'w' (sample_weight): 1 row is null, NaN, infinite or negative" in message
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ def test_a_score_list_longer_than_labels_is_invalid(engine, dtype):
 def test_an_infinite_float_label_is_invalid(engine, label):
     """Issue 13, item 3: without labels=, an infinite float label is not a class."""
     frame = pl.DataFrame({"y": [1.0, 2.0], "yp": [label, 1.0]})
-    with pytest.raises(ValueError, match=r"column 'yp' \(y_pred\): 1 rows are null, NaN or infinite"):
+    with pytest.raises(ValueError, match=r"column 'yp' \(y_pred\): 1 row is null, NaN or infinite"):
         fm.evaluate_multiclass(frame, y_true="y", y_pred="yp", engine=engine)
 
 

@@ -17,13 +17,13 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check"]
+__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check", "invalid_input", "rows"]
 
 SIMPLEX_TOLERANCE = 1e-5
 
@@ -37,13 +37,15 @@ class Domain:
     ``valid(ns, x, *labels)`` reads the labels of the evaluation: ``pos_label,
     neg_label`` for ``label``, the class list of a multiclass evaluation for
     ``class``, the number of classes for ``length`` (``labels_listed``: values
-    known when the query is built, so no macro has these domains).
+    known when the query is built, so no macro has these domains). ``words``
+    follow "3 rows are" (or "3 rows have" with ``verb="have"``).
     """
 
     valid: Callable[..., Expr]
     null_is_invalid: bool
     words: str
     labels_listed: bool = False
+    verb: str = "be"
 
 
 def _probability(ns: Namespace, x: Expr, *_: Expr) -> Expr:
@@ -79,7 +81,8 @@ DOMAINS: dict[str, Domain] = {
     "simplex": Domain(
         lambda ns, x, *_: ns.abs(ns.to_float(x) - 1) <= SIMPLEX_TOLERANCE,
         False,
-        "rows whose class probabilities do not sum to 1 (|sum - 1| > 1e-5)",
+        "class probabilities that do not sum to 1 (|sum - 1| > 1e-5)",
+        verb="have",
     ),
 }
 
@@ -120,9 +123,47 @@ class Check:
         """The number of invalid rows of the group, as an aggregation."""
         return ns.count_where(self.invalid(ns, x, *labels))
 
-    def describe(self, pos_label: object = None, neg_label: object = None) -> str:
-        """What makes a row invalid, for error messages."""
-        return DOMAINS[self.domain].words.format(pos_label=pos_label, neg_label=neg_label)
+    def describe(self, count: int, pos_label: object = None, neg_label: object = None) -> str:
+        """``count`` invalid rows and what makes them invalid, for error messages.
+
+        Examples
+        --------
+        >>> check("probability", "y_score").describe(1)
+        '1 row is null, NaN or outside [0, 1]'
+        >>> check("simplex", "y_score").describe(2)
+        '2 rows have class probabilities that do not sum to 1 (|sum - 1| > 1e-5)'
+        """
+        domain = DOMAINS[self.domain]
+        return f"{rows(count, domain.verb)} {domain.words.format(pos_label=pos_label, neg_label=neg_label)}"
+
+    @property
+    def counts_nulls(self) -> bool:
+        """Whether a null counts as invalid (``nulls="drop"`` drops those rows before the checks)."""
+        return DOMAINS[self.domain].null_is_invalid
+
+
+def rows(count: int, verb: str = "be") -> str:
+    """``count`` rows with the verb agreeing: "1 row is", "3 rows are", "1 row has".
+
+    Examples
+    --------
+    >>> rows(1), rows(12), rows(1, "have"), rows(0, "have")
+    ('1 row is', '12 rows are', '1 row has', '0 rows have')
+    """
+    forms = {"be": ("is", "are"), "have": ("has", "have")}[verb]
+    return f"{count} row {forms[0]}" if count == 1 else f"{count} rows {forms[1]}"
+
+
+def invalid_input(problems: Sequence[str], null_rows: int) -> ValueError:
+    """The error for invalid rows: each problem, then how many rows ``nulls="drop"`` would drop, if any.
+
+    Examples
+    --------
+    >>> str(invalid_input(["column 'p' (y_score): 2 rows are null, NaN or outside [0, 1]"], 1))
+    "invalid input: column 'p' (y_score): 2 rows are null, NaN or outside [0, 1] (1 row has a null: nulls='drop' drops such rows)"
+    """
+    hint = f" ({rows(null_rows, 'have')} a null: nulls='drop' drops such rows)" if null_rows else ""
+    return ValueError("invalid input: " + "; ".join(problems) + hint)
 
 
 def check(domain: str, role: str, index: int | None = None) -> Check:

@@ -27,9 +27,10 @@ from framemetrics.compilers.sql.multiclass import (
     report_query,
 )
 from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.checks import invalid_input
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan
-from framemetrics.sources import Source, open_polars, open_sql
+from framemetrics.sources import Source, null_rows, open_polars, open_sql
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
 
@@ -198,34 +199,36 @@ def _resolve(
     return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, nulls == "drop")
 
 
-def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str) -> None:
+def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, opened: Any) -> None:
     """Raise naming each column with invalid rows (the check counts per group of ``result``), or if no rows."""
-    _raise_for_checks(result, request, nulls)
+    _raise_for_checks(result, request, nulls, opened)
     if result.height == 0 or int(result["n_rows"].sum()) == 0:
         raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
 
 
-def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str) -> None:
-    problems = []
+def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str, opened: Any) -> None:
+    """Raise naming each column with invalid rows; ``opened`` (the source) counts the rows holding a null."""
+    problems, nullable = [], []
     for check in request.plan.checks:
         count = int(result[check.name].fill_null(0).sum())
         if not count:
             continue
         if check.domain == "simplex":
-            shown = ", ".join(repr(s) for s in request.scores) or repr(request.score_list)
-            problems.append(f"columns {shown} (y_score): {count} {check.describe()}")
+            columns = list(request.scores) or [request.score_list]
+            shown = ", ".join(repr(s) for s in columns)
+            problems.append(f"columns {shown} (y_score): {check.describe(count)}")
             continue
         column = {"y_true": request.y_true, "y_pred": request.y_pred, "sample_weight": request.sample_weight}.get(
-            check.role
+            check.role, request.score_list
         )
+        shown = column
         if check.role == "y_score" and check.index is not None:
-            column = request.scores[check.index] if request.scores else f"{request.score_list}[{check.index}]"
-        elif check.role == "y_score":
-            column = request.score_list
-        problems.append(f"column {column!r} ({check.role}): {count} rows are {check.describe()}")
+            column = request.scores[check.index] if request.scores else request.score_list
+            shown = column if request.scores else f"{request.score_list}[{check.index}]"
+        problems.append(f"column {shown!r} ({check.role}): {check.describe(count)}")
+        nullable += [column] if check.counts_nulls else []
     if problems:
-        hint = " (rows with nulls can be dropped with nulls='drop')" if nulls == "error" else ""
-        raise ValueError("invalid input: " + "; ".join(problems) + hint)
+        raise invalid_input(problems, null_rows(opened, nullable) if nulls == "error" and nullable else 0)
 
 
 def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> pl.DataFrame:
@@ -240,7 +243,7 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
         result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
     else:
         result = opened.fetch(mc_query(plan, request.sql_inputs(opened.table), checks=True), request.by)
-    _raise_for_invalid(result, request, nulls)
+    _raise_for_invalid(result, request, nulls, opened)
     return result.drop([c.name for c in plan.checks])
 
 
@@ -383,12 +386,12 @@ def _table(
         else:
             query = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}[kind]
             result = opened.fetch(query(request.plan, request.sql_inputs(opened.table)), request.by)
+        checks = [c.name for c in request.plan.checks]
+        # Each row repeats its group's check counts: one row per group.
+        _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls, opened)
     finally:
         if engine != "polars":
             opened.close()
-    checks = [c.name for c in request.plan.checks]
-    # Each row repeats its group's check counts: one row per group.
-    _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls)
     no_class = kind != "confusion" and not (result["fm_order"] < AVERAGE_ROWS).any()
     if result.height == 0 or no_class or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")

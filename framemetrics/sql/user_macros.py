@@ -367,8 +367,9 @@ def render_statistic_macros() -> str:
     labels = (SQL.col("pos_label"), SQL.col("neg_label"))
     for domain in (d for d, spec in DOMAINS.items() if not spec.labels_listed):
         tree = check(domain, "x").count(SQL, x, *labels)
-        words = check(domain, "x").describe(_Name("pos_label"), _Name("neg_label"))
-        parts.append(_macro(f"fm_invalid_{domain}", tree, f"rows that are {words}") + "\n")
+        words = DOMAINS[domain].words.format(pos_label=_Name("pos_label"), neg_label=_Name("neg_label"))
+        verb = "have" if DOMAINS[domain].verb == "have" else "are"
+        parts.append(_macro(f"fm_invalid_{domain}", tree, f"rows that {verb} {words}") + "\n")
     helpers = {
         "fm_error": (error(SQL, rows), error, _ROW_ORDER),
         "fm_log1p": (log1p(SQL, x), log1p, _ROW_ORDER),
