@@ -56,6 +56,7 @@ from framemetrics.builders import (
     specificity_score,
 )
 from framemetrics.calibration import calibration_curve
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.registry import REGISTRY, Metric, get_metric
 from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
 from framemetrics.evaluate import evaluate
@@ -73,6 +74,7 @@ __version__ = "0.1.0"
 __all__ = [
     "MULTICLASS",
     "REGISTRY",
+    "ArgumentError",
     "Metric",
     "accuracy_score",
     "average_precision_score",

@@ -44,7 +44,7 @@ def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: s
     >>> prepare_calibration(0, by=None, nulls="error", **columns)
     Traceback (most recent call last):
     ...
-    ValueError: n_bins must be an integer from 1 to 2147483647, got 0
+    framemetrics.core.errors.ArgumentError: n_bins must be an integer from 1 to 2147483647, got 0
     """
     check_nulls(nulls)
     check_bin_count(n_bins, "n_bins")

@@ -13,6 +13,7 @@ from sqlglot import exp
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
@@ -49,7 +50,7 @@ def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
     >>> as_tuple(["h", "h"])
     Traceback (most recent call last):
     ...
-    ValueError: by names column 'h' twice
+    framemetrics.core.errors.ArgumentError: by names column 'h' twice
     """
     if by is None:
         return ()
@@ -57,7 +58,7 @@ def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:
     for i, name in enumerate(names):
         check_column_name(name, "by")
         if name in names[:i]:
-            raise ValueError(f"by names column {name!r} twice")
+            raise ArgumentError(f"by names column {name!r} twice")
     return names
 
 
@@ -80,7 +81,7 @@ def check_column_name(name: object, role: str) -> None:
 def check_nulls(nulls: str) -> None:
     """Raise unless ``nulls`` is "error" or "drop"."""
     if nulls not in ("error", "drop"):
-        raise ValueError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+        raise ArgumentError(f"nulls must be 'error' or 'drop', got {nulls!r}")
 
 
 ENGINES = ("polars", "duckdb", "spark")
@@ -102,7 +103,7 @@ def check_engine(engine: str | None, source: object = None) -> str:
     if engine is None:
         return "spark" if spark_frame else "polars"
     if engine not in ENGINES:
-        raise ValueError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")
+        raise ArgumentError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")
     if spark_frame and engine != "spark":
         raise ValueError(
             f"a Spark DataFrame is evaluated on Spark (engine='spark', or no engine), not {engine!r}: "
@@ -122,7 +123,7 @@ def check_threshold(threshold: object) -> float:
     value = as_python_scalar(threshold)
     # abs(value) <= max is False for NaN, +-inf and integers beyond the double range (float() would overflow).
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= sys.float_info.max:
-        raise ValueError(f"threshold must be a finite number, got {short_repr(threshold)}")
+        raise ArgumentError(f"threshold must be a finite number, got {short_repr(threshold)}")
     return float(value)
 
 
@@ -148,7 +149,7 @@ def resolve_roles(plan: Plan, columns: dict[str, str | None], thresholded: bool)
         source = "y_score" if role == "y_pred" and thresholded else role
         if columns[source] is None:
             users = [c.name for c in plan.calls if any(k.role == role for k in c.checks)]
-            raise ValueError(f"{', '.join(users)} need{'s' if len(users) == 1 else ''} {source}=")
+            raise ArgumentError(f"{', '.join(users)} need{'s' if len(users) == 1 else ''} {source}=")
         check_column_name(columns[source], source)
         found[role] = columns[source]
     return found
@@ -192,7 +193,7 @@ def resolve(
     requested = requested_metrics(metrics)
     if bins is not None:
         if not any(get_metric(name).family == "ranking" for name in requested):
-            raise ValueError("bins= bins the score of ranking metrics, and none is requested")
+            raise ArgumentError("bins= bins the score of ranking metrics, and none is requested")
         full_auc = (requested.get("roc_auc_score") or {}).get("max_fpr") in (None, 1)
         if ("roc_auc_score" in requested and full_auc) or "gini_score" in requested:
             requested.setdefault("roc_auc_error_bound", {})
@@ -253,7 +254,7 @@ def prepare_metrics(
     >>> prepare_metrics(None, threshold="0.5", by=None, nulls="error", **columns)
     Traceback (most recent call last):
     ...
-    ValueError: threshold must be a finite number, got '0.5'
+    framemetrics.core.errors.ArgumentError: threshold must be a finite number, got '0.5'
     """
     check_nulls(nulls)
     threshold = check_threshold(threshold)

@@ -26,6 +26,7 @@ from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, cano
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan
 from framemetrics.evaluate import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
@@ -50,10 +51,10 @@ def check_max_points(max_points: int | None) -> None:
     >>> check_max_points(3)
     Traceback (most recent call last):
     ...
-    ValueError: max_points must be an integer of at least 4, got 3
+    framemetrics.core.errors.ArgumentError: max_points must be an integer of at least 4, got 3
     """
     if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 4):
-        raise ValueError(f"max_points must be an integer of at least 4, got {max_points!r}")
+        raise ArgumentError(f"max_points must be an integer of at least 4, got {max_points!r}")
 
 
 @dataclass(frozen=True)
@@ -89,13 +90,13 @@ def prepare_curve(
     >>> prepare_curve("roc", drop_intermediate=None, max_points=None, by=None, nulls="error", **columns)
     Traceback (most recent call last):
     ...
-    ValueError: unknown curve 'roc'; one of roc_curve, precision_recall_curve, det_curve
+    framemetrics.core.errors.ArgumentError: unknown curve 'roc'; one of roc_curve, precision_recall_curve, det_curve
     """
     check_nulls(nulls)
     if curve not in CURVES:
-        raise ValueError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
+        raise ArgumentError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
     if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
-        raise ValueError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
+        raise ArgumentError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
     check_max_points(max_points)
     spec, by = CURVES[curve], as_tuple(by)
     resolved = resolve_curve(**columns)

@@ -12,6 +12,7 @@ from framemetrics.columns import Engine, check_engine, check_output_names, polar
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.checks import invalid_input
+from framemetrics.core.errors import missing_column
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.sources import DuckDBSource, Source, null_rows, open_polars, open_sql, schema, sql_schema
 from framemetrics.spark import SparkSource
@@ -27,8 +28,7 @@ def check_schema(
     named = {("y_score" if r == "y_pred" and thresholded else r): c for r, c in roles.items()}
     for column, role in [*((b, "by") for b in by), *((c, r) for r, c in named.items())]:
         if column not in kinds:
-            shown = ", ".join(repr(k) for k in list(kinds)[:20])
-            raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
+            raise missing_column(column, role, kinds)
         kind = kinds[column]
         if kind == "null":
             continue

@@ -149,6 +149,20 @@ def test_bad_arguments_raise_the_same_error(engine, kwargs, message):
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_misspelled_names_get_a_suggestion(engine):
+    """Columns (any case) and metric parameters; the call's own mistakes are ``fm.ArgumentError``."""
+    df = _classification().rename({"p": "proba"})
+    with pytest.raises(ValueError, match=r"column 'Proba' \(y_score\) not found; did you mean 'proba'\? The input"):
+        fm.evaluate(df, y_true="y", y_score="Proba", engine=engine)
+    with pytest.raises(ValueError, match=r"column 'yy' \(y_true\) not found; did you mean 'y'\?"):
+        fm.evaluate_multiclass(df, y_true="yy", y_pred="y", labels=[0, 1, 2], engine=engine)
+    with pytest.raises(fm.ArgumentError, match=r"has no parameter \['bta'\]; did you mean beta\? it takes"):
+        fm.evaluate(df, y_true="y", y_score="proba", metrics={"fbeta_score": {"bta": 2}}, engine=engine)
+    with pytest.raises(fm.ArgumentError, match="unknown metric 'f1'; did you mean f1_score"):
+        fm.evaluate(df, y_true="y", y_score="proba", metrics=["f1"], engine=engine)
+
+
 @pytest.mark.parametrize("name", ["f1_score", "n_rows", "invalid_label_y_true", "invalid_score_y_score"])
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
 def test_group_column_clashing_with_output(engine, name):

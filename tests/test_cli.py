@@ -163,6 +163,9 @@ BAD_INPUTS = [
     (["evaluate", SAMPLE, *CREDIT, "--by", "segment"], 1, "column 'segment' (by) not found"),
     (["evaluate", SAMPLE, *CREDIT, "-m", "roc_auc"], 2, "did you mean roc_auc_score"),
     (["evaluate", SAMPLE, *CREDIT, "-m", "f1_score(beta)"], 2, "write param=value"),
+    (["evaluate", SAMPLE, *CREDIT, "-m", "fbeta_score(bta=2)"], 2, "has no parameter ['bta']; did you mean beta?"),
+    (["evaluate", SAMPLE, *CREDIT, "-m", "fbeta_score(beta=-1)"], 2, "beta must be a number >= 0"),
+    (["evaluate", SAMPLE, "--y-true", "Default", "--y-score", "p_default"], 1, "did you mean 'default'?"),
     (["evaluate", SAMPLE, "--y-true", "default", "--y-score", "balance_band"], 1, "must be numeric"),
     (
         ["evaluate", SAMPLE, "--y-true", "student", "--y-score", "p_default"],
@@ -178,8 +181,13 @@ BAD_INPUTS = [
     (["curve", "roc", SAMPLE, *CREDIT, "--max-points", "2"], 2, "2 is not in the range x>=4"),
     (["sql", "roc_auc_scor", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "did you mean roc_auc_score"),
     (["sql", "roc", "f1_score", "--table", "t", "--y-true", "y", "--y-score", "p"], 2, "a curve is printed alone"),
-    (["sql", "roc", "--table", "t", "--y-true", "y", "--y-score", "p", "--by", "threshold"], 2, "clashes with an output"),
+    (
+        ["sql", "roc", "--table", "t", "--y-true", "y", "--y-score", "p", "--by", "threshold"],
+        2,
+        "clashes with an output",
+    ),
     (["report", SAMPLE, "--y-true", "default", "--y-score", "nope"], 1, "column 'nope' (y_score) not found"),
+    (["report", SAMPLE, *CREDIT, "-m", "fbeta_score(bta=2)"], 2, "did you mean beta?"),
 ]
 
 

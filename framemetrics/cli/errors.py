@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 the input was rejected (invalid rows, missing or
 wrongly typed column, no rows), 2 the command was misused (unknown option,
-metric or curve, bad value), 3 a file could not be read (no file matches,
+metric, metric parameter or curve, bad value: the library's
+:class:`~framemetrics.core.errors.ArgumentError`), 3 a file could not be read (no file matches,
 unreadable or corrupt file), 130 interrupted. ``FRAMEMETRICS_DEBUG=1``
 shows the traceback instead.
 """
@@ -17,6 +18,8 @@ from typing import Any
 import click
 import duckdb
 import polars as pl
+
+from framemetrics.core.errors import ArgumentError
 
 __all__ = ["INPUT_REJECTED", "UNREADABLE", "FrameMetricsGroup", "InputRejected", "Unreadable", "reading"]
 
@@ -57,6 +60,8 @@ def reading(path: str) -> Iterator[None]:
         yield
     except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
         raise
+    except ArgumentError as error:
+        raise click.UsageError(_first_line(error)) from error
     except (ValueError, TypeError) as error:
         raise InputRejected(f"{path}: {_first_line(error)}") from error
     except (pl.exceptions.PolarsError, duckdb.Error, OSError) as error:

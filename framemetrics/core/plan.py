@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from framemetrics.core.checks import Check, check
+from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.statistics import STATISTICS
 
@@ -162,11 +163,11 @@ def check_bin_count(value: Any, name: str) -> int:
     >>> check_bin_count(10**400, "n_bins")
     Traceback (most recent call last):
     ...
-    ValueError: n_bins must be an integer from 1 to 2147483647, got 10000000000000000000... (401 characters)
+    framemetrics.core.errors.ArgumentError: n_bins must be an integer from 1 to 2147483647, got 10000000000000000000... (401 characters)
     """
     value = as_python_scalar(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BINS:
-        raise ValueError(f"{name} must be an integer from 1 to {MAX_BINS}, got {short_repr(value)}")
+        raise ArgumentError(f"{name} must be an integer from 1 to {MAX_BINS}, got {short_repr(value)}")
     return value
 
 
@@ -242,7 +243,7 @@ def make_plan(
     """
     requested = requested_metrics(metrics)
     if not requested:
-        raise ValueError("no metrics requested")
+        raise ArgumentError("no metrics requested")
     calls, inputs = [], {}
     for name, given in requested.items():
         given = {k: as_python_scalar(v) for k, v in given.items()}
@@ -251,13 +252,14 @@ def make_plan(
         metric = get_metric(name, task)
         unknown = set(given) - set(metric.parameters)
         if unknown:
-            raise ValueError(
-                f"{name} has no parameter {sorted(unknown)}; it takes {sorted(metric.parameters) or 'none'}"
+            hint = did_you_mean(min(unknown), metric.parameters)
+            raise ArgumentError(
+                f"{name} has no parameter {sorted(unknown)}{hint or ';'} it takes {sorted(metric.parameters) or 'none'}"
             )
         if weighted and not metric.weighted:
-            raise ValueError(f"{name} does not support sample_weight (as scikit-learn)")
+            raise ArgumentError(f"{name} does not support sample_weight (as scikit-learn)")
         if name in (c.name for c in calls):
-            raise ValueError(f"{name} is requested twice")
+            raise ArgumentError(f"{name} is requested twice")
         params = {**metric.params, **{k: v for k, v in given.items() if k in metric.params}}
         if "zero_division" in params and "zero_division" not in given:
             params["zero_division"] = as_python_scalar(zero_division)
@@ -268,7 +270,7 @@ def make_plan(
         calls.append(MetricCall(metric, params, _checks(metric, given), skipped))
     for key, values in inputs.items():
         if len(values) > 1:
-            raise ValueError(f"one evaluation takes one {key}, got {sorted(values)}")
+            raise ArgumentError(f"one evaluation takes one {key}, got {sorted(values)}")
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
     if task == "multiclass":
         checks = _multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores)
@@ -304,10 +306,10 @@ def _binary_plan(
 ) -> Plan:
     pos_label, neg_label, bins = as_python_scalar(pos_label), as_python_scalar(neg_label), as_python_scalar(bins)
     if pos_label is None:
-        raise ValueError("pos_label must be a label, got None")
+        raise ArgumentError("pos_label must be a label, got None")
     for name, label in (("pos_label", pos_label), ("neg_label", neg_label)):
         if isinstance(label, float) and not math.isfinite(label):
-            raise ValueError(f"{name} must be a finite label, got {label!r}")
+            raise ArgumentError(f"{name} must be a finite label, got {label!r}")
     if bins is not None:
         check_bin_count(bins, "bins")
     for i, call in enumerate(calls):
@@ -346,18 +348,18 @@ def _multiclass_plan(
 ) -> Plan:
     labels = None if labels is None else tuple(as_python_scalar(label) for label in labels)
     if labels is not None and (len(set(labels)) != len(labels) or len(labels) < 2):
-        raise ValueError(f"labels must be at least two distinct classes, got {list(labels)!r}")
+        raise ArgumentError(f"labels must be at least two distinct classes, got {list(labels)!r}")
     if labels is not None and any(isinstance(v, float) and not math.isfinite(v) for v in labels):
-        raise ValueError(f"labels must be finite: NaN and infinite labels are invalid input, got {list(labels)!r}")
+        raise ArgumentError(f"labels must be finite: NaN and infinite labels are invalid input, got {list(labels)!r}")
     for call in calls:
         if call.metric.prediction == "y_pred" and not has_pred:
-            raise ValueError(f"{call.name} needs y_pred=")
+            raise ArgumentError(f"{call.name} needs y_pred=")
         if call.metric.prediction == "y_score" and not n_scores:
-            raise ValueError(f"{call.name} needs y_score= (one column per class, or a list column)")
+            raise ArgumentError(f"{call.name} needs y_score= (one column per class, or a list column)")
     if n_scores and labels is None:
-        raise ValueError("scores need labels=: the class of each score column, in order")
+        raise ArgumentError("scores need labels=: the class of each score column, in order")
     if n_scores and len(labels) != n_scores:
-        raise ValueError(f"{n_scores} score columns but {len(labels)} labels")
+        raise ArgumentError(f"{n_scores} score columns but {len(labels)} labels")
     stages = {s for c in calls for s in c.statistics}
     if "kappa" in stages:
         stages.add("classes")
@@ -407,27 +409,27 @@ def _is_number(value: Any) -> bool:
 def _validate(name: str, params: dict[str, Any]) -> None:
     zd = params.get("zero_division")
     if zd is not None and not (_is_number(zd) and zd in (0, 1)):
-        raise ValueError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
+        raise ArgumentError(f"{name}: zero_division must be None, 0 or 1, got {zd!r}")
     beta = params.get("beta")
     if beta is not None and not (_is_number(beta) and beta >= 0):
-        raise ValueError(f"{name}: beta must be a number >= 0 (inf included), got {beta!r}")
+        raise ArgumentError(f"{name}: beta must be a number >= 0 (inf included), got {beta!r}")
     alpha = params.get("alpha")
     if alpha is not None and not (_is_number(alpha) and 0 <= alpha <= 1):
-        raise ValueError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
+        raise ArgumentError(f"{name}: alpha must be a number in [0, 1], got {alpha!r}")
     power = params.get("power")
     if power is not None and not (_is_number(power) and math.isfinite(power) and not 0 < power < 1):
-        raise ValueError(f"{name}: power must be a finite number <= 0 or >= 1 (scikit-learn's), got {power!r}")
+        raise ArgumentError(f"{name}: power must be a finite number <= 0 or >= 1 (scikit-learn's), got {power!r}")
     max_fpr = params.get("max_fpr")
     if max_fpr is not None and not (_is_number(max_fpr) and 0 < max_fpr <= 1):
-        raise ValueError(f"{name}: max_fpr must be None or a number in (0, 1], got {max_fpr!r}")
+        raise ArgumentError(f"{name}: max_fpr must be None or a number in (0, 1], got {max_fpr!r}")
     k = params.get("k")
     if k is not None and not (isinstance(k, int) and not isinstance(k, bool) and k >= 1):
-        raise ValueError(f"{name}: k must be a positive integer, got {k!r}")
+        raise ArgumentError(f"{name}: k must be a positive integer, got {k!r}")
     if params.get("weights") not in KAPPA_WEIGHTS:
-        raise ValueError(f"{name}: weights must be None, 'linear' or 'quadratic', got {params['weights']!r}")
+        raise ArgumentError(f"{name}: weights must be None, 'linear' or 'quadratic', got {params['weights']!r}")
     for flag in ("force_finite", "adjusted"):
         if flag in params and not isinstance(params[flag], bool):
-            raise ValueError(f"{name}: {flag} must be True or False, got {params[flag]!r}")
+            raise ArgumentError(f"{name}: {flag} must be True or False, got {params[flag]!r}")
 
 
 def as_python_scalar(value: Any) -> Any:
@@ -464,8 +466,8 @@ def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:
     """
     if neg_label is not None:
         if neg_label == pos_label:
-            raise ValueError(f"neg_label and pos_label are both {pos_label!r}")
+            raise ArgumentError(f"neg_label and pos_label are both {pos_label!r}")
         return neg_label
     if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
         return 1 - int(pos_label)
-    raise ValueError(f"pos_label={pos_label!r} is not 0 or 1: pass neg_label too")
+    raise ArgumentError(f"pos_label={pos_label!r} is not 0 or 1: pass neg_label too")

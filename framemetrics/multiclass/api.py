@@ -28,6 +28,7 @@ from framemetrics.compilers.sql.multiclass import (
 )
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.checks import invalid_input
+from framemetrics.core.errors import missing_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan
 from framemetrics.sources import Source, null_rows, open_polars, open_sql
@@ -164,8 +165,7 @@ def _resolve(
             continue
         check_column_name(column, role)
         if column not in dtypes:
-            shown = ", ".join(repr(k) for k in list(dtypes)[:20])
-            raise ValueError(f"column {column!r} ({role}) not found; the input has columns {shown}")
+            raise missing_column(column, role, dtypes)
     kinds = {_kind(dtypes[c]) for c in (y_true, y_pred) if c is not None}
     if len(kinds) > 1 or "other" in kinds:
         raise ValueError(f"y_true and y_pred must hold labels of one type (numbers, strings or booleans), got {kinds}")

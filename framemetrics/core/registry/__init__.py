@@ -20,9 +20,9 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
+from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.registry.binary import BINARY
 from framemetrics.core.registry.metric import TASKS, Call, Metric
 from framemetrics.core.registry.multiclass import MULTICLASS as _MULTICLASS
@@ -54,7 +54,7 @@ def metrics_of(task: str) -> dict[str, Metric]:
     (True, False)
     """
     if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+        raise ArgumentError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
     tasks = ("multiclass",) if task == "multiclass" else ("binary", "regression")
     return {m.name: m for m in METRICS if m.task in tasks}
 
@@ -83,16 +83,13 @@ def get_metric(name: str, task: str = "binary") -> Metric:
     >>> get_metric("f1_scor")
     Traceback (most recent call last):
     ...
-    ValueError: unknown metric 'f1_scor'; did you mean f1_score, r2_score, fbeta_score?
+    framemetrics.core.errors.ArgumentError: unknown metric 'f1_scor'; did you mean f1_score, r2_score, fbeta_score?
     """
     table = metrics_of(task)
     if name in table:
         return table[name]
-    containing = [n for n in table if str(name).lower() in n]
-    close = list(dict.fromkeys(difflib.get_close_matches(str(name), table, n=3) + containing))[:3]
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
     kind = "multiclass metric" if task == "multiclass" else "metric"
-    raise ValueError(f"unknown {kind} {name!r}{hint}")
+    raise ArgumentError(f"unknown {kind} {name!r}{did_you_mean(name, table)}")
 
 
 def resolve_alias(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -111,7 +108,7 @@ def resolve_alias(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any
         return name, params
     average = params.pop("average", "macro")
     if average is None:
-        raise ValueError(f"{name} with average=None gives one value per class: use classification_report")
+        raise ArgumentError(f"{name} with average=None gives one value per class: use classification_report")
     if name == "roc_auc_score":
         multi_class = params.pop("multi_class", "ovr")
         return f"roc_auc_{multi_class}" + ("" if average == "macro" else f"_{average}"), params
