@@ -26,7 +26,7 @@ from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
 from framemetrics.core.plan import check_bin_count
-from framemetrics.evaluate import check_schema, raise_for_invalid
+from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
 __all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]

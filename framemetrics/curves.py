@@ -28,7 +28,7 @@ from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan
-from framemetrics.evaluate import check_schema, raise_for_invalid
+from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 from framemetrics.wrapping import bound_function
 

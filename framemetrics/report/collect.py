@@ -19,7 +19,7 @@ from framemetrics.columns import resolve_curve
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.curves import precision_recall_curve, roc_curve
-from framemetrics.evaluate import check_schema, evaluate
+from framemetrics.evaluation import check_schema, evaluate
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = ["REPORT_METRICS", "ReportData", "collect", "direction", "score_range", "segment_label"]

@@ -25,7 +25,7 @@ from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
-from framemetrics.evaluate import evaluate
+from framemetrics.evaluation import evaluate
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 from framemetrics.wrapping import bound_function
