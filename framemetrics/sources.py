@@ -33,6 +33,7 @@ __all__ = [
     "open_duckdb",
     "open_polars",
     "open_sql",
+    "quiet_connection",
     "schema",
     "sql_schema",
     "to_polars",
@@ -232,6 +233,24 @@ def _as_duckdb_reads(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return column
 
 
+def quiet_connection(config: Mapping[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB connection (``config``: DuckDB's settings) whose progress bar never prints.
+
+    framemetrics' own connections use it, so DuckDB's progress bar never
+    leaks into a program's output; a connection passed as ``con=`` keeps its
+    settings, except that the cursor reading a frame is quiet too.
+
+    Examples
+    --------
+    >>> con = quiet_connection({"threads": 1, "memory_limit": "500MB"})
+    >>> con.execute("SELECT current_setting('enable_progress_bar_print'), current_setting('threads')").fetchone()
+    (False, 1)
+    """
+    con = duckdb.connect(config=dict(config or {}))
+    con.execute("SET enable_progress_bar_print = false")
+    return con
+
+
 def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) -> DuckDBSource:
     """``source`` as something DuckDB can query.
 
@@ -252,7 +271,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     kind = _file_kind(source)
     if isinstance(source, str) and not kind and con is None:
         raise TypeError(_unsupported(source))
-    con = con if con is not None else duckdb.connect()
+    con = con if con is not None else quiet_connection()
     if kind:
         _check_files(str(source))
         path = exp.Literal.string(str(source))
@@ -268,6 +287,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
         # A cursor of its own: the user's connection gets no view, and calls in threads sharing it do not collide.
         cursor, name = con.cursor(), f"fm_source_{next(_names)}"
+        cursor.execute("SET enable_progress_bar_print = false")
         if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
             dtypes = dict(source.collect_schema())
             source = _duckdb_readable(source)

@@ -188,6 +188,9 @@ BAD_INPUTS = [
     ),
     (["report", SAMPLE, "--y-true", "default", "--y-score", "nope"], 1, "column 'nope' (y_score) not found"),
     (["report", SAMPLE, *CREDIT, "-m", "fbeta_score(bta=2)"], 2, "did you mean beta?"),
+    (["evaluate", SAMPLE, *CREDIT, "--memory-limit", "lots"], 2, "DuckDB cannot read 'lots' as a memory limit"),
+    (["evaluate", SAMPLE, *CREDIT, "--threads", "0"], 2, "0 is not in the range x>=1"),
+    (["curve", "roc", SAMPLE, *CREDIT, "--engine", "polars", "--memory-limit", "1GB"], 2, "Polars has no memory"),
 ]
 
 
@@ -225,3 +228,46 @@ def test_python_dash_m_runs_the_command():
     done = subprocess.run([sys.executable, "-m", "framemetrics", "--version"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})  # fmt: skip
     assert done.returncode == 0 and fm.__version__ in done.stdout
+
+
+def test_threads_and_memory_limit_reach_duckdb(monkeypatch):
+    """The command's DuckDB connection gets the settings: a limit too small to run the query fails in DuckDB."""
+    seen = []
+    real = fm.evaluate
+    monkeypatch.setattr(fm, "evaluate", lambda *a, con, **k: seen.append(con) or real(*a, con=con, **k))
+    code, out, _ = invoke("evaluate", SAMPLE, *CREDIT, "--threads", "1", "--memory-limit", "300MB")
+    assert code == 0 and out.startswith("n_rows")
+    settings = "SELECT current_setting('threads'), current_setting('memory_limit')"
+    assert seen[0].execute(settings).fetchone() == (1, "286.1 MiB")
+    assert seen[0].execute("SELECT current_setting('enable_progress_bar_print')").fetchone() == (False,)
+
+
+def test_threads_reach_polars_before_it_loads(tmp_path):
+    """Polars sizes its pool once, at import: the command sets POLARS_MAX_THREADS from --threads first."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "threads.py"
+    script.write_text(
+        "import os, sys\n"
+        "os.environ.pop('POLARS_MAX_THREADS', None)\n"
+        f"sys.argv = ['framemetrics', 'evaluate', {SAMPLE!r}, *{CREDIT!r}, '--engine', 'polars', '--threads', '1']\n"
+        "from framemetrics.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "import polars\n"
+        "print('pool', polars.thread_pool_size())\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})  # fmt: skip
+    assert done.stdout.startswith("n_rows") and "pool 1" in done.stdout, done.stderr
+
+
+def test_library_connections_never_print_duckdb_progress():
+    """framemetrics' own DuckDB connections (and its cursors on a user's) keep DuckDB's progress bar quiet."""
+    from framemetrics.sources import open_duckdb
+
+    frame = pl.DataFrame({"y": [1]})
+    setting = "SELECT current_setting('enable_progress_bar_print')"
+    assert open_duckdb(frame).run(setting).fetchall()[0] == (False,)
+    assert open_duckdb(frame, duckdb.connect()).run(setting).fetchall()[0] == (False,)
+    assert open_duckdb(SAMPLE).run(setting).fetchall()[0] == (False,)

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 
 import framemetrics as fm
+from framemetrics.cli.engines import check_memory_limit, engine_connection
 from framemetrics.cli.errors import FrameMetricsGroup, reading
 from framemetrics.cli.output import FORMATS, choose_format, stdout_console, write_frame
 from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_metrics, resolve_path
@@ -24,8 +25,8 @@ __all__ = ["cli", "main"]
 
 EXIT_CODES = """\b
 Exit codes: 0 done; 1 the data was rejected (invalid rows, missing or
-wrongly typed column, no rows); 2 bad usage (unknown option, metric or
-curve); 3 a file could not be found or read."""
+wrongly typed column, no rows); 2 bad usage (unknown option, metric,
+metric parameter or curve); 3 a file could not be found or read."""
 
 
 LABEL_DEFAULTS = ("accuracy_score", "precision_score", "recall_score", "f1_score", "matthews_corrcoef")
@@ -55,6 +56,12 @@ _COLUMNS = _options(
         help="Reject rows with nulls, or drop them first.",
     ),  # fmt: skip
     click.option("--engine", type=click.Choice(["duckdb", "polars"]), default="duckdb", show_default=True),
+    click.option("--threads", type=click.IntRange(min=1), help="Threads of the engine [default: one per core]."),
+    click.option(
+        "--memory-limit",
+        callback=lambda _c, _p, v: check_memory_limit(v),
+        help="DuckDB's memory limit, e.g. 500MB or 4GB (DuckDB spills to disk beyond it).",
+    ),
 )
 _OUTPUT = _options(
     click.option(
@@ -72,19 +79,21 @@ def _consoles() -> tuple[Console, Console]:
 
 
 def _common(y_true: str, sample_weight: str | None, by: tuple[str, ...], pos_label: str, neg_label: str | None,
-            nulls: str, engine: str) -> dict[str, Any]:  # fmt: skip
+            nulls: str, engine: str, threads: int | None, memory_limit: str | None) -> dict[str, Any]:  # fmt: skip
+    """The library's arguments of the shared options; ``_run`` takes the engine settings out."""
     return dict(
         y_true=y_true, sample_weight=sample_weight, by=list(by) or None, pos_label=parse_label(pos_label),
-        neg_label=parse_label(neg_label), nulls=nulls, engine=engine,
+        neg_label=parse_label(neg_label), nulls=nulls, engine=engine, threads=threads, memory_limit=memory_limit,
     )  # fmt: skip
 
 
-def _run(path: str, engine: str, label: str, work: Callable[[duckdb.DuckDBPyConnection | None], Any]) -> Any:
-    """Run ``work`` on ``path`` with progress on a terminal and one-line errors naming the file."""
+def _run(path: str, kwargs: dict[str, Any], label: str,
+         work: Callable[[duckdb.DuckDBPyConnection | None], Any]) -> Any:  # fmt: skip
+    """Run ``work`` on ``path`` with the engine's settings, progress on a terminal and one-line errors."""
     _, err = _consoles()
+    con = engine_connection(kwargs["engine"], kwargs.pop("threads"), kwargs.pop("memory_limit"), err)
     with reading(path):
         total = count_rows(path)
-        con = duckdb.connect() if engine == "duckdb" else None
         with progress(err, label, con=con, total=total):
             return work(con)
 
@@ -144,7 +153,7 @@ def evaluate(path: str, y_score: str | None, y_pred: str | None, metrics: tuple[
         y_score=y_score, y_pred=y_pred, metrics=chosen, threshold=threshold, bins=bins,
         zero_division=None if zero_division is None else float(zero_division),
     )  # fmt: skip
-    result = _run(path, kwargs["engine"], "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))
+    result = _run(path, kwargs, "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))
     write_frame(result, fmt, output, out)
 
 
@@ -172,7 +181,7 @@ def curve(kind: str, path: str, y_score: str, max_points: int | None, drop_inter
     path = resolve_path(path)
     kwargs = _common(**columns) | dict(y_score=y_score, max_points=max_points, drop_intermediate=drop_intermediate)
     name = CURVE_NAMES[kind]
-    result = _run(path, kwargs["engine"], "Computing the curve",
+    result = _run(path, kwargs, "Computing the curve",
                   lambda con: fm.curve_table(name, path, con=con, **kwargs))  # fmt: skip
     write_frame(result, fmt, output, out)
 
@@ -264,7 +273,7 @@ def report(path: str, y_score: str, metrics: tuple[str, ...], threshold: float, 
         max_points=max_points, max_segments=max_segments,
     )  # fmt: skip
     started = time.perf_counter()
-    written = _run(path, kwargs["engine"], "Writing the report",
+    written = _run(path, kwargs, "Writing the report",
                    lambda con: fm.evaluation_report(path, con=con, **kwargs))  # fmt: skip
     size = written.stat().st_size / 1024
     click.echo(f"wrote {written} ({size:.0f} KB) in {time.perf_counter() - started:.1f} s", err=True)
