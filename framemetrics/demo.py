@@ -16,12 +16,18 @@ from rich.console import Console
 import framemetrics as fm
 from framemetrics.cli.output import render_table
 
-__all__ = ["evaluate_both", "run_demo", "sample_path"]
+__all__ = ["evaluate_both", "run_demo", "sample_frame", "sample_path"]
 
 THRESHOLDED = ["prevalence", "accuracy_score", "precision_score", "recall_score", "f1_score", "matthews_corrcoef"]
 SCORED = ["log_loss", "brier_score_loss", "roc_auc_score", "average_precision_score"]
 PER_SEGMENT = ["prevalence", "precision_score", "recall_score", "f1_score", "roc_auc_score", "log_loss"]
 REGRESSION = ["root_mean_squared_error", "mean_absolute_error", "r2_score", "mean_absolute_percentage_error"]
+# The ordered segments of the samples (data/README.md), so tables list them in order rather than as text sorts.
+ORDERED = {
+    "balance_band": ["0-499", "500-999", "1000-1499", "1500+"],
+    "income_band": ["low", "middle", "high"],
+    "weathersit": ["clear", "cloudy/misty", "light rain/snow", "heavy rain/snow"],
+}
 
 
 def sample_path(name: str) -> Path:
@@ -39,20 +45,32 @@ def sample_path(name: str) -> Path:
     raise FileNotFoundError(f"sample {name!r} is neither in {here / 'sample_data'} nor in {here.parent / 'data'}")
 
 
-def evaluate_both(path: Path, **kwargs: object) -> tuple[pl.DataFrame, float]:
+def sample_frame(name: str) -> pl.DataFrame:
+    """A shipped sample read as a frame, its ordered segment columns as Polars Enums (so results sort in order).
+
+    Examples
+    --------
+    >>> sample_frame("default_predictions.csv").schema["balance_band"]
+    Enum(categories=['0-499', '500-999', '1000-1499', '1500+'])
+    """
+    frame = pl.read_csv(sample_path(name))
+    return frame.with_columns(pl.col(c).cast(pl.Enum(v)) for c, v in ORDERED.items() if c in frame.columns)
+
+
+def evaluate_both(source: pl.DataFrame, **kwargs: object) -> tuple[pl.DataFrame, float]:
     """Evaluate on DuckDB and Polars, check they agree, return DuckDB's frame and its time.
 
     Examples
     --------
-    >>> out, seconds = evaluate_both(sample_path("default_predictions.csv"), y_true="default",
-    ...                              y_score="p_default", by="student", metrics=["f1_score"])
-    >>> out.columns
-    ['student', 'n_rows', 'f1_score']
+    >>> out, seconds = evaluate_both(sample_frame("default_predictions.csv"), y_true="default",
+    ...                              y_score="p_default", by="balance_band", metrics=["f1_score"])
+    >>> out["balance_band"].to_list()
+    ['0-499', '500-999', '1000-1499', '1500+']
     """
     start = time.perf_counter()
-    duck = fm.evaluate(str(path), engine="duckdb", **kwargs)
+    duck = fm.evaluate(source, engine="duckdb", **kwargs)
     seconds = time.perf_counter() - start
-    assert_frame_equal(duck, fm.evaluate(str(path), engine="polars", **kwargs), rel_tol=1e-12)
+    assert_frame_equal(duck, fm.evaluate(source, engine="polars", **kwargs), rel_tol=1e-12)
     return duck, seconds
 
 
@@ -66,7 +84,7 @@ def run_demo(output: str | Path, console: Console) -> Path:
     >>> path.exists()
     True
     """
-    credit, bikes = sample_path("default_predictions.csv"), sample_path("bikeshare_predictions.csv")
+    credit, bikes = sample_frame("default_predictions.csv"), sample_frame("bikeshare_predictions.csv")
     credit_args = dict(y_true="default", y_score="p_default")
     bike_args = dict(y_true="bikers", y_pred="predicted_bikers", metrics=REGRESSION)
     sections = [
@@ -80,10 +98,11 @@ def run_demo(output: str | Path, console: Console) -> Path:
     ]  # fmt: skip
     for title, path, kwargs in sections:
         table, seconds = evaluate_both(path, **kwargs)
-        console.print(render_table(table, f"{title}  [{seconds * 1000:.0f} ms on DuckDB; Polars agrees]"))
+        heading = f"{title}  [{seconds * 1000:.0f} ms on DuckDB; Polars agrees]"
+        console.print(render_table(table, heading, console.width))
     console.print("Null means undefined (e.g. precision with no predicted positive); see README.md.")
     written = fm.evaluation_report(
-        str(credit), **credit_args, by="balance_band", output=output, title="Credit default per balance band"
+        credit, **credit_args, by="balance_band", output=output, title="Credit default per balance band"
     )
     console.print(f"Report: {written.resolve()} (open it in a browser; it works offline)")
     return written

@@ -20,7 +20,8 @@ from rich.console import Console
 import framemetrics as fm
 from framemetrics.cli import cli
 from framemetrics.cli.progress import progress
-from framemetrics.demo import sample_path
+from framemetrics.cli.output import write_frame
+from framemetrics.demo import run_demo, sample_path
 
 SAMPLE = str(sample_path("default_predictions.csv"))
 CREDIT = ["--y-true", "default", "--y-score", "p_default"]
@@ -68,7 +69,8 @@ def test_every_output_format_holds_the_same_numbers(fmt, tmp_path):
         assert_frame_equal(pl.read_csv(output), want, check_dtypes=False)
     else:
         auc = want.filter(pl.col("student") == "Yes")["roc_auc_score"].item()
-        assert f"{auc:.6g}" in text and "roc_auc_score" in text
+        shown = f"{auc:.4f}" if fmt == "table" else f"{auc:.6g}"  # the table: four significant digits
+        assert shown in text and "roc_auc_score" in text
         assert fmt != "markdown" or text.startswith("| student")
 
 
@@ -271,3 +273,31 @@ def test_library_connections_never_print_duckdb_progress():
     assert open_duckdb(frame).run(setting).fetchall()[0] == (False,)
     assert open_duckdb(frame, duckdb.connect()).run(setting).fetchall()[0] == (False,)
     assert open_duckdb(SAMPLE).run(setting).fetchall()[0] == (False,)
+
+
+def test_terminal_tables_never_split_a_header_and_share_decimals_per_column():
+    frame = pl.DataFrame(
+        {
+            "balance_band": ["0-499", "1500+"],
+            "n_rows": [2613, 911],
+            "accuracy_score": [0.0333, 0.00159787],
+            "mean_absolute_percentage_error": [0.4893, 12.5],
+        }
+    )
+    console = Console(file=io.StringIO(), width=60, force_terminal=False)
+    write_frame(frame, "table", None, console)
+    text = console.file.getvalue()
+    for header in frame.columns:
+        assert header in text  # whole, on one line
+    assert "0.03330" in text and "0.00160" in text  # one number of decimals for the column
+    assert " 0.49 " in text and "12.50" in text
+    assert text.count("balance_band") == 2  # too wide for 60 columns: two tables, each with the segments
+    assert max(len(line) for line in text.splitlines()) <= 60
+
+
+def test_demo_lists_ordered_segments_in_order(tmp_path):
+    console = Console(file=io.StringIO(), width=200, force_terminal=False)
+    run_demo(tmp_path / "demo.html", console)
+    text = console.file.getvalue()
+    assert text.index("0-499") < text.index("500-999") < text.index("1000-1499") < text.index("1500+")
+    assert text.index("clear") < text.index("cloudy/misty") < text.index("light rain/snow")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import sys
 from pathlib import Path
 
 import click
 import polars as pl
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 
-__all__ = ["FORMATS", "choose_format", "render_table", "stdout_console", "write_frame"]
+__all__ = ["FORMATS", "choose_format", "column_cells", "render_table", "stdout_console", "write_frame"]
 
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
 _SUFFIXES = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet", ".md": "markdown"}
@@ -47,36 +49,84 @@ def choose_format(requested: str | None, output: str | None, terminal: bool) -> 
     return "table" if terminal else "csv"
 
 
-def _cell(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
+_DIGITS = 4  # significant digits of a float column's largest value; the column shares its decimals
+_CHROME = 3  # characters a rich table adds per column (padding and border)
 
 
-def render_table(frame: pl.DataFrame, title: str | None = None) -> Table:
-    """A rich table of ``frame``: numbers right-aligned to 6 significant digits, the middle of long frames elided.
+def column_cells(series: pl.Series) -> list[str]:
+    """The text of each cell: one number of decimals per float column, thousands separators for integers.
+
+    A float column shows its largest value to four significant digits and
+    every value with the same decimals, so a column reads aligned; if a
+    nonzero value would read as 0 at those decimals, or the largest is
+    1e9 or more, the whole column is in scientific notation.
 
     Examples
     --------
-    >>> table = render_table(pl.DataFrame({"seg": ["a"], "auc": [0.91234]}))
-    >>> [c.header for c in table.columns]
-    ['seg', 'auc']
+    >>> column_cells(pl.Series([0.0333, 0.00159787, None]))
+    ['0.03330', '0.00160', 'null']
+    >>> column_cells(pl.Series([0.91234, 1e-9])), column_cells(pl.Series([12_345, 7]))
+    (['9.123e-01', '1.000e-09'], ['12,345', '7'])
     """
-    table = Table(title=title, title_justify="left", header_style="bold")
-    for name, dtype in frame.schema.items():
-        table.add_column(name, justify="right" if dtype.is_numeric() else "left", overflow="fold")
-    rows = frame.rows()
-    if len(rows) > 2 * _SHOWN:
-        hidden = len(rows) - 2 * _SHOWN
-        head, tail = rows[:_SHOWN], rows[-_SHOWN:]
-        rows = [*head, tuple(f"… {hidden:,} more" if i == 0 else "…" for i in range(frame.width)), *tail]
-    for row in rows:
-        table.add_row(*(_cell(v) for v in row))
-    return table
+    values = series.to_list()
+    if series.dtype.is_float():
+        return _float_cells(values)
+    if series.dtype.is_integer():
+        return ["null" if v is None else f"{v:,}" for v in values]
+    return ["null" if v is None else str(v) for v in values]
+
+
+def _float_cells(values: list[float | None]) -> list[str]:
+    sizes = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]
+    if not sizes:
+        return ["null" if v is None else str(v) if not math.isfinite(v) else "0" for v in values]
+    decimals = max(0, _DIGITS - 1 - math.floor(math.log10(max(sizes))))
+    scientific = max(sizes) >= 1e9 or min(sizes) < 0.5 * 10**-decimals
+    pattern = f"{{:.{_DIGITS - 1}e}}" if scientific else f"{{:.{decimals}f}}"
+    return ["null" if v is None else str(v) if not math.isfinite(v) else pattern.format(v) for v in values]
+
+
+def render_table(frame: pl.DataFrame, title: str | None = None, width: int = 240) -> Group:
+    """Rich tables of ``frame`` within ``width`` characters: no header or number is ever split.
+
+    Columns keep the width of their header and cells; when they do not all
+    fit, the frame is shown as several tables, each repeating the leading
+    columns that are not floats (the segments and ``n_rows``), as pandas
+    wraps a wide frame. Numbers are right-aligned (see :func:`column_cells`)
+    and the middle of a long frame is elided.
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"seg": ["a"], "n_rows": [10], "accuracy_score": [0.91234], "log_loss": [0.25]})
+    >>> [[c.header for c in t.columns] for t in render_table(frame, width=40).renderables]
+    [['seg', 'n_rows', 'accuracy_score'], ['seg', 'n_rows', 'log_loss']]
+    """
+    cells = {name: column_cells(frame[name]) for name in frame.columns}
+    if frame.height > 2 * _SHOWN:
+        hidden = frame.height - 2 * _SHOWN
+        for i, name in enumerate(frame.columns):
+            column = cells[name]
+            cells[name] = [*column[:_SHOWN], f"… {hidden:,} more" if i == 0 else "…", *column[-_SHOWN:]]
+    widths = {name: max(len(name), *(len(c) for c in column)) for name, column in cells.items()}
+    floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
+    keys = list(itertools.takewhile(lambda name: name not in floats, frame.columns))
+    room = width - 1 - sum(widths[k] + _CHROME for k in keys)
+    blocks: list[list[str]] = []
+    for name in (c for c in frame.columns if c not in keys):
+        if blocks and sum(widths[c] + _CHROME for c in blocks[-1]) + widths[name] + _CHROME <= room:
+            blocks[-1].append(name)
+        else:
+            blocks.append([name])
+    tables = []
+    for i, block in enumerate(blocks or [[]]):
+        table = Table(title=title if i == 0 else None, title_justify="left", header_style="bold")
+        for name in [*keys, *block]:
+            numeric = frame.schema[name].is_numeric()
+            table.add_column(name, justify="right" if numeric else "left", min_width=widths[name], overflow="fold")
+        for row in zip(*(cells[name] for name in [*keys, *block]), strict=True):
+            table.add_row(*row)
+        tables.append(table)
+    return Group(*tables)
 
 
 def _markdown(frame: pl.DataFrame) -> str:
@@ -107,9 +157,9 @@ def write_frame(frame: pl.DataFrame, fmt: str, output: str | None, console: Cons
     if fmt == "table":
         if output:
             with open(output, "w", encoding="utf-8") as file:
-                Console(file=file, width=200).print(render_table(frame, title))
+                Console(file=file, width=200).print(render_table(frame, title, 200))
         else:
-            console.print(render_table(frame, title))
+            console.print(render_table(frame, title, console.width))
         return
     if fmt == "parquet":
         if output is None and sys.stdout.isatty():
