@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import duckdb
+import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import close
 from sklearn import metrics as skm
 from sklearn_multiclass import MC_REFERENCES
 
@@ -85,7 +90,7 @@ def test_negative_weights():
         ({"y_pred": "nope"}, "column 'nope' \\(y_pred\\) not found"),
         ({"y_pred": "p0"}, "labels of one type"),
         ({"y_pred": "yhat", "metrics": ["f1_macr"]}, "did you mean"),
-        ({"y_score": ["p0", "p1"], "metrics": ["log_loss"]}, "scores need labels="),
+        ({"y_score": ["p0", "p1"], "metrics": ["log_loss"]}, "need labels=: the class of each score column"),
         ({"y_score": ["p0", "p1"], "labels": LABELS, "metrics": ["log_loss"]}, "2 score columns but 3 labels"),
         ({"y_pred": "yhat", "metrics": ["log_loss"]}, "needs y_score="),
         (
@@ -209,3 +214,54 @@ def test_kappa_of_a_group_weighing_zero_is_null(engine, weights):
     out = fm.evaluate_multiclass(frame, y_true="y", y_pred="yp", sample_weight="w",
                                  metrics={"cohen_kappa_score": {"weights": weights}}, engine=engine)  # fmt: skip
     assert out["cohen_kappa_score"].to_list() == [None]
+
+
+LABEL_METRICS = ["accuracy_score", "f1_macro", "precision_weighted", "matthews_corrcoef", "cohen_kappa_score"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.lists(
+        st.tuples(st.sampled_from(["cat", "dog", "pig"]), *(st.integers(0, 3) for _ in range(3)), st.integers(1, 3)),
+        min_size=1,
+        max_size=30,
+    )
+)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_scores_without_y_pred_predict_their_argmax(engine, data):
+    """Label metrics read the argmax of the scores in labels order (ties: the first label, as NumPy's argmax)."""
+    labels = ["cat", "dog", "pig"]
+    frame = pl.DataFrame(data, schema=["y", "cat", "dog", "pig", "w"], orient="row")
+    frame = frame.with_columns(pl.col(labels).cast(pl.Float64) / 4)  # small integers over 4: many ties
+    got = fm.evaluate_multiclass(
+        frame, y_true="y", y_score=labels, sample_weight="w", metrics=LABEL_METRICS, engine=engine
+    )
+    scores = frame.select(labels).to_numpy()
+    predicted = [labels[i] for i in scores.argmax(axis=1)]
+    y, w = frame["y"].to_list(), frame["w"].to_numpy()
+    want = {
+        "accuracy_score": skm.accuracy_score(y, predicted, sample_weight=w),
+        "f1_macro": skm.f1_score(y, predicted, average="macro", labels=labels, sample_weight=w, zero_division=np.nan),
+        "precision_weighted": skm.precision_score(
+            y, predicted, average="weighted", labels=labels, sample_weight=w, zero_division=np.nan
+        ),
+        "matthews_corrcoef": skm.matthews_corrcoef(y, predicted, sample_weight=w),
+        "cohen_kappa_score": skm.cohen_kappa_score(y, predicted, labels=labels, sample_weight=w),
+    }
+    for name, value in want.items():
+        assert close(got[name].item(), None if np.isnan(value) else float(value)), (name, got[name].item(), value)
+    sql = fm.sql.multiclass_query(
+        LABEL_METRICS, table="frame", y_true="y", y_score=labels, labels=labels, sample_weight="w"
+    )
+    texts = duckdb.sql(sql).pl().drop("n_rows").row(0)
+    assert all(close(a, b) for a, b in zip(texts, got.drop("n_rows").row(0), strict=True))
+
+
+def test_score_columns_named_after_the_classes_give_the_labels():
+    frame = pl.DataFrame(
+        {"y": [0, 1, 2, 1], "0": [0.6, 0.1, 0.2, 0.3], "1": [0.2, 0.8, 0.2, 0.3], "2": [0.2, 0.1, 0.6, 0.4]}
+    )
+    got = fm.evaluate_multiclass(frame, y_true="y", y_score=["0", "1", "2"], metrics=["accuracy_score"])
+    assert got["accuracy_score"].item() == 0.75
+    with pytest.raises(fm.ArgumentError, match="need labels=: the class of each score column"):
+        fm.evaluate_multiclass(frame.rename({"0": "p0"}), y_true="y", y_score=["p0", "1", "2"], metrics=["log_loss"])

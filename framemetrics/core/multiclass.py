@@ -32,6 +32,7 @@ __all__ = [
     "CLASS_TABLE",
     "CLASS_VALUES",
     "KAPPA_COLUMNS",
+    "argmax_label",
     "average_column",
     "call_expr",
     "check_count",
@@ -52,6 +53,21 @@ AVERAGE_ROWS = 1_000_000
 
 def _total(values: list[Expr]) -> Expr:
     return reduce(lambda a, b: a + b, values)
+
+
+def argmax_label(ns: Namespace, scores: Sequence[Expr], labels: Sequence[Any]) -> Expr:
+    """The label of the highest score (the first such label on ties, as NumPy's argmax): predicted classes.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(argmax_label(SQL, [SQL.col("a"), SQL.col("b")], ["cat", "dog"]))
+    "CASE WHEN a = GREATEST(a, b) THEN 'cat' ELSE 'dog' END"
+    """
+    top = ns.greatest(*scores)
+    branches = [(ns.eq(score, top), ns.lit(label)) for score, label in zip(scores[:-1], labels, strict=False)]
+    return ns.case(branches, ns.lit(labels[len(scores) - 1]))
 
 
 def check_count(ns: Namespace, check: Check, labels: Sequence[Any] | None, n_scores: int) -> Expr:

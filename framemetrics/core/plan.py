@@ -137,6 +137,18 @@ class Plan:
         return frozenset(c.metric.family for c in self.calls)
 
 
+def needs_predictions(metrics: MetricsArg) -> bool:
+    """Whether a requested multiclass metric reads predicted classes (``y_pred``, or the scores' argmax).
+
+    Examples
+    --------
+    >>> needs_predictions(["log_loss", "roc_auc_ovr"]), needs_predictions({"f1_score": {"average": "macro"}})
+    (False, True)
+    """
+    resolved = (resolve_alias(name, params) for name, params in requested_metrics(metrics).items())
+    return any(get_metric(name, "multiclass").prediction == "y_pred" for name, _ in resolved)
+
+
 def requested_metrics(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
     """Metric names mapped to their given parameters.
 
@@ -198,6 +210,7 @@ def make_plan(
     has_pred: bool = True,
     float_labels: bool = False,
     listed_scores: bool = False,
+    argmax_pred: bool = False,
 ) -> Plan:
     """Resolve metric names and parameters of one task into a :class:`Plan`.
 
@@ -229,6 +242,10 @@ def make_plan(
         Multiclass: the class columns are floats (NaN and infinities are then invalid).
     listed_scores : bool
         Multiclass: the scores are one list column, whose length is checked.
+    argmax_pred : bool
+        Multiclass: the predicted classes are the argmax of the scores
+        (:func:`~framemetrics.core.multiclass.argmax_label`), not a column:
+        the label metrics are served and nothing of ``y_pred`` is checked.
 
     Returns
     -------
@@ -274,7 +291,7 @@ def make_plan(
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
     if task == "multiclass":
         checks = _multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores)
-        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred, checks)
+        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
     return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
 
 

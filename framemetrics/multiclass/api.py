@@ -27,10 +27,10 @@ from framemetrics.compilers.sql.multiclass import (
     report_query,
 )
 from framemetrics.compilers.sql.query import user_column
-from framemetrics.core.checks import invalid_input
-from framemetrics.core.errors import missing_column
+from framemetrics.core.checks import invalid_input, rows
+from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
-from framemetrics.core.plan import MetricsArg, Plan, make_plan
+from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
 from framemetrics.sources import Source, null_rows, open_polars, open_sql
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
@@ -49,6 +49,7 @@ class _Request:
     by: tuple[str, ...]
     dtypes: dict[str, pl.DataType]
     drop_nulls: bool
+    labels_named: bool = False  # the labels are the score columns' names (no labels= given)
 
     def polars_input(self, frame: pl.LazyFrame) -> pl.LazyFrame:
         columns = {"y_true": _label(pl.col(self.y_true), self.dtypes[self.y_true])}
@@ -65,13 +66,16 @@ class _Request:
             columns["sample_weight"] = pl.col(self.sample_weight)
         if self.score_list is not None:
             listed = pl.col(self.score_list)
-            get = listed.arr.get if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.get
-            scores = [get(j, null_on_oob=True) for j in range(self.plan.n_scores)]
             length = listed.arr.len() if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.len()
             columns["n_listed"] = length.cast(pl.Int64)
-        else:
-            scores = [pl.col(s) for s in self.scores]
-        return input_frame(frame, self.plan, columns, scores, self.by, self.drop_nulls)
+        return input_frame(frame, self.plan, columns, self._polars_scores(), self.by, self.drop_nulls)
+
+    def _polars_scores(self) -> list[pl.Expr]:
+        if self.score_list is None:
+            return [pl.col(s) for s in self.scores]
+        listed = pl.col(self.score_list)
+        get = listed.arr.get if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.get
+        return [get(j, null_on_oob=True) for j in range(self.plan.n_scores)]
 
     def sql_inputs(self, source: exp.Expression) -> McQueryInputs:
         def label(column: str) -> exp.Expression:
@@ -177,6 +181,9 @@ def _resolve(
         if column is not None and not dtypes[column].is_numeric():
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {dtypes[column]}")
     n_scores = len(scores)
+    labels_named = bool(scores) and labels is None
+    if labels_named:
+        labels = _labels_named_by(scores, dtypes[y_true])
     if score_list is not None:
         dtype = dtypes[score_list]
         if not isinstance(dtype, (pl.List, pl.Array)) or not dtype.inner.is_numeric():
@@ -184,19 +191,34 @@ def _resolve(
         if labels is None:
             raise ValueError("a list column of scores needs labels=: the class of each position")
         n_scores = len(labels)
+    argmax_pred = y_pred is None and n_scores > 0 and needs_predictions(metrics)
     plan = make_plan(
         metrics,
         task="multiclass",
         labels=labels,
         n_scores=n_scores,
         has_pred=y_pred is not None,
+        argmax_pred=argmax_pred,
         weighted=sample_weight is not None,
         float_labels=dtypes[y_true].is_float() or (y_pred is not None and dtypes[y_pred].is_float()),
         listed_scores=score_list is not None,
         zero_division=zero_division,
     )
     check_output_names(by, ["n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
-    return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, nulls == "drop")
+    drop = nulls == "drop"
+    return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, drop, labels_named)
+
+
+def _labels_named_by(scores: Sequence[str], true_dtype: pl.DataType) -> tuple[Any, ...]:
+    """The classes of score columns named after them (text labels; integers for integer labels), else raise."""
+    if _is_text(true_dtype):
+        return tuple(scores)
+    if true_dtype.is_integer() and all(s.lstrip("-").isdigit() for s in scores):
+        return tuple(int(s) for s in scores)
+    raise ArgumentError(
+        f"scores {list(scores)!r} need labels=: the class of each score column, in order "
+        "(without it, the columns must be named after the classes)"
+    )
 
 
 def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, opened: Any) -> None:
@@ -213,6 +235,11 @@ def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str, opene
         count = int(result[check.name].fill_null(0).sum())
         if not count:
             continue
+        if request.labels_named and check.domain == "class":
+            raise ArgumentError(
+                f"scores {list(request.scores)!r} need labels=: the class of each score column, in order "
+                f"(in column {request.y_true!r}, {rows(count)} null or not one of the columns' names)"
+            )
         if check.domain == "simplex":
             columns = list(request.scores) or [request.score_list]
             shown = ", ".join(repr(s) for s in columns)

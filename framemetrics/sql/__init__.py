@@ -247,15 +247,17 @@ def multiclass_query(
     """
     from framemetrics.compilers.sql.multiclass import McQueryInputs, mc_query
     from framemetrics.compilers.sql.query import user_column
-    from framemetrics.core.plan import make_plan
+    from framemetrics.core.plan import make_plan, needs_predictions
 
     scores = tuple(y_score or ())
+    argmax_pred = y_pred is None and bool(scores) and labels is not None and needs_predictions(metrics)
     plan = make_plan(
         metrics,
         task="multiclass",
         labels=labels,
         n_scores=len(scores),
         has_pred=y_pred is not None,
+        argmax_pred=argmax_pred,
         weighted=sample_weight is not None,
         float_labels=False,
         zero_division=zero_division,

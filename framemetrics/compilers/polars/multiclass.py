@@ -56,6 +56,10 @@ def input_frame(
         return data
     index = pl.col("y_true").replace_strict(list(plan.labels), list(range(len(plan.labels))), default=None)
     data = data.with_columns(true_index=index.cast(pl.Int64))
+    if plan.has_pred and "y_pred" not in columns:  # the predicted classes are the scores' argmax
+        scores = [pl.col(f"s_{j}") for j in range(plan.n_scores)]
+        predicted = mc_core.argmax_label(POLARS, scores, plan.labels)
+        data = data.with_columns(y_pred=predicted.cast(data.collect_schema()["y_true"]))
     p_true = reduce(
         lambda acc, j: acc.when(pl.col("true_index") == j).then(pl.col(f"s_{j}")),
         range(1, plan.n_scores),

@@ -103,9 +103,13 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     p_true = exp.Case(
         ifs=[exp.If(this=SQL.eq(_col("true_index"), number(j)), true=_col(f"s_{j}")) for j in range(plan.n_scores)]
     )
+    indexed: list[exp.Expression] = [exp.Star(), _as(true_index, "true_index")]
+    if plan.has_pred and inputs.y_pred is None:  # the predicted classes are the scores' argmax
+        scores = [_col(f"s_{j}") for j in range(plan.n_scores)]
+        indexed.append(_as(mc_core.argmax_label(SQL, scores, plan.labels), "y_pred"))
     return [
         ("fm_raw", raw),
-        ("fm_indexed", select_from([exp.Star(), _as(true_index, "true_index")], "fm_raw")),
+        ("fm_indexed", select_from(indexed, "fm_raw")),
         ("fm_input", select_from([exp.Star(), _as(p_true, "p_true")], "fm_indexed")),
     ]
 
