@@ -13,6 +13,7 @@ from sqlglot import exp
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
@@ -20,7 +21,6 @@ from framemetrics.core.registry import get_metric
 from framemetrics.spark import is_spark_frame
 
 __all__ = [
-    "DEFAULT_SCORE_METRICS",
     "ENGINES",
     "Engine",
     "Prepared",
@@ -213,16 +213,6 @@ def resolve(
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
 
 
-DEFAULT_SCORE_METRICS = (
-    "accuracy_score",
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "log_loss",
-    "brier_score_loss",
-)
-
-
 @dataclass(frozen=True)
 class Prepared:
     """A request checked and resolved, shared by an entry point and its ``fm.sql`` version.
@@ -241,7 +231,7 @@ class Prepared:
 def prepare_metrics(
     metrics: MetricsArg | None, *, threshold: float, by: str | Sequence[str] | None, nulls: str, **columns: Any
 ) -> Prepared:
-    """Check ``nulls`` and ``threshold`` and resolve ``metrics`` (default :data:`DEFAULT_SCORE_METRICS`).
+    """Check ``nulls`` and ``threshold`` and resolve ``metrics`` (default: the binary task's, as ``evaluate``).
 
     ``columns`` are the arguments of :func:`resolve` after ``metrics``.
 
@@ -258,7 +248,9 @@ def prepare_metrics(
     """
     check_nulls(nulls)
     threshold = check_threshold(threshold)
-    resolved = resolve(DEFAULT_SCORE_METRICS if metrics is None else metrics, **columns)
+    if metrics is None:
+        metrics = default_metrics("binary", scored=columns.get("y_score") is not None)
+    resolved = resolve(metrics, **columns)
     return Prepared(resolved, as_tuple(by), nulls == "drop", threshold)
 
 

@@ -12,12 +12,24 @@ from framemetrics.columns import Engine, check_engine, check_output_names, polar
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.checks import invalid_input
-from framemetrics.core.errors import missing_column
+from framemetrics.core.defaults import default_metrics
+from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.plan import MetricsArg, Plan
-from framemetrics.sources import DuckDBSource, Source, null_rows, open_polars, open_sql, schema, sql_schema
+from framemetrics.multiclass.api import evaluate_multiclass
+from framemetrics.sources import (
+    DuckDBSource,
+    Source,
+    null_rows,
+    open_polars,
+    open_sql,
+    opened_source,
+    schema,
+    sql_schema,
+)
 from framemetrics.spark import SparkSource
+from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
-__all__ = ["check_schema", "evaluate", "raise_for_invalid"]
+__all__ = ["check_schema", "evaluate", "evaluate_binary_or_regression", "raise_for_invalid"]
 
 
 def check_schema(
@@ -74,7 +86,9 @@ def evaluate(
     *,
     y_true: str,
     y_pred: str | None = None,
-    y_score: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    task: Literal["binary", "multiclass", "regression"] | None = None,
+    labels: Sequence[Any] | None = None,
     threshold: float = 0.5,
     sample_weight: str | None = None,
     by: str | Sequence[str] | None = None,
@@ -99,9 +113,23 @@ def evaluate(
         Column of true labels (classification) or targets (regression).
     y_pred : str, optional
         Column of hard predictions: labels, or regression predictions.
-    y_score : str, optional
-        Column of scores or probabilities of ``pos_label``. Without ``y_pred``
-        the classification metrics use ``y_score >= threshold``.
+    y_score : str or list of str, optional
+        Binary: the column of scores or probabilities of ``pos_label``;
+        without ``y_pred`` the label metrics use ``y_score >= threshold``.
+        Multiclass: one column per class (in ``labels`` order), or one
+        list/array column; without ``y_pred`` the label metrics use the
+        scores' argmax.
+    task : {"binary", "multiclass", "regression"}, optional
+        Inferred when not given (:func:`framemetrics.tasks.infer_task`):
+        several score columns, a list score column or more than two
+        ``labels`` mean multiclass; one score column binary; with ``y_pred``
+        only, a non-integer value means regression, two classes binary, and
+        integers with more than two values are ambiguous (an error asks for
+        ``task=``). Multiclass runs :func:`evaluate_multiclass`.
+    labels : list, optional
+        Multiclass: the classes, in the order of the score columns (see
+        :func:`evaluate_multiclass`). Two labels mean binary, ``labels[1]``
+        the positive class unless ``pos_label``/``neg_label`` are given.
     threshold : float, default 0.5
         Decision threshold applied to ``y_score`` when ``y_pred`` is None.
     sample_weight : str, optional
@@ -110,10 +138,10 @@ def evaluate(
         Group columns, of any type; nulls form their own group.
     metrics : str, list of str or dict, optional
         Registered metric names, or names mapped to parameters
-        (``{"fbeta_score": {"beta": 2}}``). Default: accuracy, precision,
-        recall, F1, log loss and Brier score.
+        (``{"fbeta_score": {"beta": 2}}``). Default: those of the task
+        (:data:`framemetrics.core.defaults.DEFAULT_METRICS`, as on the command line).
     pos_label, neg_label : Any, default 1 and the other of {0, 1}
-        The two class labels; any other value is invalid input.
+        Binary: the two class labels; any other value is invalid input.
     zero_division : {None, 0, 1}, default None
         Value of ratios whose denominator is 0 (e.g. precision with no
         predicted positive). None gives null.
@@ -144,11 +172,15 @@ def evaluate(
     polars.DataFrame
         One row per group (sorted, nulls last): the group columns, ``n_rows``
         (rows used) and one Float64 column per metric, null where undefined.
+        A Polars frame whatever the input; pandas users call ``.to_pandas()``.
 
     Raises
     ------
+    ArgumentError
+        Unknown metric or parameter, a parameter out of range, an
+        ambiguous task (a ``ValueError``).
     ValueError
-        Unknown metric or column, wrongly typed column, invalid rows (null,
+        Unknown column, wrongly typed column, invalid rows (null,
         NaN, infinite, label outside ``{pos_label, neg_label}``, probability
         outside [0, 1]...: the message names the column and the row count),
         or no rows.
@@ -173,6 +205,78 @@ def evaluate(
     │ a   ┆ 2      ┆ 1.0            ┆ 0.164252 │
     │ b   ┆ 2      ┆ 0.5            ┆ 0.636483 │
     └─────┴────────┴────────────────┴──────────┘
+    >>> animals = pl.DataFrame({"y": ["cat", "dog", "dog"], "cat": [0.7, 0.4, 0.1], "dog": [0.3, 0.6, 0.9]})
+    >>> fm.evaluate(animals, y_true="y", y_score=["cat", "dog"]).columns  # multiclass: the columns name the classes
+    ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
+    """
+    engine = check_engine(engine, source)
+    if task is not None and task not in TASKS:
+        raise ArgumentError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")
+    explicit = task is not None
+    if task is None:
+        task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
+    if task is None:
+        with opened_source(source, engine, con, spark) as opened:
+            task = infer_task(opened, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels,
+                              pos_label=pos_label, neg_label=neg_label)  # fmt: skip
+    scored = y_score is not None
+    if task == "multiclass":
+        given = {"threshold": threshold != 0.5, "pos_label": pos_label != 1, "neg_label": neg_label is not None}
+        given["bins"] = bins is not None
+        if any(given.values()):
+            raise ArgumentError(f"{', '.join(k for k, v in given.items() if v)}: binary only, not for multiclass")
+        return evaluate_multiclass(
+            source, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels, sample_weight=sample_weight, by=by,
+            metrics=default_metrics(task, scored) if metrics is None else metrics, zero_division=zero_division,
+            nulls=nulls, engine=engine, con=con, spark=spark,
+        )  # fmt: skip
+    if y_score is not None and not isinstance(y_score, str):
+        raise ArgumentError(f"task={task!r} reads one score column, got y_score={list(y_score)!r}")
+    if labels is not None:
+        if len(labels) != 2:
+            raise ArgumentError(f"task={task!r} takes two labels (negative, positive), got {list(labels)!r}")
+        if pos_label == 1 and neg_label is None:
+            neg_label, pos_label = labels
+    chosen = default_metrics(task, scored) if metrics is None else metrics
+    if explicit:  # inferred, binary and regression metrics may mix in one call (one engine path)
+        check_metrics_of_task(chosen, task)
+    return evaluate_binary_or_regression(
+        source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
+        by=by, metrics=chosen, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, bins=bins,
+        nulls=nulls, engine=engine, con=con, spark=spark,
+    )  # fmt: skip
+
+
+def evaluate_binary_or_regression(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | None = None,
+    threshold: float = 0.5,
+    sample_weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    metrics: MetricsArg | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    zero_division: float | None = None,
+    bins: int | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Engine | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
+) -> pl.DataFrame:
+    """Binary and regression metrics per group: :func:`evaluate` once the task is known.
+
+    The parameters are :func:`evaluate`'s (one prediction column); its
+    signature is also that of :func:`framemetrics.sql.query`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> frame = pl.DataFrame({"y": [1.0, 2.0], "f": [1.5, 2.0]})
+    >>> evaluate_binary_or_regression(frame, y_true="y", y_pred="f", metrics=["max_error"]).rows()
+    [(2, 0.5)]
     """
     engine = check_engine(engine, source)
     prepared = prepare_metrics(

@@ -58,8 +58,7 @@ def test_every_output_format_holds_the_same_numbers(fmt, tmp_path):
     output = str(tmp_path / f"out.{suffix}")
     code, out, _ = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "--format", fmt, "-o", output)
     assert code == 0 and out == ""
-    want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student",
-                       metrics=fm.cli.app.SCORE_DEFAULTS)  # fmt: skip
+    want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student")  # the same defaults
     text = "" if fmt == "parquet" else Path(output).read_text(encoding="utf-8")
     if fmt == "json":
         assert_frame_equal(pl.DataFrame(json.loads(text)), want, check_dtypes=False)
@@ -163,7 +162,7 @@ BAD_INPUTS = [
     (["evaluate", "{corrupt}", "--y-true", "y", "--y-score", "p"], 3, "cannot read {corrupt}"),
     (["evaluate", SAMPLE, "--y-true", "defualt", "--y-score", "p_default"], 1, "column 'defualt' (y_true) not found"),
     (["evaluate", SAMPLE, *CREDIT, "--by", "segment"], 1, "column 'segment' (by) not found"),
-    (["evaluate", SAMPLE, *CREDIT, "-m", "roc_auc"], 2, "did you mean roc_auc_score"),
+    (["evaluate", SAMPLE, *CREDIT, "-m", "roc_auc"], 2, "did you mean roc_auc_ovr, roc_auc_ovo, roc_auc_score?"),
     (["evaluate", SAMPLE, *CREDIT, "-m", "f1_score(beta)"], 2, "write param=value"),
     (["evaluate", SAMPLE, *CREDIT, "-m", "fbeta_score(bta=2)"], 2, "has no parameter ['bta']; did you mean beta?"),
     (["evaluate", SAMPLE, *CREDIT, "-m", "fbeta_score(beta=-1)"], 2, "beta must be a number >= 0"),
@@ -301,3 +300,52 @@ def test_demo_lists_ordered_segments_in_order(tmp_path):
     text = console.file.getvalue()
     assert text.index("0-499") < text.index("500-999") < text.index("1000-1499") < text.index("1500+")
     assert text.index("clear") < text.index("cloudy/misty") < text.index("light rain/snow")
+
+
+def _animals(tmp_path) -> tuple[str, pl.DataFrame]:
+    rows = 300
+    frame = pl.DataFrame(
+        {
+            "zoo": [("north", "south")[i % 2] for i in range(rows)],
+            "species": [("cat", "dog", "pig")[(i * 7) % 3] for i in range(rows)],
+            "p_cat": [((i * 13) % 10) / 20 for i in range(rows)],
+            "p_dog": [((i * 17) % 10) / 20 for i in range(rows)],
+        }
+    ).with_columns(p_pig=1 - pl.col("p_cat") - pl.col("p_dog"))
+    path = str(tmp_path / "animals.parquet")
+    frame.write_parquet(path)
+    return path, frame
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_evaluate_multiclass_on_the_command_line(engine, tmp_path):
+    """Repeated --y-score (one per class, in --labels order): the library's multiclass task, same defaults."""
+    path, frame = _animals(tmp_path)
+    scores = ["--y-score", "p_cat", "--y-score", "p_dog", "--y-score", "p_pig"]
+    arguments = ["evaluate", path, "--y-true", "species", *scores, "--labels", "cat,dog,pig", "--by", "zoo"]
+    code, out, err = invoke(*arguments, "--engine", engine, "--format", "csv")
+    assert code == 0, err
+    want = fm.evaluate(frame, y_true="species", y_score=["p_cat", "p_dog", "p_pig"], labels=["cat", "dog", "pig"],
+                       by="zoo")  # fmt: skip
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, out, _ = invoke(*arguments, "-m", "f1_macro,roc_auc_ovo", "--format", "csv")
+    assert code == 0 and pl.read_csv(io.StringIO(out)).columns == ["zoo", "n_rows", "f1_macro", "roc_auc_ovo"]
+
+
+def test_task_options_on_the_command_line(tmp_path):
+    path, _ = _animals(tmp_path)
+    code, _, err = invoke("evaluate", path, "--y-true", "species", "--y-score", "p_cat", "--y-score", "p_dog",
+                          "--labels", "cat,dog,pig")  # fmt: skip
+    assert code == 2 and "2 --y-score columns but 3 --labels" in err
+    regression = pl.DataFrame({"n": [1, 2, 3, 4], "guess": [1, 3, 3, 5]})
+    csv = str(tmp_path / "counts.csv")
+    regression.write_csv(csv)
+    code, _, err = invoke("evaluate", csv, "--y-true", "n", "--y-pred", "guess")
+    assert code == 2 and 'classes or counts? Pass task="multiclass"' in err
+    code, out, _ = invoke(
+        "evaluate", csv, "--y-true", "n", "--y-pred", "guess", "--task", "regression", "--format", "csv"
+    )
+    assert code == 0 and pl.read_csv(io.StringIO(out)).columns == [
+        "n_rows",
+        *fm.core.defaults.DEFAULT_METRICS["regression", "y_pred"],
+    ]

@@ -17,7 +17,7 @@ import framemetrics as fm
 from framemetrics.cli.engines import check_memory_limit, engine_connection
 from framemetrics.cli.errors import FrameMetricsGroup, reading
 from framemetrics.cli.output import FORMATS, choose_format, stdout_console, write_frame
-from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_metrics, resolve_path
+from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_labels, parse_metrics, resolve_path
 from framemetrics.cli.progress import count_rows, progress
 from framemetrics.compilers.sql.dialects import DIALECTS
 
@@ -29,8 +29,6 @@ wrongly typed column, no rows); 2 bad usage (unknown option, metric,
 metric parameter or curve); 3 a file could not be found or read."""
 
 
-LABEL_DEFAULTS = ("accuracy_score", "precision_score", "recall_score", "f1_score", "matthews_corrcoef")
-SCORE_DEFAULTS = (*LABEL_DEFAULTS[:4], "roc_auc_score", "average_precision_score", "log_loss", "brier_score_loss")
 
 
 def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -87,6 +85,17 @@ def _common(y_true: str, sample_weight: str | None, by: tuple[str, ...], pos_lab
     )  # fmt: skip
 
 
+def _score_columns(y_score: tuple[str, ...], labels: str | None, task: str | None) -> str | list[str] | None:
+    """One score column as a name; several (one per class) as a list: the multiclass task."""
+    if not y_score:
+        return None
+    if len(y_score) > 1 and task in ("binary", "regression"):
+        raise click.UsageError(f"--task {task} reads one --y-score, got {len(y_score)}")
+    if len(y_score) > 1 and labels is not None and len(parse_labels(labels) or ()) != len(y_score):
+        raise click.UsageError(f"{len(y_score)} --y-score columns but {len(parse_labels(labels) or ())} --labels")
+    return y_score[0] if len(y_score) == 1 else list(y_score)
+
+
 def _run(path: str, kwargs: dict[str, Any], label: str,
          work: Callable[[duckdb.DuckDBPyConnection | None], Any]) -> Any:  # fmt: skip
     """Run ``work`` on ``path`` with the engine's settings, progress on a terminal and one-line errors."""
@@ -115,8 +124,13 @@ def cli() -> None:
 @cli.command(epilog=EXIT_CODES)
 @click.argument("path")
 @_COLUMNS
-@click.option("--y-score", help="Column of scores or probabilities of the positive class.")
+@click.option("--y-score", multiple=True,
+              help="Column of scores of the positive class; multiclass: one per class in --labels order "
+                   "(repeat it), or one list column.")  # fmt: skip
 @click.option("--y-pred", help="Column of predicted labels (or regression predictions).")
+@click.option("--task", type=click.Choice(["binary", "multiclass", "regression"]),
+              help="The task [default: inferred from the columns, as fm.evaluate].")  # fmt: skip
+@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
 @click.option("--metrics", "-m", multiple=True,
               help="Metrics, comma-separated or repeated; parameters as fbeta_score(beta=2).")  # fmt: skip
 @click.option("--threshold", type=float, default=0.5, show_default=True,
@@ -124,9 +138,9 @@ def cli() -> None:
 @click.option("--zero-division", type=click.Choice(["0", "1"]), help="Value of undefined ratios [default: null].")
 @click.option("--bins", type=click.IntRange(min=1), help="Approximate ranking metrics on bins of 1/BINS.")
 @_OUTPUT
-def evaluate(path: str, y_score: str | None, y_pred: str | None, metrics: tuple[str, ...], threshold: float,
-             zero_division: str | None, bins: int | None, fmt: str | None, output: str | None,
-             **columns: Any) -> None:  # fmt: skip
+def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str | None, labels: str | None,
+             metrics: tuple[str, ...], threshold: float, zero_division: str | None, bins: int | None,
+             fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
     """Metrics per segment of PATH (a Parquet or CSV file, a glob, or a folder of Parquet files).
 
     \b
@@ -135,22 +149,26 @@ def evaluate(path: str, y_score: str | None, y_pred: str | None, metrics: tuple[
       framemetrics evaluate 'exports/*.parquet' --y-true y --y-score p \\
           -m roc_auc_score,log_loss,'fbeta_score(beta=2)' --by country --by month -o metrics.csv
       framemetrics evaluate bikes.csv --y-true n --y-pred pred -m r2_score,mean_absolute_error
+      framemetrics evaluate animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+          --y-score p_pig --labels cat,dog,pig -m f1_macro,log_loss,roc_auc_ovr
 
-    Default metrics: with --y-score, accuracy, precision, recall and F1 at
-    --threshold, ROC AUC, average precision, log loss and Brier score; with
-    --y-pred only, accuracy, precision, recall, F1 and MCC. `framemetrics
-    metrics` lists every metric.
+    The task (binary, multiclass or regression) is inferred as by
+    fm.evaluate, or given with --task. Default metrics, per task: binary
+    with --y-score, accuracy, precision, recall and F1 at --threshold, ROC
+    AUC, average precision, log loss and Brier score; binary with --y-pred
+    only, accuracy, precision, recall, F1 and MCC; multiclass, accuracy,
+    macro and weighted F1 (with scores also log loss and one-vs-rest ROC
+    AUC); regression, RMSE, MAE and R². `framemetrics metrics` lists every
+    metric.
     """
     out, _ = _consoles()
     fmt = choose_format(fmt, output, out.is_terminal)
-    chosen = parse_metrics(metrics)
-    if chosen is None:
-        chosen = {m: {} for m in (SCORE_DEFAULTS if y_score is not None else LABEL_DEFAULTS)}
-    if y_score is None and y_pred is None:
+    if not y_score and y_pred is None:
         raise click.UsageError("pass --y-score or --y-pred")
     path = resolve_path(path)
     kwargs = _common(**columns) | dict(
-        y_score=y_score, y_pred=y_pred, metrics=chosen, threshold=threshold, bins=bins,
+        y_score=_score_columns(y_score, labels, task), y_pred=y_pred, task=task, labels=parse_labels(labels),
+        metrics=parse_metrics(metrics), threshold=threshold, bins=bins,
         zero_division=None if zero_division is None else float(zero_division),
     )  # fmt: skip
     result = _run(path, kwargs, "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))

@@ -12,9 +12,10 @@ import click
 
 from framemetrics.cli.errors import Unreadable
 from framemetrics.core.curves import CURVES
-from framemetrics.core.registry import get_metric
+from framemetrics.core.errors import did_you_mean
+from framemetrics.core.registry import MULTICLASS, REGISTRY
 
-__all__ = ["CURVE_NAMES", "parse_label", "parse_metrics", "resolve_path"]
+__all__ = ["CURVE_NAMES", "parse_label", "parse_labels", "parse_metrics", "resolve_path"]
 
 CURVE_NAMES = {"roc": "roc_curve", "pr": "precision_recall_curve", "det": "det_curve"} | {c: c for c in CURVES}
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
@@ -61,10 +62,10 @@ def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> dict[st
         if not match:
             raise click.BadParameter(f"cannot read {item!r}: write NAME or NAME(param=value, ...)", param_hint=hint)
         name, arguments = match.group(1), match.group(2)
-        try:
-            get_metric(name)
-        except ValueError as error:
-            raise click.BadParameter(f"{error} (framemetrics metrics lists them)", param_hint=hint) from None
+        if name not in REGISTRY and name not in MULTICLASS:
+            known = [*REGISTRY, *(m for m in MULTICLASS if m not in REGISTRY)]
+            message = f"unknown metric {name!r}{did_you_mean(name, known)} (framemetrics metrics lists them)"
+            raise click.BadParameter(message, param_hint=hint)
         params = {}
         for argument in _split_top_level(arguments or ""):
             key, sep, value = argument.partition("=")
@@ -73,6 +74,19 @@ def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> dict[st
             params[key.strip()] = _value(value)
         metrics[name] = params
     return metrics
+
+
+def parse_labels(text: str | None) -> list[Any] | None:
+    """Comma-separated classes, each read as :func:`parse_label` reads one.
+
+    Examples
+    --------
+    >>> parse_labels("cat,dog,pig"), parse_labels("0, 1, 2"), parse_labels(None)
+    (['cat', 'dog', 'pig'], [0, 1, 2], None)
+    """
+    if text is None:
+        return None
+    return [parse_label(part.strip()) for part in text.split(",")]
 
 
 def parse_label(text: str | None) -> Any:

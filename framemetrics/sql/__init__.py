@@ -25,7 +25,7 @@ from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
-from framemetrics.evaluation import evaluate
+from framemetrics.evaluation import evaluate_binary_or_regression
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 from framemetrics.wrapping import bound_function
@@ -119,7 +119,9 @@ def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str
     return to_sql(plan_query(plan, inputs, checks=checks), dialect, pretty=True)
 
 
-query = _text_version(evaluate, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS, _DIALECT))
+query = _text_version(
+    evaluate_binary_or_regression, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS, _DIALECT)
+)
 
 
 _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.

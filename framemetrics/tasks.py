@@ -1,0 +1,194 @@
+"""Which task a call evaluates (binary, multiclass or regression), for every entry point.
+
+:func:`framemetrics.evaluate` and the command line both call
+:func:`infer_task`. The task comes from the
+arguments and the column types; only where those cannot tell (numeric
+``y_true`` and ``y_pred`` without scores) from one aggregate over the two
+columns in the engine: their smallest and largest values and their count of
+non-integer values.
+
+The default metrics of each task are :data:`framemetrics.core.defaults.DEFAULT_METRICS`.
+
+Examples
+--------
+>>> import polars as pl
+>>> frame = pl.LazyFrame({"y": [0, 1, 2], "p": [0.5, 1.5, 2.0]})
+>>> infer_task(frame, y_true="y", y_pred="p")
+'regression'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+from sqlglot import exp
+
+from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.compilers.sql import SQL
+from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.errors import ArgumentError
+from framemetrics.core.namespace import Namespace
+from framemetrics.core.plan import requested_metrics
+from framemetrics.core.registry import MULTICLASS, REGISTRY
+from framemetrics.sources import DuckDBSource
+from framemetrics.spark import SparkSource
+
+__all__ = ["TASKS", "check_metrics_of_task", "infer_task", "task_from_arguments"]
+
+TASKS = ("binary", "multiclass", "regression")
+
+
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+
+
+def _task_of_metrics(metrics: Any) -> str | None:
+    """The task the metric names alone imply: regression, multiclass-only or binary-only names; None if shared."""
+    names = set(requested_metrics(metrics)) if metrics is not None else set()
+    families = {REGISTRY[n].family for n in names if n in REGISTRY}
+    if "regression" in families:
+        return "regression"
+    if names and names <= set(MULTICLASS) - set(REGISTRY):
+        return "multiclass"
+    if any(n in REGISTRY and n not in MULTICLASS for n in names):
+        return "binary"
+    return None
+
+
+def _extremes(ns: Namespace, column: Any) -> dict[str, Any]:
+    """The probe of one numeric column: smallest and largest value, number of non-integer values."""
+    value = ns.to_float(column)
+    return {"low": ns.min(value), "high": ns.max(value), "fractional": ns.count_where(ns.ne(value, ns.floor(value)))}
+
+
+def _probe(opened: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
+    """:func:`_extremes` of each column, in one aggregate in the engine."""
+    if isinstance(opened, pl.LazyFrame):
+        named = [
+            expr.alias(f"{key}_{i}")
+            for i, c in enumerate(columns)
+            for key, expr in _extremes(POLARS, pl.col(c)).items()
+        ]
+        row = opened.select(named).collect().row(0, named=True)
+    else:  # the user's columns selected first: a DuckDB expression reads one COLUMNS(...) at most
+        inner = exp.select(*(exp.alias_(user_column(c), f"fm_c{i}") for i, c in enumerate(columns)))
+        named = [
+            exp.alias_(expr, f"{key}_{i}")
+            for i in range(len(columns))
+            for key, expr in _extremes(SQL, exp.column(f"fm_c{i}")).items()
+        ]
+        rows = inner.from_(opened.table.copy()).subquery("fm_probe")
+        row = opened.fetch(exp.select(*named).from_(rows)).row(0, named=True)
+    return [{key: row[f"{key}_{i}"] for key in ("low", "high", "fractional")} for i in range(len(columns))]
+
+
+def task_from_arguments(y_score: str | Sequence[str] | None, labels: Sequence[Any] | None, metrics: Any) -> str | None:
+    """The task the arguments alone tell, without reading data; None if they do not.
+
+    Several score columns or more than two ``labels`` mean multiclass;
+    otherwise metric names of one task only (``r2_score``: regression,
+    ``f1_macro``: multiclass, ``roc_auc_score``: binary) mean that task.
+
+    Examples
+    --------
+    >>> task_from_arguments(["p_a", "p_b", "p_c"], None, None), task_from_arguments(None, None, ["r2_score"])
+    ('multiclass', 'regression')
+    >>> task_from_arguments("p", None, ["accuracy_score"]) is None  # a name of several tasks
+    True
+    """
+    if y_score is not None and not isinstance(y_score, str):
+        return "multiclass"
+    if labels is not None and len(labels) > 2:
+        return "multiclass"
+    return _task_of_metrics(metrics)
+
+
+def check_metrics_of_task(metrics: Any, task: str) -> None:
+    """Raise unless every requested metric exists for ``task`` (binary and regression names are one table).
+
+    Examples
+    --------
+    >>> check_metrics_of_task(["f1_score"], "regression")
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: f1_score is not a regression metric (task='regression')
+    """
+    for name in requested_metrics(metrics):
+        family = REGISTRY[name].family if name in REGISTRY else None
+        if family is not None and (family == "regression") != (task == "regression"):
+            raise ArgumentError(f"{name} is not a {task} metric (task={task!r})")
+
+
+def infer_task(
+    opened: pl.LazyFrame | DuckDBSource | SparkSource,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    labels: Sequence[Any] | None = None,
+    metrics: Any = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    dtypes: Mapping[str, pl.DataType] | None = None,
+) -> str:
+    """The task of a call: binary, multiclass or regression.
+
+    In order: several score columns, a list or array score column, or more
+    than two ``labels`` mean multiclass; metric names of one task only mean
+    that task; one numeric score column means binary. With ``y_pred`` only:
+    text classes are binary when ``pos_label`` is text, else multiclass;
+    booleans are binary; numbers go to one aggregate (:func:`_probe`): a
+    non-integer value means regression, values within ``{pos_label,
+    neg_label}`` binary; more than two distinct values are ambiguous (labels
+    or counts?) and raise, asking for ``task=``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> frame = pl.LazyFrame({"y": [0, 1, 2, 1], "yhat": [0, 2, 2, 1], "p": [[0.1, 0.9, 0.0]] * 4})
+    >>> infer_task(frame, y_true="y", y_score="p")
+    'multiclass'
+    >>> infer_task(frame, y_true="y", y_pred="yhat")
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: y_true and y_pred hold integers from 0 to 2: classes or counts? \
+Pass task="multiclass" (with labels= to fix the classes), task="regression", or pos_label= and neg_label= if they \
+are two classes
+    """
+    known = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
+    if known is not None:
+        return known
+    dtypes = dict(dtypes if dtypes is not None else _schema(opened))
+    if y_score is not None:
+        kind = dtypes.get(y_score)
+        return "multiclass" if isinstance(kind, (pl.List, pl.Array)) else "binary"
+    if y_pred is None:
+        raise ArgumentError("pass y_score= (scores or probabilities) or y_pred= (predicted labels or values)")
+    kinds = [dtypes.get(y_true), dtypes.get(y_pred)]
+    if any(k is not None and _is_text(k) for k in kinds):
+        return "binary" if isinstance(pos_label, str) else "multiclass"
+    if all(k == pl.Boolean for k in kinds) or labels is not None:
+        return "binary"
+    true, pred = _probe(opened, [y_true, y_pred])
+    if true["fractional"] or pred["fractional"]:
+        return "regression"
+    values = {v for side in (true, pred) for v in (side["low"], side["high"]) if v is not None}
+    binary = {pos_label, neg_label} if neg_label is not None or pos_label not in (0, 1) else {0, 1}
+    if values <= binary:
+        return "binary"
+    shown = f"from {min(values):g} to {max(values):g}" if values else "only nulls"
+    raise ArgumentError(
+        f"y_true and y_pred hold integers {shown}: classes or counts? "
+        'Pass task="multiclass" (with labels= to fix the classes), task="regression", '
+        "or pos_label= and neg_label= if they are two classes"
+    )
+
+
+def _schema(opened: Any) -> dict[str, pl.DataType]:
+    if isinstance(opened, pl.LazyFrame):
+        return dict(opened.collect_schema())
+    if opened.dtypes:
+        return dict(opened.dtypes)
+    return dict.fromkeys(opened.types(), pl.Unknown()) | dict(opened.empty(list(opened.types())).schema)
