@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,11 +100,11 @@ _LAZY = _lazy_names()
 
 
 def __getattr__(name: str) -> Any:
-    """Import the module of ``name`` on first use and keep the value (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'framemetrics' has no attribute {name!r}")
-    if module == "framemetrics":  # a submodule: ``fm.sql``
+    """Import the module of ``name`` on first use and keep the value (PEP 562); ``fm.<submodule>`` too."""
+    module = _LAZY.get(name, "framemetrics")
+    if module == "framemetrics":  # a submodule: ``fm.sql``, ``fm.tasks``...
+        if importlib.util.find_spec(f"framemetrics.{name}") is None:
+            raise AttributeError(f"module 'framemetrics' has no attribute {name!r}")
         value = importlib.import_module(f"framemetrics.{name}")
     else:
         value = getattr(importlib.import_module(module), name)

@@ -9,9 +9,11 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import (
+    By,
     Engine,
     Prepared,
     as_tuple,
+    by_expressions,
     check_engine,
     check_nulls,
     check_output_names,
@@ -60,7 +62,7 @@ def calibration_curve(
     y_score: str,
     n_bins: int = 10,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     pos_label: Any = 1,
     neg_label: Any = None,
     nulls: Literal["error", "drop"] = "error",
@@ -119,6 +121,7 @@ def calibration_curve(
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
     engine = check_engine(engine, source)
+    source, by = by_expressions(source, by, engine, con)
     prepared = prepare_calibration(
         n_bins,
         by=by,

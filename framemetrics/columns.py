@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,6 +18,7 @@ from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
+from framemetrics.sources import open_polars
 from framemetrics.spark import is_spark_frame
 
 __all__ = [
@@ -38,6 +39,51 @@ __all__ = [
     "resolve_roles",
     "sql_columns",
 ]
+
+
+By = str | pl.Expr | Sequence[str | pl.Expr] | Mapping[str, str | pl.Expr] | None
+
+
+def by_expressions(source: Any, by: By, engine: str, con: Any = None) -> tuple[Any, str | list[str] | None]:
+    """The source and the group column names, once Polars expressions in ``by`` are columns of the source.
+
+    ``by`` may hold expressions (named by their output name) or map names to
+    expressions: ``{"month": pl.col("date").dt.truncate("1mo")}``. They are
+    added to the source read as a Polars LazyFrame, so they need
+    ``engine="polars"`` (SQL engines take column names: derive the column in
+    the table or view instead).
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"day": [1, 15, 40], "y": [0, 1, 1]})
+    >>> source, by = by_expressions(frame, {"week": pl.col("day") // 7}, "polars")
+    >>> by, source.collect()["week"].to_list()
+    (['week'], [0, 2, 5])
+    >>> by_expressions(frame, "day", "duckdb")[1]
+    'day'
+    """
+    if by is None or isinstance(by, str):
+        return source, by
+    if isinstance(by, pl.Expr):
+        by = [by]
+    items = list(by.items()) if isinstance(by, Mapping) else [(_output_name(b), b) for b in by]
+    derived = {name: value for name, value in items if isinstance(value, pl.Expr) or value != name}
+    if not derived:
+        return source, [name for name, _ in items]
+    if engine != "polars":
+        raise ArgumentError(f"by= expressions ({', '.join(map(repr, derived))}) need engine='polars'")
+    frame = open_polars(source, con)
+    columns = [(pl.col(v) if isinstance(v, str) else v).alias(name) for name, v in derived.items()]
+    return frame.with_columns(columns), [name for name, _ in items]
+
+
+def _output_name(value: str | pl.Expr) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return value.meta.output_name()
+    except pl.exceptions.ComputeError:
+        raise ArgumentError(f"name the by= expression {value}: by={{'name': expression}}") from None
 
 
 def as_tuple(by: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -12,8 +12,10 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import (
+    By,
     Engine,
     as_tuple,
+    by_expressions,
     check_engine,
     check_nulls,
     check_output_names,
@@ -112,7 +114,7 @@ def curve_table(
     y_true: str,
     y_score: str,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     pos_label: Any = 1,
     neg_label: Any = None,
     drop_intermediate: bool | None = None,
@@ -154,6 +156,7 @@ def curve_table(
     [0.0, 0.5, 0.5]
     """
     engine = check_engine(engine, source)
+    source, by = by_expressions(source, by, engine, con)
     prepared = prepare_curve(
         curve,
         y_true=y_true,

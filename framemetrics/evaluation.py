@@ -8,7 +8,16 @@ from typing import Any, Literal
 import duckdb
 import polars as pl
 
-from framemetrics.columns import Engine, check_engine, check_output_names, polars_columns, prepare_metrics, sql_columns
+from framemetrics.columns import (
+    By,
+    Engine,
+    by_expressions,
+    check_engine,
+    check_output_names,
+    polars_columns,
+    prepare_metrics,
+    sql_columns,
+)
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.checks import invalid_input
@@ -91,7 +100,7 @@ def evaluate(
     labels: Sequence[Any] | None = None,
     threshold: float = 0.5,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     metrics: MetricsArg | None = None,
     pos_label: Any = 1,
     neg_label: Any = None,
@@ -210,6 +219,7 @@ def evaluate(
     ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
     """
     engine = check_engine(engine, source)
+    source, by = by_expressions(source, by, engine, con)
     if task is not None and task not in TASKS:
         raise ArgumentError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")
     explicit = task is not None

@@ -10,7 +10,16 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.columns import Engine, as_tuple, check_column_name, check_engine, check_nulls, check_output_names
+from framemetrics.columns import (
+    By,
+    Engine,
+    as_tuple,
+    by_expressions,
+    check_column_name,
+    check_engine,
+    check_nulls,
+    check_output_names,
+)
 from framemetrics.compilers.polars.multiclass import (
     class_table_frame,
     confusion_frame,
@@ -282,7 +291,7 @@ def evaluate_multiclass(
     y_score: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     metrics: MetricsArg = ("accuracy_score", "f1_macro", "f1_weighted"),
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
@@ -364,6 +373,7 @@ def evaluate_multiclass(
     [(4, 0.5, 0.5)]
     """
     engine = check_engine(engine, source)
+    source, by = by_expressions(source, by, engine, con)
     used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
     opened, dtypes = _dtypes(source, engine, con, spark, used)
     try:
@@ -397,6 +407,7 @@ def _table(
 ) -> pl.DataFrame:
     """The class report, the class table or the confusion matrix, after raising for invalid rows."""
     engine = check_engine(engine, source)
+    source, columns["by"] = by_expressions(source, columns["by"], engine, con)
     outputs = {
         "report": ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision"),
         "classes": ("class", *CLASS_TABLE),
@@ -433,7 +444,7 @@ def classification_report(
     y_score: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
     engine: Engine | None = None,
@@ -513,7 +524,7 @@ def class_table(
     y_pred: str,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     beta: float = 1.0,
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
@@ -580,7 +591,7 @@ def multiclass_confusion_matrix(
     y_pred: str,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     pivot: bool = False,
     nulls: Literal["error", "drop"] = "error",
     engine: Engine | None = None,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from framemetrics.columns import as_tuple
+from framemetrics.columns import By, as_tuple, by_expressions
 from framemetrics.curves import check_max_points
 from framemetrics.report.collect import HISTOGRAM_BINS, collect
 from framemetrics.report.page import render_page
@@ -22,7 +22,7 @@ def evaluation_report(
     *,
     y_true: str,
     y_score: str,
-    by: str | Sequence[str] | None = None,
+    by: By = None,
     sample_weight: str | None = None,
     metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
     threshold: float = 0.5,
@@ -95,6 +95,7 @@ def evaluation_report(
     check_max_points(max_points)
     if isinstance(max_segments, bool) or not isinstance(max_segments, int) or max_segments < 0:
         raise ValueError(f"max_segments must be a non-negative integer, got {max_segments!r}")
+    source, by = by_expressions(source, by, engine, con)
     data = collect(
         source,
         y_true=y_true,
