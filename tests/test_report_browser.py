@@ -22,32 +22,38 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory):
+def browser():
     if CHROMIUM is None:
         if os.environ.get("CI"):
             pytest.fail("CI must have chromium (.ci/run installs Debian's package)")
         pytest.skip("no chromium on this machine: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, tmp_path_factory: pytest.TempPathFactory):
     folder = tmp_path_factory.mktemp("report")
     report = fm.evaluation_report(str(sample_path("default_predictions.csv")), y_true="default",
                                   y_score="p_default", by="balance_band", output=folder / "report.html")  # fmt: skip
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        tab = browser.new_page(viewport={"width": 1280, "height": 900})
-        events: dict[str, list[str]] = {"console": [], "requests": []}
-        tab.on(
-            "console",
-            lambda m: events["console"].append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
-        )
-        tab.on("pageerror", lambda e: events["console"].append(f"pageerror: {e}"))
-        tab.on("request", lambda r: events["requests"].append(r.url))
-        tab.goto(report.resolve().as_uri())
-        tab.wait_for_load_state("load")
-        screenshot = Path(os.environ.get("FRAMEMETRICS_SCREENSHOT", folder / "report.png"))
-        tab.screenshot(path=str(screenshot), full_page=True)
-        yield tab, events, report
-        browser.close()
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    events: dict[str, list[str]] = {"console": [], "requests": []}
+    tab.on(
+        "console",
+        lambda m: events["console"].append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
+    tab.on("pageerror", lambda e: events["console"].append(f"pageerror: {e}"))
+    tab.on("request", lambda r: events["requests"].append(r.url))
+    tab.goto(report.resolve().as_uri())
+    tab.wait_for_load_state("load")
+    screenshot = Path(os.environ.get("FRAMEMETRICS_SCREENSHOT", folder / "report.png"))
+    tab.screenshot(path=str(screenshot), full_page=True)
+    yield tab, events, report
+    tab.close()
 
 
 def test_the_report_loads_with_no_console_errors_and_no_network(page):
@@ -77,3 +83,39 @@ def test_the_worst_segment_is_named_and_the_table_sorts(page):
     assert [first.nth(i).inner_text() for i in range(4)] == ["1500+", "0-499", "1000-1499", "500-999"]
     tab.locator("#segments th", has_text="n_rows").click()
     assert first.first.inner_text() == "500-999"
+
+
+@pytest.fixture(scope="module")
+def wide_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report with a long data path and many metrics over two segment columns: the hard layout case."""
+    folder = tmp_path_factory.mktemp("wide") / ("a_very_long_folder_name_for_a_data_export_" * 4)
+    folder.mkdir()
+    data = folder / "default_predictions_scored_by_the_logistic_regression_model_of_the_credit_team.csv"
+    data.write_bytes(sample_path("default_predictions.csv").read_bytes())
+    metrics = [*fm.report.collect.REPORT_METRICS, "matthews_corrcoef", "specificity_score", "negative_predictive_value"]
+    return fm.evaluation_report(str(data), y_true="default", y_score="p_default", by=["balance_band", "income_band"],
+                                metrics=metrics, output=folder / "report.html")  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_the_page_never_scrolls_sideways_and_pins_the_segment_column(browser, wide_report, width, tmp_path):
+    tab = browser.new_page(viewport={"width": width, "height": 900})
+    tab.goto(wide_report.resolve().as_uri())
+    tab.wait_for_load_state("load")
+    folder = Path(os.environ.get("FRAMEMETRICS_SCREENSHOTS", tmp_path))
+    tab.screenshot(path=str(folder / f"report-{width}.png"), full_page=True)
+    page_width = tab.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= width, f"the page scrolls sideways: {page_width} px in a {width} px window"
+    box = tab.locator("#segments").locator("xpath=..")
+    assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+    pinned = tab.locator("#segments tbody tr").first.locator("td.key")
+    assert pinned.count() == 2  # both segment columns
+    assert all(pinned.nth(i).evaluate("e => getComputedStyle(e).position") == "sticky" for i in range(2))
+    if box.evaluate("e => e.scrollWidth > e.clientWidth"):  # wide table: scroll it, the segment stays
+        before = [pinned.nth(i).bounding_box()["x"] for i in range(2)]
+        box.evaluate("e => e.scrollLeft = e.scrollWidth")
+        assert [pinned.nth(i).bounding_box()["x"] for i in range(2)] == before
+        tab.screenshot(path=str(folder / f"report-{width}-scrolled.png"))
+    headers = tab.locator("#segments th")
+    assert all(headers.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth") for i in range(headers.count()))
+    tab.close()

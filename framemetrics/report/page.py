@@ -11,7 +11,7 @@ import polars as pl
 import framemetrics
 from framemetrics.report.collect import ReportData, direction, segment_label
 
-__all__ = ["render_page"]
+__all__ = ["FULL_RED_GAP", "FULL_RED_RATIO", "badness", "render_page"]
 
 
 def _asset(name: str) -> str:
@@ -28,30 +28,71 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _badness(frame: pl.DataFrame, column: str) -> dict[int, float]:
-    """Per row, 0 (best of the column) to 1 (worst), for columns with a better direction."""
-    sign = direction(column)
-    values = frame[column]
-    low, high = values.min(), values.max()
-    if not sign or low is None or high is None or high == low:
-        return {}
-    return {i: ((high - v) if sign > 0 else (v - low)) / (high - low) for i, v in enumerate(values) if v is not None}
+# A segment's cell is fully red when it is this much worse than the overall value: 0.10 in the metric's own
+# units for scores and rates in [0, 1] (an AUC 0.10 below the whole data's), +50% for losses and errors.
+FULL_RED_GAP = 0.10
+FULL_RED_RATIO = 0.5
 
 
-def _table(frame: pl.DataFrame, table_id: str, sort_by: str | None = None) -> str:
-    """An HTML table whose cells carry their raw value for sorting and a red tint by badness."""
-    tints = {c: _badness(frame, c) for c in frame.columns}
+def badness(metric: str, value: float | None, overall: float | None) -> float:
+    """How much worse than ``overall`` a segment's ``value`` is, from 0 (not worse) to 1 (full red).
+
+    Scores and rates (in [0, 1]) count the gap in their own units, full at
+    :data:`FULL_RED_GAP`; losses and errors (unbounded) count it relative to
+    the overall value, full at +:data:`FULL_RED_RATIO`. A fixed scale, so a
+    difference means the same on every report, whatever the other segments.
+
+    Examples
+    --------
+    >>> badness("roc_auc_score", 0.892, 0.90), badness("roc_auc_score", 0.75, 0.90), badness("log_loss", 0.3, 0.2)
+    (0.08, 1.0, 1.0)
+    >>> badness("roc_auc_score", 0.95, 0.90), badness("prevalence", 0.2, 0.1)
+    (0.0, 0.0)
+    """
+    sign = direction(metric)
+    if not sign or value is None or overall is None or math.isnan(value) or math.isnan(overall):
+        return 0.0
+    worse = (overall - value) if sign > 0 else (value - overall)
+    if sign < 0:  # losses and errors: relative to the overall value
+        share = worse / (FULL_RED_RATIO * overall) if overall > 0 else float(worse > 0)
+    else:
+        share = worse / FULL_RED_GAP
+    return round(min(max(share, 0.0), 1.0), 9)
+
+
+def _table(
+    frame: pl.DataFrame,
+    table_id: str,
+    sort_by: str | None = None,
+    overall: pl.DataFrame | None = None,
+    keys: tuple[str, ...] = (),
+) -> str:
+    """An HTML table whose cells carry their raw value for sorting and a red tint by :func:`badness`.
+
+    The ``keys`` columns (the segment) are pinned when the table scrolls sideways in its box.
+    """
+    pinned = {c: "key last" if c == keys[-1] else "key" for c in keys}
+    reference = {} if overall is None else overall.row(0, named=True)
+    tints = {
+        c: {i: badness(c, v, reference.get(c)) for i, v in enumerate(frame[c])} if c in reference else {}
+        for c in frame.columns
+    }
     sorted_by = ' aria-sort="ascending"'
-    header = "".join(f'<th scope="col"{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>' for c in frame.columns)
+    classes = {c: f' class="{pinned[c]}"' for c in pinned}
+    header = "".join(
+        f'<th scope="col"{classes.get(c, "")}{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>'
+        for c in frame.columns
+    )
     rows = []
     for i, row in enumerate(frame.iter_rows()):
         cells = []
         for column, value in zip(frame.columns, row, strict=True):
             raw = "" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(value)
             attributes = f' data-value="{html.escape(raw if not isinstance(value, str) else value)}"'
-            if value is None:
-                attributes += ' class="null"'
-            elif i in tints[column]:
+            names = [*([pinned[column]] if column in pinned else []), *(["null"] if value is None else [])]
+            if names:
+                attributes += f' class="{" ".join(names)}"'
+            if value is not None and tints[column].get(i):
                 attributes += f' style="background: rgba(230, 73, 60, {0.42 * tints[column][i]:.3f})"'
             cells.append(f"<td{attributes}>{html.escape(_text(value))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -111,7 +152,7 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
     """
     size = _size(data.source_bytes)
     meta = [
-        f"<span>Data: <code>{html.escape(data.source)}</code>{f' ({size})' if size else ''}</span>",
+        f'<span class="source">Data: <code>{html.escape(data.source)}</code>{f" ({size})" if size else ""}</span>',
         f"<span>{data.n_rows:,} rows</span>",
         f"<span>Engine: {html.escape(data.engine)}</span>",
         f"<span>Computed in {data.seconds:.2f} s</span>",
@@ -122,10 +163,16 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
     parts = [f"<h2>Overall</h2>\n{_table(data.overall, 'overall')}"]
     if data.segments is not None:
         title = f"Per segment ({html.escape(', '.join(data.by))}): {data.segments.height} segments"
-        hint = "Click a column to sort; the redder a cell, the worse the segment on that metric."
+        hint = (
+            "Click a column to sort. A cell is tinted red when the segment is worse than the whole data: "
+            f"fully red {FULL_RED_GAP:.2f} below it for scores and rates, {FULL_RED_RATIO:.0%} above it for losses "
+            "and errors (a fixed scale, not relative to the other segments)."
+        )
         worst = _worst(data, key) if key else ""
         ordered = data.segments.sort(key, nulls_last=True, descending=direction(key) < 0) if key else data.segments
-        parts.append(f'<h2>{title}</h2>\n<p class="notes">{hint}</p>\n{worst}{_table(ordered, "segments", key)}')
+        parts.append(
+            f'<h2>{title}</h2>\n<p class="notes">{hint}</p>\n{worst}{_table(ordered, "segments", key, data.overall, data.by)}'
+        )
     shown = "".join(
         f'<figure id="figure-{name}">{svg}<figcaption>{_CAPTIONS[name]}</figcaption></figure>'
         for name, svg in figures.items()

@@ -19,3 +19,12 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
     });
   });
 });
+
+// Pin the segment columns (class "key") when a wide table scrolls sideways: each at the width of those before it.
+document.querySelectorAll("table").forEach(function (table) {
+  var left = 0;
+  Array.prototype.forEach.call(table.querySelectorAll("thead th.key"), function (header, column) {
+    Array.prototype.forEach.call(table.rows, function (row) { row.cells[column].style.left = left + "px"; });
+    left += header.getBoundingClientRect().width;
+  });
+});
