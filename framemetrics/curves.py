@@ -31,6 +31,7 @@ from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
+from framemetrics.multiclass.curves import one_vs_rest_curve
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 from framemetrics.wrapping import bound_function
 
@@ -94,17 +95,32 @@ def prepare_curve(
     ...
     framemetrics.core.errors.ArgumentError: unknown curve 'roc'; one of roc_curve, precision_recall_curve, det_curve
     """
+    spec, drop = check_curve_arguments(curve, drop_intermediate, max_points, nulls)
+    by = as_tuple(by)
+    resolved = resolve_curve(**columns)
+    check_output_names(by, curve_outputs(spec))
+    return PreparedCurve(spec, resolved.plan, resolved.roles, by, drop, max_points, nulls == "drop")
+
+
+def check_curve_arguments(
+    curve: str, drop_intermediate: bool | None, max_points: int | None, nulls: str
+) -> tuple[Curve, bool]:
+    """The curve and its ``drop_intermediate`` (the curve's default if None); raise on a bad argument.
+
+    Examples
+    --------
+    >>> spec, drop = check_curve_arguments("precision_recall_curve", None, 100, "error")
+    >>> spec.x, drop
+    ('recall', False)
+    """
     check_nulls(nulls)
     if curve not in CURVES:
         raise ArgumentError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
     if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
         raise ArgumentError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
     check_max_points(max_points)
-    spec, by = CURVES[curve], as_tuple(by)
-    resolved = resolve_curve(**columns)
-    check_output_names(by, curve_outputs(spec))
-    drop = spec.drop_intermediate if drop_intermediate is None else drop_intermediate
-    return PreparedCurve(spec, resolved.plan, resolved.roles, by, drop, max_points, nulls == "drop")
+    spec = CURVES[curve]
+    return spec, spec.drop_intermediate if drop_intermediate is None else drop_intermediate
 
 
 def curve_table(
@@ -112,11 +128,12 @@ def curve_table(
     source: Source,
     *,
     y_true: str,
-    y_score: str,
+    y_score: str | Sequence[str],
     sample_weight: str | None = None,
     by: By = None,
     pos_label: Any = 1,
     neg_label: Any = None,
+    labels: Sequence[Any] | None = None,
     drop_intermediate: bool | None = None,
     max_points: int | None = None,
     nulls: Literal["error", "drop"] = "error",
@@ -132,6 +149,13 @@ def curve_table(
         Which curve.
     source, y_true, y_score, sample_weight, by, pos_label, neg_label, nulls, engine, con, spark
         As in :func:`framemetrics.evaluate`.
+    labels : list, optional
+        Multiclass: with ``y_score`` one column per class (or a list
+        column), the one-vs-rest curve of each class, as
+        :func:`framemetrics.evaluate_multiclass` reads them (columns named
+        after the classes need no ``labels``). The result then has a
+        ``class`` column after the group columns; each class's curve equals
+        scikit-learn's curve of ``y_true == class`` against its score.
     drop_intermediate : bool, optional
         Drop the points scikit-learn drops; default scikit-learn's default
         for the curve (True for ROC, False for PR and DET).
@@ -157,6 +181,15 @@ def curve_table(
     """
     engine = check_engine(engine, source)
     source, by = by_expressions(source, by, engine, con)
+    if labels is not None or not isinstance(y_score, str):
+        if pos_label != 1 or neg_label is not None:
+            raise ArgumentError("pos_label and neg_label are binary only: one-vs-rest curves take labels=")
+        spec, drop = check_curve_arguments(curve, drop_intermediate, max_points, nulls)
+        return one_vs_rest_curve(
+            curve, source, y_true=y_true, y_score=y_score, labels=labels, sample_weight=sample_weight,
+            by=as_tuple(by), drop_intermediate=drop, max_points=max_points, nulls=nulls, engine=engine, con=con,
+            spark=spark,
+        )  # fmt: skip
     prepared = prepare_curve(
         curve,
         y_true=y_true,
@@ -192,8 +225,13 @@ _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset
         The data, as in :func:`framemetrics.evaluate`.
     y_true : str
         Column of true labels.
-    y_score : str
-        Column of scores, higher meaning more likely ``pos_label``.
+    y_score : str or list of str
+        Column of scores, higher meaning more likely ``pos_label``; or one
+        column per class (or a list column): the one-vs-rest curve of each
+        class (see ``labels``).
+    labels : list, optional
+        Multiclass: the class of each score column (columns named after the
+        classes need none); the result gets a ``class`` column.
     sample_weight : str, optional
         Column of non-negative weights; rows of weight 0 are ignored (as scikit-learn).
     by : str or list of str, optional

@@ -349,3 +349,15 @@ def test_task_options_on_the_command_line(tmp_path):
         "n_rows",
         *fm.core.defaults.DEFAULT_METRICS["regression", "y_pred"],
     ]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_one_vs_rest_curves_on_the_command_line(engine, tmp_path):
+    path, frame = _animals(tmp_path)
+    scores = ["--y-score", "p_cat", "--y-score", "p_dog", "--y-score", "p_pig"]
+    code, out, err = invoke("curve", "roc", path, "--y-true", "species", *scores, "--labels", "cat,dog,pig",
+                            "--by", "zoo", "--engine", engine, "--format", "csv")  # fmt: skip
+    assert code == 0, err
+    want = fm.roc_curve(frame, y_true="species", y_score=["p_cat", "p_dog", "p_pig"], labels=["cat", "dog", "pig"],
+                        by="zoo")  # fmt: skip
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)

@@ -179,25 +179,33 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
 @click.argument("kind", metavar="{roc|pr|det}", type=click.Choice(sorted(CURVE_NAMES)))
 @click.argument("path")
 @_COLUMNS
-@click.option("--y-score", required=True, help="Column of scores, higher meaning more likely positive.")
+@click.option("--y-score", required=True, multiple=True,
+              help="Column of scores, higher meaning more likely positive; multiclass: one per class in --labels "
+                   "order (repeat it), or one list column: a one-vs-rest curve per class.")  # fmt: skip
+@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
 @click.option("--max-points", type=click.IntRange(min=4),
               help="Thin each curve to at most this many points, faithful to a plot [default: all].")  # fmt: skip
 @click.option("--drop-intermediate/--keep-intermediate", default=None,
               help="Drop collinear points as scikit-learn [default: its default for the curve].")  # fmt: skip
 @_OUTPUT
-def curve(kind: str, path: str, y_score: str, max_points: int | None, drop_intermediate: bool | None,
-          fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
-    """The points of a ROC, precision-recall or DET curve per segment of PATH.
+def curve(kind: str, path: str, y_score: tuple[str, ...], labels: str | None, max_points: int | None,
+          drop_intermediate: bool | None, fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
+    """The points of a ROC, precision-recall or DET curve per segment (and class) of PATH.
 
     \b
     Examples:
       framemetrics curve roc preds.parquet --y-true y --y-score p --by country -o roc.csv
       framemetrics curve pr preds.parquet --y-true y --y-score p --max-points 400 --format json
+      framemetrics curve roc animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+          --y-score p_pig --labels cat,dog,pig    # one-vs-rest: a curve per class
     """
     out, _ = _consoles()
     fmt = choose_format(fmt, output, out.is_terminal)
     path = resolve_path(path)
-    kwargs = _common(**columns) | dict(y_score=y_score, max_points=max_points, drop_intermediate=drop_intermediate)
+    kwargs = _common(**columns) | dict(
+        y_score=_score_columns(y_score, labels, None), labels=parse_labels(labels), max_points=max_points,
+        drop_intermediate=drop_intermediate,
+    )  # fmt: skip
     name = CURVE_NAMES[kind]
     result = _run(path, kwargs, "Computing the curve",
                   lambda con: fm.curve_table(name, path, con=con, **kwargs))  # fmt: skip

@@ -23,6 +23,7 @@ from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluation import evaluate_binary_or_regression
@@ -159,7 +160,9 @@ _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.
     """
 
 
-def _curve(*, curve: str, table: str, dialect: str, **request: Any) -> str:
+def _curve(*, curve: str, table: str, dialect: str, labels: Any, **request: Any) -> str:
+    if labels is not None or not isinstance(request["y_score"], str):
+        raise ArgumentError("one-vs-rest (multiclass) curves run through fm.curve_table; their SQL text is not written")
     prepared = prepare_curve(curve, **request)
     columns = sql_columns(prepared.plan, prepared.roles, False, 0.5)
     inputs = QueryInputs(table_name(table), columns, prepared.by, prepared.drop_nulls)

@@ -37,7 +37,16 @@ from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import Rows
 
-__all__ = ["McQueryInputs", "class_table_query", "confusion_query", "mc_ctes", "mc_query", "report_query"]
+__all__ = [
+    "McQueryInputs",
+    "checks_query",
+    "class_table_query",
+    "confusion_query",
+    "mc_ctes",
+    "mc_query",
+    "one_vs_rest_rows",
+    "report_query",
+]
 
 Ctes = list[tuple[str, exp.Query]]
 
@@ -485,3 +494,21 @@ def confusion_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
         *(exp.Ordered(this=c) for c in _cols(["true_index", "pred_index"], "x")),
     ]
     return _with(select.order_by(*order), ctes)
+
+
+def checks_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
+    """The check counts per group (``fm_groups``), as a tree: what the curves raise on before running."""
+    keys = _keys(inputs)
+    ctes = [*_input_ctes(plan, inputs, keys), *_cells_ctes(plan, keys)]
+    return _with(select_from([*_cols(keys), *_cols([c.name for c in plan.checks])], "fm_groups"), ctes)
+
+
+def one_vs_rest_rows(plan: Plan, inputs: McQueryInputs) -> exp.Subquery:
+    """Each row once per class (``fm_rank_input``: keys, ``column_index``, ``y_score``, ``is_pos``), as a table.
+
+    The input of the one-vs-rest curves: the binary curve of class j is that
+    of the rows with ``column_index = j``, ``is_pos`` positive.
+    """
+    keys = _keys(inputs)
+    ctes = [*_input_ctes(plan, inputs, keys), *_rank_input(plan, keys)]
+    return _with(select_from([exp.Star()], "fm_rank_input"), ctes).subquery("fm_one_vs_rest")
