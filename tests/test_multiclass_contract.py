@@ -265,3 +265,14 @@ def test_score_columns_named_after_the_classes_give_the_labels():
     assert got["accuracy_score"].item() == 0.75
     with pytest.raises(fm.ArgumentError, match="need labels=: the class of each score column"):
         fm.evaluate_multiclass(frame.rename({"0": "p0"}), y_true="y", y_score=["p0", "1", "2"], metrics=["log_loss"])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_argmax_scores_are_checked_finite_even_for_label_metrics_only(engine):
+    frame = pl.DataFrame({"y": ["a", "b", "a"], "a": [0.6, 0.2, float("nan")], "b": [0.4, 0.8, 0.3]})
+    with pytest.raises(ValueError, match=r"column 'a' \(y_score\): 1 row is null, NaN or infinite"):
+        fm.evaluate(frame, y_true="y", y_score=["a", "b"], metrics=["accuracy_score"], engine=engine)
+    table = fm.class_table(frame.head(2), y_true="y", y_score=["a", "b"], engine=engine)
+    assert table["tp"].to_list() == [1.0, 1.0]
+    matrix = fm.multiclass_confusion_matrix(frame.head(2), y_true="y", y_score=["a", "b"], engine=engine)
+    assert matrix["weight"].to_list() == [1.0, 0.0, 0.0, 1.0]

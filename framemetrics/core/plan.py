@@ -290,7 +290,9 @@ def make_plan(
             raise ArgumentError(f"one evaluation takes one {key}, got {sorted(values)}")
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
     if task == "multiclass":
-        checks = _multiclass_checks(calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores)
+        checks = _multiclass_checks(
+            calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores, argmax_pred
+        )
         return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
     return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
 
@@ -403,12 +405,16 @@ def _multiclass_checks(
     weighted: bool,
     float_labels: bool,
     listed_scores: bool,
+    argmax_pred: bool = False,
 ) -> tuple[Check, ...]:
-    """The class checks of the label columns, then each score column's (probability wins over finite)."""
+    """The class checks of the label columns, then each score column's (probability wins over finite).
+
+    Scores read for their argmax (``argmax_pred``) are checked finite at least: a NaN would never be the largest.
+    """
     roles = ["y_true"] + (["y_pred"] if has_pred and any(c.metric.prediction == "y_pred" for c in calls) else [])
     domain = "class" if labels is not None else ("finite" if float_labels else "present")
     checks = [check(domain, role) for role in roles]
-    domains = {c.domain for call in calls for c in call.checks}
+    domains = {c.domain for call in calls for c in call.checks} | ({"finite"} if argmax_pred else set())
     if domains:
         score_domain = "probability" if "probability" in domains else "finite"
         checks += [check(score_domain, "y_score", j) for j in range(n_scores)]

@@ -521,7 +521,8 @@ def class_table(
     source: Source,
     *,
     y_true: str,
-    y_pred: str,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
     by: By = None,
@@ -542,6 +543,8 @@ def class_table(
     ----------
     source, y_true, y_pred, labels, sample_weight, by, zero_division, nulls, engine, con, spark
         As in :func:`evaluate_multiclass`.
+    y_score : list of str, or str, optional
+        Without ``y_pred``: the scores whose argmax are the predicted classes.
     beta : float, default 1.0
         The F-beta's weight of recall (>= 0: 0 is the precision, ``inf`` the recall).
 
@@ -576,7 +579,7 @@ def class_table(
         nulls,
         y_true=y_true,
         y_pred=y_pred,
-        y_score=None,
+        y_score=y_score,
         labels=labels,
         sample_weight=sample_weight,
         by=by,
@@ -588,7 +591,8 @@ def multiclass_confusion_matrix(
     source: Source,
     *,
     y_true: str,
-    y_pred: str,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     sample_weight: str | None = None,
     by: By = None,
@@ -604,6 +608,8 @@ def multiclass_confusion_matrix(
     ----------
     source, y_true, y_pred, labels, sample_weight, by, nulls, engine, con, spark
         As in :func:`evaluate_multiclass`.
+    y_score : list of str, or str, optional
+        Without ``y_pred``: the scores whose argmax are the predicted classes.
     pivot : bool, default False
         One row per true class and one column per predicted class (named
         by the class as text) holding the weight, instead of the long table.
@@ -633,7 +639,7 @@ def multiclass_confusion_matrix(
         nulls,
         y_true=y_true,
         y_pred=y_pred,
-        y_score=None,
+        y_score=y_score,
         labels=labels,
         sample_weight=sample_weight,
         by=by,
