@@ -361,3 +361,13 @@ def test_one_vs_rest_curves_on_the_command_line(engine, tmp_path):
     want = fm.roc_curve(frame, y_true="species", y_score=["p_cat", "p_dog", "p_pig"], labels=["cat", "dog", "pig"],
                         by="zoo")  # fmt: skip
     assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+
+
+def test_report_of_a_multiclass_model_on_the_command_line(tmp_path):
+    path, _ = _animals(tmp_path)
+    output = tmp_path / "animals.html"
+    scores = ["--y-score", "p_cat", "--y-score", "p_dog", "--y-score", "p_pig"]
+    code, _, err = invoke("report", path, "--y-true", "species", *scores, "--labels", "cat,dog,pig", "--by", "zoo",
+                          "-o", str(output))  # fmt: skip
+    assert code == 0, err
+    assert 'id="figure-confusion"' in output.read_text() and "roc_auc_ovr" in output.read_text()

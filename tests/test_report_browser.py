@@ -11,6 +11,8 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 
 import framemetrics as fm
@@ -118,4 +120,28 @@ def test_the_page_never_scrolls_sideways_and_pins_the_segment_column(browser, wi
         tab.screenshot(path=str(folder / f"report-{width}-scrolled.png"))
     headers = tab.locator("#segments th")
     assert all(headers.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth") for i in range(headers.count()))
+    tab.close()
+
+
+def test_a_multiclass_report_draws_in_the_browser(browser, tmp_path):
+    rng = np.random.default_rng(2)
+    proba = rng.dirichlet([2, 2, 1], 2000)
+    frame = pl.DataFrame(
+        {"zoo": rng.choice(["north", "south"], 2000), "species": rng.choice(["cat", "dog", "pig"], 2000),
+         "cat": proba[:, 0], "dog": proba[:, 1], "pig": proba[:, 2]}
+    )  # fmt: skip
+    report = fm.evaluation_report(frame, y_true="species", y_score=["cat", "dog", "pig"], by="zoo",
+                                  output=tmp_path / "multiclass.html")  # fmt: skip
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(report.resolve().as_uri())
+    tab.wait_for_load_state("load")
+    folder = Path(os.environ.get("FRAMEMETRICS_SCREENSHOTS", tmp_path))
+    tab.screenshot(path=str(folder / "report-multiclass-1280.png"), full_page=True)
+    assert errors == []
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 1280
+    for name in ("confusion", "roc", "pr"):
+        assert tab.locator(f"#figure-{name} svg").bounding_box()["width"] > 300
+    assert tab.locator("#classes tbody tr").count() == 3
     tab.close()

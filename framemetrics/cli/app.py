@@ -272,7 +272,12 @@ def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, 
 @cli.command(epilog=EXIT_CODES)
 @click.argument("path")
 @_COLUMNS
-@click.option("--y-score", required=True, help="Column of scores or probabilities of the positive class.")
+@click.option("--y-score", multiple=True,
+              help="Column of scores of the positive class; multiclass: one per class in --labels order (repeat "
+                   "it), or one list column.")  # fmt: skip
+@click.option("--y-pred", help="Multiclass: column of predicted classes [default: the scores' argmax].")
+@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
+@click.option("--task", type=click.Choice(["binary", "multiclass"]), help="[default: inferred, as evaluate]")
 @click.option("--metrics", "-m", multiple=True, help="Metrics of the tables [default: the report's set].")
 @click.option("--threshold", type=float, default=0.5, show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True)
@@ -281,22 +286,30 @@ def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, 
               help="Points per curve at most.")  # fmt: skip
 @click.option("--max-segments", type=click.IntRange(min=0), default=8, show_default=True,
               help="Segments drawn in the plots (the largest).")  # fmt: skip
-def report(path: str, y_score: str, metrics: tuple[str, ...], threshold: float, output: str, title: str | None,
-           max_points: int, max_segments: int, **columns: Any) -> None:  # fmt: skip
+def report(path: str, y_score: tuple[str, ...], y_pred: str | None, labels: str | None, task: str | None,
+           metrics: tuple[str, ...], threshold: float, output: str, title: str | None, max_points: int,
+           max_segments: int, **columns: Any) -> None:  # fmt: skip
     """Write the evaluation report of PATH: one self-contained HTML file.
 
-    Overall and per-segment metrics (sortable, worst segments marked), ROC
-    and precision-recall curves per segment, calibration and score
-    distributions, with the data size, time taken and version.
+    Binary: overall and per-segment metrics (sortable, worse segments
+    tinted), ROC and precision-recall curves per segment, calibration and
+    score distributions. Multiclass: the metrics, the class table,
+    confusion matrices and one-vs-rest curves per class. With the data
+    size, time taken and version.
 
     \b
     Examples:
       framemetrics report preds.parquet --y-true y --y-score p --by country -o report.html
+      framemetrics report animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+          --y-score p_pig --labels cat,dog,pig --by zoo
     """
+    if not y_score and y_pred is None:
+        raise click.UsageError("pass --y-score (or, multiclass, --y-pred)")
     path = resolve_path(path)
     kwargs = _common(**columns) | dict(
-        y_score=y_score, metrics=parse_metrics(metrics), threshold=threshold, output=output, title=title,
-        max_points=max_points, max_segments=max_segments,
+        y_score=_score_columns(y_score, labels, task), y_pred=y_pred, labels=parse_labels(labels), task=task,
+        metrics=parse_metrics(metrics), threshold=threshold, output=output, title=title, max_points=max_points,
+        max_segments=max_segments,
     )  # fmt: skip
     started = time.perf_counter()
     written = _run(path, kwargs, "Writing the report",

@@ -22,7 +22,16 @@ from framemetrics.curves import precision_recall_curve, roc_curve
 from framemetrics.evaluation import check_schema, evaluate
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
-__all__ = ["REPORT_METRICS", "ReportData", "collect", "direction", "score_range", "segment_label"]
+__all__ = [
+    "REPORT_METRICS",
+    "ReportData",
+    "collect",
+    "direction",
+    "score_range",
+    "segment_label",
+    "source_size",
+    "stack",
+]
 
 REPORT_METRICS = (
     "prevalence",
@@ -53,6 +62,8 @@ def direction(metric: str) -> int:
         return -1
     if metric.endswith("_score") or metric in ("matthews_corrcoef", "ks_statistic", "break_even_point"):
         return 1
+    if metric.startswith(("f1_", "fbeta_", "precision_", "recall_", "jaccard_", "roc_auc_", "average_precision_")):
+        return 1  # multiclass averages (scikit-learn's scorer names)
     return 0
 
 
@@ -61,7 +72,11 @@ class ReportData:
     """Everything the report shows: metrics overall and per segment, curves and bins, and their context.
 
     ``roc``, ``pr``, ``calibration`` and ``distribution`` have a ``segment``
-    column: ``"all"`` for the whole data, else the segment's label.
+    column: ``"all"`` for the whole data, else the segment's label. For a
+    multiclass model (``task``), ``roc`` and ``pr`` hold the one-vs-rest
+    curves of the ``classes_shown``, their ``segment`` the class; ``classes``
+    is the class table and ``confusion`` the confusion matrices (long, with
+    ``segment``).
     """
 
     title: str
@@ -81,6 +96,10 @@ class ReportData:
     generated: str
     max_points: int
     notes: list[str] = field(default_factory=list)
+    task: str = "binary"
+    classes: pl.DataFrame | None = None
+    confusion: pl.DataFrame | None = None
+    classes_shown: tuple[str, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -126,7 +145,10 @@ def segment_label(by: tuple[str, ...]) -> pl.Expr:
     return pl.concat_str([pl.lit(f"{c}=") + p for c, p in zip(by, parts, strict=True)], separator=", ").alias("segment")
 
 
-def _stack(overall: pl.DataFrame, per_segment: pl.DataFrame | None, by: tuple[str, ...], shown: tuple[str, ...]):
+def stack(
+    overall: pl.DataFrame, per_segment: pl.DataFrame | None, by: tuple[str, ...], shown: tuple[str, ...]
+) -> pl.DataFrame:
+    """The whole data's rows (segment ``"all"``) above those of the ``shown`` segments, labelled by segment."""
     parts = [overall.with_columns(segment=pl.lit(OVERALL))]
     if per_segment is not None:
         labelled = per_segment.with_columns(segment_label(by)).drop(list(by))
@@ -134,7 +156,8 @@ def _stack(overall: pl.DataFrame, per_segment: pl.DataFrame | None, by: tuple[st
     return pl.concat([p.select("segment", pl.exclude("segment")) for p in parts])
 
 
-def _source_size(source: Source) -> tuple[str, int | None]:
+def source_size(source: Source) -> tuple[str, int | None]:
+    """What the report says the data is: the path and its size in bytes, or the type of the object."""
     if isinstance(source, (str, Path)) and glob.glob(str(source)):
         files = [Path(p) for p in glob.glob(str(source))]
         return str(source), sum(p.stat().st_size for p in files if p.is_file())
@@ -185,7 +208,7 @@ def collect(
 
     def both(function: Any, **kwargs: Any) -> pl.DataFrame:
         whole = function(source, **scored, **kwargs)
-        return _stack(whole, function(source, **scored, by=by, **kwargs) if by else None, by, shown)
+        return stack(whole, function(source, **scored, by=by, **kwargs) if by else None, by, shown)
 
     roc = both(roc_curve, max_points=max_points)
     pr = both(precision_recall_curve, max_points=max_points)
@@ -193,7 +216,7 @@ def collect(
     if probabilities:
         calibration = both(calibration_curve, n_bins=10)
         distribution = calibration_curve(source, **scored, n_bins=HISTOGRAM_BINS)
-    name, size = _source_size(source)
+    name, size = source_size(source)
     return ReportData(
         title=title or f"Evaluation of {y_score} against {y_true}",
         source=name,

@@ -102,7 +102,7 @@ def _table(
 
 
 def _key_metric(data: ReportData) -> str | None:
-    for metric in ("roc_auc_score", "average_precision_score", *data.metrics):
+    for metric in ("roc_auc_score", "roc_auc_ovr", "average_precision_score", "f1_macro", *data.metrics):
         if metric in data.metrics and direction(metric):
             return metric
     return None
@@ -132,8 +132,12 @@ def _size(n_bytes: int | None) -> str:
 
 
 _CAPTIONS = {
+    "confusion": "Confusion matrices of all rows and of the largest segments: each row (true class) shares its "
+    "weight among the predicted classes.",
     "roc": "ROC curve per segment; black: all rows.",
     "pr": "Precision-recall curve per segment; dotted: the overall prevalence (no skill).",
+    "roc_multiclass": "One-vs-rest ROC curve of each of the largest classes, over all rows.",
+    "pr_multiclass": "One-vs-rest precision-recall curve of each of the largest classes, over all rows.",
     "calibration": "Reliability diagram: per bin of predicted probability, the observed share of positives.",
     "distribution": "Distribution of the score among true negatives and true positives (all rows).",
 }
@@ -173,11 +177,18 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
         parts.append(
             f'<h2>{title}</h2>\n<p class="notes">{hint}</p>\n{worst}{_table(ordered, "segments", key, data.overall, data.by)}'
         )
+    if data.classes is not None:
+        parts.append(f"<h2>Per class (all rows)</h2>\n{_table(data.classes, 'classes')}")
+    captions = {
+        name: _CAPTIONS.get(f"{name}_multiclass" if data.task == "multiclass" else name, _CAPTIONS[name])
+        for name in figures
+    }
+    wide = {"confusion": ' class="wide"'}
     shown = "".join(
-        f'<figure id="figure-{name}">{svg}<figcaption>{_CAPTIONS[name]}</figcaption></figure>'
+        f'<figure id="figure-{name}"{wide.get(name, "")}>{svg}<figcaption>{captions[name]}</figcaption></figure>'
         for name, svg in figures.items()
     )
-    parts.append(f'<h2>Curves</h2>\n<div class="figures">{shown}</div>')
+    parts.append(f"<h2>Plots</h2>\n<div class=\"figures\">{shown}</div>")
     notes = [
         *data.notes,
         f"Each curve is drawn from at most {data.max_points} points, chosen in the engine so the lines are "

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from framemetrics.report.collect import OVERALL, ReportData, segment_label
 
-__all__ = ["calibration_svg", "distribution_svg", "figures", "pr_svg", "roc_svg"]
+__all__ = ["calibration_svg", "confusion_svg", "distribution_svg", "figures", "pr_svg", "roc_svg"]
 
 _STYLE = {
     "svg.fonttype": "none",
@@ -46,10 +46,11 @@ def _figure(xlabel: str, ylabel: str) -> tuple[Figure, object]:
 
 
 def _style(segment: str, data: ReportData) -> dict[str, object]:
-    """Black for all rows; each segment keeps its colour across the figures."""
+    """Black for all rows; each segment (each class, multiclass) keeps its colour across the figures."""
     if segment == OVERALL:
         return {"color": "black", "linewidth": 2.2, "zorder": 3}
-    return {"color": _PALETTE[data.shown.index(segment) % len(_PALETTE)], "linewidth": 1.2, "alpha": 0.9}
+    shown = data.classes_shown if data.task == "multiclass" else data.shown
+    return {"color": _PALETTE[shown.index(segment) % len(_PALETTE)], "linewidth": 1.2, "alpha": 0.9}
 
 
 def _label(segment: str, data: ReportData, metric: str, short: str) -> str:
@@ -80,7 +81,7 @@ def roc_svg(data: ReportData) -> str:
     figure, axes = _figure("False positive rate", "True positive rate")
     axes.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=0.8)
     _curves(data, data.roc, "fpr", "tpr", (figure, axes), "roc_auc_score", "AUC")
-    axes.set_title("ROC curve")
+    axes.set_title("One-vs-rest ROC curve per class" if data.task == "multiclass" else "ROC curve")
     return _svg(figure, "roc")
 
 
@@ -91,7 +92,9 @@ def pr_svg(data: ReportData) -> str:
         prevalence = data.overall["prevalence"].item()
         axes.axhline(prevalence, linestyle=":", color="grey", linewidth=0.8)
     _curves(data, data.pr, "recall", "precision", (figure, axes), "average_precision_score", "AP")
-    axes.set_title("Precision-recall curve")
+    axes.set_title(
+        "One-vs-rest precision-recall curve per class" if data.task == "multiclass" else "Precision-recall curve"
+    )
     return _svg(figure, "pr")
 
 
@@ -131,6 +134,33 @@ def distribution_svg(data: ReportData, bins: int) -> str:
     return _svg(figure, "distribution")
 
 
+def confusion_svg(data: ReportData) -> str:
+    """Heatmaps of the confusion matrices: each true class's weight shared among the predicted classes."""
+    frame = data.confusion
+    segments = frame["segment"].unique(maintain_order=True).to_list()
+    with matplotlib.rc_context(_STYLE | {"axes.grid": False}):
+        figure = Figure(figsize=(2.9 * len(segments) + 0.6, 3.2))
+        grid = figure.subplots(1, len(segments), squeeze=False)[0]
+    for axes, segment in zip(grid, segments, strict=True):
+        part = frame.filter(pl.col("segment") == segment)
+        classes = part["y_true"].unique(maintain_order=True).to_list()
+        weights = part["weight"].to_list()
+        k = len(classes)
+        rows = [weights[i * k : (i + 1) * k] for i in range(k)]
+        shares = [[v / sum(row) if sum(row) else 0.0 for v in row] for row in rows]
+        axes.imshow(shares, cmap="Blues", vmin=0, vmax=1)
+        for i in range(k):
+            for j in range(k):
+                color = "white" if shares[i][j] > 0.6 else "black"
+                axes.text(j, i, f"{shares[i][j]:.2f}", ha="center", va="center", fontsize=7, color=color)
+        axes.set_xticks(range(k), classes, rotation=45, ha="right", fontsize=7)
+        axes.set_yticks(range(k), classes, fontsize=7)
+        axes.set_xlabel("Predicted")
+        axes.set_title(segment, fontsize=8)
+    grid[0].set_ylabel("True")
+    return _svg(figure, "confusion")
+
+
 def figures(data: ReportData, bins: int) -> dict[str, str]:
     """Every figure of the report, by name, as SVG text.
 
@@ -142,6 +172,11 @@ def figures(data: ReportData, bins: int) -> dict[str, str]:
     >>> sorted(figures(collect(df, y_true="y", y_score="p"), 10))
     ['calibration', 'distribution', 'pr', 'roc']
     """
+    if data.task == "multiclass":
+        shown = {"confusion": confusion_svg(data)}
+        if data.roc.height:
+            shown |= {"roc": roc_svg(data), "pr": pr_svg(data)}
+        return shown
     shown = {"roc": roc_svg(data), "pr": pr_svg(data)}
     if data.calibration is not None:
         shown["calibration"] = calibration_svg(data)

@@ -9,10 +9,13 @@ from typing import Any, Literal
 import duckdb
 
 from framemetrics.columns import By, as_tuple, by_expressions
+from framemetrics.core.errors import ArgumentError
 from framemetrics.curves import check_max_points
-from framemetrics.report.collect import HISTOGRAM_BINS, collect
+from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
+from framemetrics.report.multiclass import collect_multiclass
 from framemetrics.report.page import render_page
-from framemetrics.sources import Source
+from framemetrics.sources import Source, opened_source
+from framemetrics.tasks import infer_task, task_from_arguments
 
 __all__ = ["evaluation_report"]
 
@@ -21,7 +24,10 @@ def evaluation_report(
     source: Source,
     *,
     y_true: str,
-    y_score: str,
+    y_score: str | Sequence[str] | None = None,
+    y_pred: str | None = None,
+    labels: Sequence[Any] | None = None,
+    task: Literal["binary", "multiclass"] | None = None,
     by: By = None,
     sample_weight: str | None = None,
     metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
@@ -36,7 +42,7 @@ def evaluation_report(
     max_points: int = 1000,
     max_segments: int = 8,
 ) -> Path:
-    """Write the evaluation report of a binary classifier: one self-contained HTML file.
+    """Write the evaluation report of a binary or multiclass classifier: one self-contained HTML file.
 
     The report holds the metrics over all rows and per segment (a sortable
     table, worst segments tinted red and named), ROC and precision-recall
@@ -45,14 +51,25 @@ def evaluation_report(
     taken and the framemetrics version. Every number is computed in the
     engine; the page needs no network (inline SVG, CSS and script).
 
+    For a multiclass model (inferred as :func:`framemetrics.evaluate` does:
+    one score column per class, more than two ``labels``...), the report
+    holds the multiclass metrics overall and per segment, the class table,
+    confusion-matrix heatmaps of all rows and of the largest segments and,
+    with scores, the one-vs-rest ROC and precision-recall curves of the
+    largest classes.
+
     Parameters
     ----------
     source, y_true, by, sample_weight, threshold, pos_label, neg_label, nulls, con
         As in :func:`framemetrics.evaluate`; ``by`` defines the segments.
-    y_score : str
-        Column of scores. When all lie in [0, 1] they are read as
-        probabilities: the report then adds log loss, Brier score,
-        calibration and score distributions.
+    y_score : str or list of str, optional
+        Binary: the column of scores (required). When all lie in [0, 1]
+        they are read as probabilities: the report then adds log loss,
+        Brier score, calibration and score distributions. Multiclass: one
+        column per class (or a list column with ``labels``).
+    y_pred, labels, task
+        Multiclass: the predicted classes (default: the scores' argmax), the
+        classes, and the task, as in :func:`framemetrics.evaluate`.
     metrics : list of str or dict, optional
         Metrics of the tables. Default: prevalence, ROC AUC, average
         precision, KS, log loss, Brier score (probabilities only), and
@@ -96,6 +113,21 @@ def evaluation_report(
     if isinstance(max_segments, bool) or not isinstance(max_segments, int) or max_segments < 0:
         raise ValueError(f"max_segments must be a non-negative integer, got {max_segments!r}")
     source, by = by_expressions(source, by, engine, con)
+    if task is None:
+        task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
+    if task is None and y_score is None:
+        with opened_source(source, engine, con) as opened:
+            task = infer_task(opened, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
+                              neg_label=neg_label)  # fmt: skip
+    if task == "multiclass":
+        data = collect_multiclass(
+            source, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels, by=as_tuple(by),
+            sample_weight=sample_weight, metrics=metrics, nulls=nulls, engine=engine, con=con, title=title,
+            max_points=max_points, max_segments=max_segments,
+        )  # fmt: skip
+        return _write(data, output)
+    if task not in (None, "binary") or not isinstance(y_score, str):
+        raise ArgumentError("the report evaluates classifiers: a binary one needs y_score= (one score column)")
     data = collect(
         source,
         y_true=y_true,
@@ -113,6 +145,10 @@ def evaluation_report(
         max_points=max_points,
         max_segments=max_segments,
     )
+    return _write(data, output)
+
+
+def _write(data: ReportData, output: str | Path) -> Path:
     path = Path(output)
     from framemetrics.report.plots import figures  # matplotlib loads with the first report, not with the package
 

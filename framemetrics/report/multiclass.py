@@ -1,0 +1,130 @@
+"""What the report shows for a multiclass model: metrics, the class table, confusion matrices, one-vs-rest curves."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from framemetrics.curves import precision_recall_curve, roc_curve
+from framemetrics.evaluation import evaluate
+from framemetrics.multiclass.api import class_table, multiclass_confusion_matrix
+from framemetrics.report.collect import OVERALL, ReportData, segment_label, source_size, stack
+from framemetrics.sources import Source
+
+__all__ = ["MULTICLASS_REPORT_METRICS", "collect_multiclass"]
+
+MULTICLASS_REPORT_METRICS = (
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "f1_macro",
+    "f1_weighted",
+    "cohen_kappa_score",
+)
+_SCORED = ("log_loss", "roc_auc_ovr", "average_precision_macro")
+CONFUSION_SEGMENTS = 3  # heatmaps of the largest segments, beside the whole data's
+
+
+def collect_multiclass(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    labels: Sequence[Any] | None = None,
+    by: Sequence[str] = (),
+    sample_weight: str | None = None,
+    metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
+    nulls: str = "error",
+    engine: str = "duckdb",
+    con: duckdb.DuckDBPyConnection | None = None,
+    title: str | None = None,
+    max_points: int = 1000,
+    max_segments: int = 8,
+) -> ReportData:
+    """Run every query of the multiclass report (parameters as :func:`framemetrics.evaluation_report`).
+
+    The metrics overall and per segment; the class table over all rows
+    (:func:`framemetrics.class_table`); the confusion matrix of all rows and of
+    the largest segments; with scores, the one-vs-rest ROC and precision-recall
+    curves of the largest classes (:func:`framemetrics.roc_curve`).
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"y": ["a", "b", "c", "a", "b"], "a": [0.6, 0.2, 0.1, 0.3, 0.5],
+    ...                       "b": [0.3, 0.5, 0.3, 0.3, 0.4], "c": [0.1, 0.3, 0.6, 0.4, 0.1]})
+    >>> data = collect_multiclass(frame, y_true="y", y_score=["a", "b", "c"])
+    >>> data.classes["class"].to_list(), data.confusion.height, sorted(set(data.roc["segment"]))
+    (['a', 'b', 'c'], 9, ['a', 'b', 'c'])
+    """
+    started = time.perf_counter()
+    by = tuple(by)
+    scored = y_score is not None
+    if metrics is None:
+        metrics = [*MULTICLASS_REPORT_METRICS, *(_SCORED if scored else ())]
+    common = {
+        "y_true": y_true, "y_pred": y_pred, "y_score": y_score, "labels": labels, "sample_weight": sample_weight,
+        "nulls": nulls, "engine": engine, "con": con,
+    }  # fmt: skip
+    overall = evaluate(source, task="multiclass", metrics=metrics, **common)
+    segments = evaluate(source, task="multiclass", metrics=metrics, by=by, **common) if by else None
+    shown: tuple[str, ...] = ()
+    notes = []
+    if y_pred is None:
+        notes.append("Predicted classes are the argmax of the scores (ties: the first class).")
+    if segments is not None:
+        largest = segments.sort("n_rows", descending=True, maintain_order=True).head(max_segments)
+        shown = tuple(largest.select(segment_label(by))["segment"].to_list())
+    classes = class_table(source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None})
+    matrices = multiclass_confusion_matrix(
+        source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None}
+    )
+    if by:
+        per_segment = multiclass_confusion_matrix(
+            source, by=by, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None}
+        )
+        matrices = stack(matrices, per_segment, by, shown[:CONFUSION_SEGMENTS])
+    else:
+        matrices = matrices.with_columns(segment=pl.lit(OVERALL))
+    roc = pr = pl.DataFrame(schema={"segment": pl.String})
+    classes_shown = tuple(classes.sort("support", descending=True, maintain_order=True)["class"].head(max_segments))
+    if scored:
+        curve_args = {k: common[k] for k in ("y_true", "y_score", "labels", "sample_weight", "nulls", "engine", "con")}
+        roc = _by_class(roc_curve(source, max_points=max_points, **curve_args), classes_shown)
+        pr = _by_class(precision_recall_curve(source, max_points=max_points, **curve_args), classes_shown)
+    if len(classes) > len(classes_shown):
+        notes.append(f"The curves show the {len(classes_shown)} largest of {len(classes)} classes.")
+    name, size = source_size(source)
+    return ReportData(
+        title=title or f"Evaluation of the classes of {y_true}",
+        source=name,
+        source_bytes=size,
+        engine=engine,
+        by=by,
+        metrics=tuple(c for c in overall.columns if c != "n_rows"),
+        overall=overall,
+        segments=segments,
+        shown=shown,
+        roc=roc,
+        pr=pr,
+        calibration=None,
+        distribution=None,
+        seconds=time.perf_counter() - started,
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        max_points=max_points,
+        notes=notes,
+        task="multiclass",
+        classes=classes,
+        confusion=matrices.with_columns(pl.col("y_true", "y_pred").cast(pl.String)),
+        classes_shown=classes_shown,
+    )
+
+
+def _by_class(points: pl.DataFrame, shown: tuple[str, ...]) -> pl.DataFrame:
+    """The curves of the ``shown`` classes, their class as the ``segment`` the figures colour by."""
+    named = points.with_columns(segment=pl.col("class").cast(pl.String))
+    return named.filter(pl.col("segment").is_in(list(shown))).select("segment", pl.exclude("segment", "class"))

@@ -1,0 +1,64 @@
+"""The report's numbers are the library's: multiclass collection, and the tint's fixed scale."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import framemetrics as fm
+from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
+from framemetrics.report.page import FULL_RED_GAP, badness
+
+RNG = np.random.default_rng(11)
+N = 600
+PROBA = RNG.dirichlet([2, 2, 1], N)
+LABELS = ["cat", "dog", "pig"]
+FRAME = pl.DataFrame(
+    {
+        "zoo": RNG.choice(["north", "south", "east", "west", "far"], N),
+        "species": [LABELS[RNG.choice(3, p=p)] for p in PROBA],
+        "cat": PROBA[:, 0],
+        "dog": PROBA[:, 1],
+        "pig": PROBA[:, 2],
+    }
+)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_multiclass_report_holds_the_library_numbers(engine):
+    data = collect_multiclass(FRAME, y_true="species", y_score=LABELS, by=("zoo",), engine=engine, max_segments=2)
+    metrics = [*MULTICLASS_REPORT_METRICS, "log_loss", "roc_auc_ovr", "average_precision_macro"]
+    assert_frame_equal(data.overall, fm.evaluate(FRAME, y_true="species", y_score=LABELS, metrics=metrics))
+    want = fm.evaluate(FRAME, y_true="species", y_score=LABELS, metrics=metrics, by="zoo")
+    assert_frame_equal(data.segments, want, rel_tol=1e-12)
+    assert_frame_equal(data.classes, fm.class_table(FRAME, y_true="species", y_score=LABELS), rel_tol=1e-12)
+    assert data.confusion["segment"].unique(maintain_order=True).to_list() == ["all", *data.shown[:2]]
+    whole = data.confusion.filter(pl.col("segment") == "all")
+    matrix = fm.multiclass_confusion_matrix(FRAME, y_true="species", y_score=LABELS)
+    assert whole["weight"].to_list() == matrix["weight"].to_list()
+    roc = fm.roc_curve(FRAME, y_true="species", y_score=LABELS, max_points=1000)
+    assert (
+        data.roc.filter(pl.col("segment") == "cat")["tpr"].to_list()
+        == roc.filter(pl.col("class") == "cat")["tpr"].to_list()
+    )
+    by_support = data.classes.sort("support", descending=True, maintain_order=True)["class"].to_list()
+    assert data.classes_shown == tuple(by_support[:2])  # the largest classes
+
+
+def test_a_multiclass_report_is_written_with_its_figures(tmp_path):
+    page = fm.evaluation_report(FRAME, y_true="species", y_score=LABELS, by="zoo", output=tmp_path / "r.html")
+    text = page.read_text()
+    for part in ('id="figure-confusion"', 'id="figure-roc"', 'id="figure-pr"', "Per class (all rows)", "f1_macro"):
+        assert part in text
+    labels_only = FRAME.with_columns(guess=pl.col("species").shuffle(seed=1))
+    page = fm.evaluation_report(labels_only, y_true="species", y_pred="guess", output=tmp_path / "l.html")
+    assert 'id="figure-confusion"' in page.read_text() and 'id="figure-roc"' not in page.read_text()
+
+
+def test_the_tint_has_a_fixed_scale():
+    assert badness("roc_auc_score", 0.90 - FULL_RED_GAP, 0.90) == 1.0
+    assert badness("f1_macro", 0.85, 0.90) == pytest.approx(0.5)
+    assert badness("log_loss", 0.25, 0.2) == pytest.approx(0.5)
+    assert badness("roc_auc_score", 0.95, 0.90) == 0.0
