@@ -27,6 +27,8 @@ __all__ = [
     "ReportData",
     "collect",
     "direction",
+    "largest_segments",
+    "report_data",
     "score_range",
     "segment_label",
     "source_size",
@@ -199,12 +201,7 @@ def collect(
     scored = dict(common, y_score=y_score)
     overall = evaluate(source, metrics=metrics, threshold=threshold, **scored)
     segments = evaluate(source, metrics=metrics, threshold=threshold, by=by, **scored) if by else None
-    shown: tuple[str, ...] = ()
-    if segments is not None:
-        largest = segments.sort("n_rows", descending=True, maintain_order=True).head(max_segments)
-        shown = tuple(largest.select(segment_label(by))["segment"].to_list())
-        if segments.height > len(shown):
-            notes.append(f"The plots show the {len(shown)} largest of {segments.height} segments.")
+    shown = largest_segments(segments, by, max_segments, notes)
 
     def both(function: Any, **kwargs: Any) -> pl.DataFrame:
         whole = function(source, **scored, **kwargs)
@@ -216,23 +213,35 @@ def collect(
     if probabilities:
         calibration = both(calibration_curve, n_bins=10)
         distribution = calibration_curve(source, **scored, n_bins=HISTOGRAM_BINS)
+    return report_data(
+        source, started, title=title or f"Evaluation of {y_score} against {y_true}", engine=engine, by=by,
+        overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=calibration,
+        distribution=distribution, max_points=max_points, notes=notes,
+    )  # fmt: skip
+
+
+def largest_segments(
+    segments: pl.DataFrame | None, by: tuple[str, ...], max_segments: int, notes: list[str]
+) -> tuple[str, ...]:
+    """The labels of the ``max_segments`` largest segments (by rows), the ones plotted; a note if some are not."""
+    if segments is None:
+        return ()
+    largest = segments.sort("n_rows", descending=True, maintain_order=True).head(max_segments)
+    shown = tuple(largest.select(segment_label(by))["segment"].to_list())
+    if segments.height > len(shown):
+        notes.append(f"The plots show the {len(shown)} largest of {segments.height} segments.")
+    return shown
+
+
+def report_data(source: Source, started: float, *, overall: pl.DataFrame, **fields: Any) -> ReportData:
+    """:class:`ReportData` with what every report states: the source and its size, the metrics, the time taken."""
     name, size = source_size(source)
     return ReportData(
-        title=title or f"Evaluation of {y_score} against {y_true}",
         source=name,
         source_bytes=size,
-        engine=engine,
-        by=by,
         metrics=tuple(c for c in overall.columns if c != "n_rows"),
         overall=overall,
-        segments=segments,
-        shown=shown,
-        roc=roc,
-        pr=pr,
-        calibration=calibration,
-        distribution=distribution,
         seconds=time.perf_counter() - started,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        max_points=max_points,
-        notes=notes,
+        **fields,
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import duckdb
@@ -13,7 +12,7 @@ import polars as pl
 from framemetrics.curves import precision_recall_curve, roc_curve
 from framemetrics.evaluation import evaluate
 from framemetrics.multiclass.api import class_table, multiclass_confusion_matrix
-from framemetrics.report.collect import OVERALL, ReportData, segment_label, source_size, stack
+from framemetrics.report.collect import OVERALL, ReportData, largest_segments, report_data, stack
 from framemetrics.sources import Source
 
 __all__ = ["MULTICLASS_REPORT_METRICS", "collect_multiclass"]
@@ -72,13 +71,10 @@ def collect_multiclass(
     }  # fmt: skip
     overall = evaluate(source, task="multiclass", metrics=metrics, **common)
     segments = evaluate(source, task="multiclass", metrics=metrics, by=by, **common) if by else None
-    shown: tuple[str, ...] = ()
     notes = []
     if y_pred is None:
         notes.append("Predicted classes are the argmax of the scores (ties: the first class).")
-    if segments is not None:
-        largest = segments.sort("n_rows", descending=True, maintain_order=True).head(max_segments)
-        shown = tuple(largest.select(segment_label(by))["segment"].to_list())
+    shown = largest_segments(segments, by, max_segments, notes)
     classes = class_table(source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None})
     matrices = multiclass_confusion_matrix(
         source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None}
@@ -98,14 +94,12 @@ def collect_multiclass(
         pr = _by_class(precision_recall_curve(source, max_points=max_points, **curve_args), classes_shown)
     if len(classes) > len(classes_shown):
         notes.append(f"The curves show the {len(classes_shown)} largest of {len(classes)} classes.")
-    name, size = source_size(source)
-    return ReportData(
+    return report_data(
+        source,
+        started,
         title=title or f"Evaluation of the classes of {y_true}",
-        source=name,
-        source_bytes=size,
         engine=engine,
         by=by,
-        metrics=tuple(c for c in overall.columns if c != "n_rows"),
         overall=overall,
         segments=segments,
         shown=shown,
@@ -113,8 +107,6 @@ def collect_multiclass(
         pr=pr,
         calibration=None,
         distribution=None,
-        seconds=time.perf_counter() - started,
-        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         max_points=max_points,
         notes=notes,
         task="multiclass",
