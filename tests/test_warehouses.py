@@ -280,3 +280,22 @@ def test_engine_spark_raises_as_duckdb(spark_session):
         fm.evaluate(spark_frame, y_true="y", y_score="p", engine="polars")
     with pytest.raises(ValueError, match="needs|spark="):
         fm.evaluate("binary", y_true="y", y_score="p", engine="spark")
+
+
+def test_one_vs_rest_curves_and_task_inference_on_spark(spark_session):
+    """The front door's task inference (one aggregate on Spark) and the one-vs-rest curves, equal to DuckDB's."""
+    rng = np.random.default_rng(4)
+    proba = rng.dirichlet([1, 1, 1], 400).round(2)
+    frame = pl.DataFrame(
+        {"g": rng.choice(["a", "b"], 400), "y": rng.choice(["cat", "dog", "pig"], 400),
+         "cat": proba[:, 0], "dog": proba[:, 1], "pig": proba[:, 2], "n": rng.integers(0, 5, 400),
+         "m": rng.integers(0, 5, 400)}
+    )  # fmt: skip
+    spark_frame = spark_session.createDataFrame(frame.to_arrow())
+    kwargs = {"y_true": "y", "y_score": ["cat", "dog", "pig"], "by": "g", "max_points": 40}
+    got = fm.roc_curve(spark_frame, engine="spark", **kwargs)
+    want = fm.roc_curve(frame, engine="duckdb", **kwargs)
+    assert got.columns == want.columns and got.height == want.height
+    assert all(_same(a, b) for x, y in zip(got.rows(), want.rows(), strict=True) for a, b in zip(x, y, strict=True))
+    with pytest.raises(fm.ArgumentError, match="classes or counts"):
+        fm.evaluate(spark_frame, y_true="n", y_pred="m", engine="spark")

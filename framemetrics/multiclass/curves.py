@@ -88,10 +88,11 @@ def one_vs_rest_curve(
             _raise_for_checks(opened.fetch(checks_query(plan, inputs)), request, nulls, opened)
             binary = make_plan("roc_auc_score", weighted=True, pos_label=True, neg_label=False)
             roles = {"y_true": "is_pos", "y_score": "y_score", "sample_weight": "sample_weight"}
+            segments = tuple(f"fm_segment_{i}" for i in range(len(by)))
             source_rows = QueryInputs(one_vs_rest_rows(plan, inputs), {r: exp.column(c) for r, c in roles.items()},
-                                      tuple(groups))  # fmt: skip
+                                      (*segments, "column_index"))  # fmt: skip
             query = curve_query(spec, binary, source_rows, drop_intermediate=drop_intermediate, max_points=max_points)
-            points = opened.fetch(query)
+            points = opened.fetch(query).rename(dict(zip(segments, keys, strict=True)))
     finally:
         if engine != "polars":
             opened.close()

@@ -504,11 +504,28 @@ def checks_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
 
 
 def one_vs_rest_rows(plan: Plan, inputs: McQueryInputs) -> exp.Subquery:
-    """Each row once per class (``fm_rank_input``: keys, ``column_index``, ``y_score``, ``is_pos``), as a table.
+    """Each row once per class (``fm_segment_<i>``, ``column_index``, ``y_score``, ``is_pos``), as a table.
 
     The input of the one-vs-rest curves: the binary curve of class j is that
     of the rows with ``column_index = j``, ``is_pos`` positive.
     """
     keys = _keys(inputs)
-    ctes = [*_input_ctes(plan, inputs, keys), *_rank_input(plan, keys)]
-    return _with(select_from([exp.Star()], "fm_rank_input"), ctes).subquery("fm_one_vs_rest")
+    ctes = _prefixed([*_input_ctes(plan, inputs, keys), *_rank_input(plan, keys)], "fm_ovr_")
+    # The segments renamed: the curve query's own group keys are named fm_g0... (Spark rejects the clash).
+    columns = [_as(_col(k), f"fm_segment_{i}") for i, k in enumerate(keys)]
+    columns += _cols(["column_index", "y_score", "is_pos", "sample_weight"])
+    return _with(select_from(columns, "fm_ovr_fm_rank_input"), ctes).subquery("fm_one_vs_rest")
+
+
+def _prefixed(ctes: Ctes, prefix: str) -> Ctes:
+    """``ctes`` with ``prefix`` before their names and the references to them: a query that embeds them (Spark
+    lifts nested CTEs to the top, where two of one name clash) keeps its own names."""
+    names = {name for name, _ in ctes}
+    renamed = []
+    for name, cte in ctes:
+        tree = cte.copy()
+        for table in tree.find_all(exp.Table):
+            if table.name in names and not table.args.get("db"):
+                table.set("this", exp.to_identifier(prefix + table.name))
+        renamed.append((prefix + name, tree))
+    return renamed
