@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from framemetrics.columns import By, as_tuple, by_expressions
+from framemetrics.columns import By, as_tuple, by_expressions, check_engine
 from framemetrics.core.errors import ArgumentError
 from framemetrics.curves import check_max_points
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
@@ -35,7 +35,7 @@ def evaluation_report(
     pos_label: Any = 1,
     neg_label: Any = None,
     nulls: Literal["error", "drop"] = "error",
-    engine: Literal["polars", "duckdb"] = "duckdb",
+    engine: Literal["polars", "duckdb"] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     output: str | Path = "report.html",
     title: str | None = None,
@@ -74,8 +74,10 @@ def evaluation_report(
         Metrics of the tables. Default: prevalence, ROC AUC, average
         precision, KS, log loss, Brier score (probabilities only), and
         accuracy, precision, recall and F1 at ``threshold``.
-    engine : {"duckdb", "polars"}, default "duckdb"
-        Where to compute.
+    engine : {"polars", "duckdb"}, optional
+        Where to compute: Polars by default, as :func:`framemetrics.evaluate`
+        (the command line defaults to DuckDB, which reads files larger than
+        memory).
     output : str or Path, default "report.html"
         File to write.
     title : str, optional
@@ -111,7 +113,10 @@ def evaluation_report(
     """
     check_max_points(max_points)
     if isinstance(max_segments, bool) or not isinstance(max_segments, int) or max_segments < 0:
-        raise ValueError(f"max_segments must be a non-negative integer, got {max_segments!r}")
+        raise ArgumentError(f"max_segments must be a non-negative integer, got {max_segments!r}")
+    engine = check_engine(engine, source)
+    if engine == "spark":
+        raise ArgumentError("the report runs on Polars or DuckDB: compute on Spark with fm.evaluate and fm.roc_curve")
     source, by = by_expressions(source, by, engine, con)
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
