@@ -14,6 +14,8 @@ matters; absolute times depend on the machine. ``--cases`` picks cases,
 peak memory. ``--macros`` times instead the aggregate ranking macros of
 ``sql/framemetrics.sql`` (``fm_roc_auc_score(y, p)`` in a ``GROUP BY``) on one
 group of 2e5 and of 1e6 rows against ``fm.sql.query`` on the same table.
+``--report`` times the evaluation report against ``fm.evaluate`` of the
+same metrics, overall and per segment, on each engine.
 """
 
 from __future__ import annotations
@@ -543,6 +545,45 @@ def run_macro_benchmark(sizes: list[int], repeat: int) -> list[dict[str, object]
     return lines
 
 
+def run_report_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> list[dict[str, object]]:
+    """Time ``fm.evaluation_report`` against ``fm.evaluate`` of the same metrics, overall and per segment.
+
+    Both read the same Parquet file (scores of 6 decimals, weighted) on the
+    same engine, imports warm; the report's time includes its figures and page.
+
+    Examples
+    --------
+    >>> [line["metrics"] for line in run_report_benchmark(2_000, 4, 1, ["polars"])]
+    ['report, 2,000 rows x 4 segments']
+    """
+    import tempfile
+
+    from framemetrics.report.collect import REPORT_METRICS
+
+    folder = Path(tempfile.mkdtemp())
+    path, output = str(folder / "bench.parquet"), folder / "report.html"
+    con = duckdb.connect()
+    con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
+    con.execute(f"COPY bench TO '{path}' (FORMAT parquet)")
+    columns = {"y_true": "y", "y_score": "p", "sample_weight": "w"}
+    lines = []
+    for engine in engines:
+
+        def evaluate(engine: str = engine) -> None:
+            fm.evaluate(path, metrics=list(REPORT_METRICS), engine=engine, **columns)
+            fm.evaluate(path, metrics=list(REPORT_METRICS), by="g", engine=engine, **columns)
+
+        def report(engine: str = engine) -> None:
+            fm.evaluation_report(path, by="g", engine=engine, output=output, **columns)
+
+        report()  # warm: matplotlib's import
+        case = f"report, {rows:,} rows x {groups:,} segments"
+        lines.append(
+            _line(engine, case, "evaluate, overall + per segment", best_of(repeat, report), best_of(repeat, evaluate))
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point: parse arguments, run, print the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -555,10 +596,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memory-limit", default="1GB", help="DuckDB memory_limit with --parquet")
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
     parser.add_argument("--macros", action="store_true", help="time the aggregate ranking macros instead")
+    parser.add_argument("--report", action="store_true", help="time the evaluation report against evaluate instead")
     parser.add_argument("--mllib-groups", type=int, default=0,
                         help="spark: also time MLlib's evaluator on this many groups (scaled to all)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.macros:
+    if args.report:
+        print(
+            f"evaluation report against evaluate, {args.rows:,} rows x {args.groups:,} segments, best of {args.repeat}"
+        )
+        lines = run_report_benchmark(args.rows, args.groups, args.repeat, [e for e in args.engines if e != "spark"])
+    elif args.macros:
         print(f"aggregate ranking macros against fm.sql.query, weighted, one group, best of {args.repeat}")
         lines = run_macro_benchmark(MACRO_ROWS, args.repeat)
     else:
