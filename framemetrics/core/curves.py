@@ -1,7 +1,8 @@
 """The curves (ROC, precision-recall, DET), written once: which points they keep and their rates.
 
 A curve's points are the curve stage restricted to scores of positive
-weight, plus per score ``fn, tn`` (the weights strictly below it), ``next_pw,
+weight, plus per score ``fn, tn`` (the weights strictly below it, as scikit-learn's
+``tps[-1] - tps``), ``next_pw,
 next_nw`` (the next lower score's) and ``is_first``; each curve keeps the
 points scikit-learn keeps (``drop_intermediate``), adds the point at
 threshold +inf and computes its two rates. :data:`CURVES` describes each

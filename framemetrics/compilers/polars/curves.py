@@ -2,7 +2,7 @@
 
 Stage 1 is the curve stage of the ranking metrics (:mod:`framemetrics.compilers.polars.stages`)
 restricted to scores of positive weight, plus per score ``fn, tn`` (the
-weights strictly below it, summed), ``next_pw, next_nw`` (the next lower
+weights strictly below it: total less running sum), ``next_pw, next_nw`` (the next lower
 score's) and ``is_first``. Stage 2 keeps the points scikit-learn keeps
 (``drop_intermediate``), adds the point at threshold +inf where nothing is
 predicted positive, and computes rates, all as :mod:`framemetrics.core.curves`
@@ -19,7 +19,7 @@ from framemetrics.compilers.polars.stages import curve_stage, rows_of
 from framemetrics.core.curves import COUNTS, CURVES, Curve, curve_column, curve_outputs
 from framemetrics.inputs import MetricInputs
 
-__all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "thin"]
+__all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "shared_points", "stage_points", "thin"]
 
 INF = float("inf")
 _NEG, _POS, _FP, _FN = pl.col("neg_total"), pl.col("pos_total"), pl.col("fp"), pl.col("fn")
@@ -43,12 +43,14 @@ _COLUMNS = {
 
 
 def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -> pl.LazyFrame:
-    """At most ``max_points`` points per group, drawn as the full curve is (M4).
+    """At most ``max_points`` points per group, drawn as the full curve is (M4), in any row order.
 
     The x rate is cut into ``max_points // 4`` equal-width columns; per group
-    and column the first and last points (in the frame's threshold order) and
+    and column the first and last points in the curve's threshold order and
     the lowest and highest by the y rate are kept, ties going to the first.
-    As the SQL of :func:`framemetrics.sql.curve_query.curve_query`.
+    Thresholds are distinct within a group, so each is found by aggregates
+    over the (group, column) and joined back, as the SQL of
+    :func:`framemetrics.compilers.sql.curves.curve_query`: the rows need no sort.
 
     Examples
     --------
@@ -58,10 +60,25 @@ def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -
     [4.0, 2.0, 1.0]
     """
     cell = [*keys, "fm_column"]
-    y, index = pl.col(curve.y), pl.int_range(pl.len())
-    keep = (index == 0) | (index == pl.len() - 1) | (index == y.arg_min()) | (index == y.arg_max())
+    threshold, y = pl.col("threshold"), pl.col(curve.y)
+
+    def first(values: pl.Expr) -> pl.Expr:
+        return values.max() if curve.descending else values.min()
+
+    def last(values: pl.Expr) -> pl.Expr:
+        return values.min() if curve.descending else values.max()
+
+    ends = {
+        "fm_first": first(threshold),
+        "fm_last": last(threshold),
+        "fm_lowest": first(threshold.filter(y == y.min())),
+        "fm_highest": first(threshold.filter(y == y.max())),
+    }
     columned = points.with_columns(fm_column=curve_column(POLARS, pl.col(curve.x), pl.lit(max_points // 4)))
-    return columned.filter(keep.over(cell)).drop("fm_column")
+    cells = columned.group_by(cell).agg(**ends)
+    kept = threshold.is_null() | pl.any_horizontal(threshold == pl.col(name) for name in ends)
+    joined = columned.join(cells, on=cell, nulls_equal=True, maintain_order="left")
+    return joined.filter(kept).drop("fm_column", *ends)
 
 
 def curve_points(
@@ -104,12 +121,40 @@ def curve_points(
     ([inf, 0.8, 0.4, 0.35, 0.1], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
     stage = curve_stage(data, keys, rows_of(inputs), previous=False, points=True, carry=("n_invalid",))
+    return stage_points(stage, keys, curve, drop_intermediate, max_points)
+
+
+def shared_points(stage: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """The points of a shared curve stage (:func:`curve_stage` of every score, valid rows).
+
+    Its scores of positive weight with ``fn, tn`` and ``is_first`` as
+    :func:`curve_stage` computes them with ``points`` (the group's highest
+    such score), ``n_invalid`` 0; :func:`stage_points` then keeps every
+    point (``drop_intermediate=False``).
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> stage = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")))
+    >>> stage_points(shared_points(stage, []), [], CURVES["roc_curve"], False).collect()["tpr"].to_list()
+    [0.0, 0.5, 1.0]
+    """
+    highest = pl.col("y_score").max()
+    is_first = pl.col("y_score") == (highest.over(keys) if keys else highest)
+    points = stage.filter(pl.col("pw") + pl.col("nw") > 0)
+    return points.with_columns(fn=_POS - pl.col("tp"), tn=_NEG - _FP, is_first=is_first, n_invalid=0)
+
+
+def stage_points(
+    stage: pl.LazyFrame, keys: list[str], curve: Curve, drop_intermediate: bool, max_points: int | None = None
+) -> pl.LazyFrame:
+    """The points of ``curve`` from a curve stage with the ``points`` columns (see :func:`curve_points`)."""
     stage = stage.rename({"y_score": "threshold"})
     at_inf = stage.filter(pl.col("is_first")).with_columns(
         threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS
     )
     columns = [*keys, "threshold", *COUNTS, "pos_total", "neg_total", "n_invalid"]
-    kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(bool(drop_intermediate))))
+    kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(True))) if drop_intermediate else stage
     points = pl.concat([kept.select(columns), at_inf.select(columns)])
     if curve.sliced:
         first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(_FN == 0).max()
@@ -119,5 +164,5 @@ def curve_points(
         points = points.filter(in_range)
     rates = [build(POLARS, _COLUMNS).alias(name) for name, build in curve.rates.items()]
     out = points.select(*keys, "threshold", *rates, *COUNTS)
-    out = out.sort([*keys, "threshold"], descending=[False] * len(keys) + [curve.descending], nulls_last=True)
-    return out if max_points is None else thin(out, keys, curve, max_points)
+    out = out if max_points is None else thin(out, keys, curve, max_points)
+    return out.sort([*keys, "threshold"], descending=[False] * len(keys) + [curve.descending], nulls_last=True)

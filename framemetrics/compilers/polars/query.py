@@ -10,9 +10,11 @@ import polars as pl
 
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import (
+    aggregated,
     cell_statistics,
     cells_stage,
     check_count,
+    curve_stage,
     curve_statistics,
     grouped,
     row_statistic,
@@ -21,10 +23,18 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import bin_score, curve_rows
+from framemetrics.core.statistics import STATISTICS, bin_score, curve_rows
 from framemetrics.inputs import MetricInputs
 
-__all__ = ["NO_SHARED_SCANS", "aggregate", "canonical_frame", "formula_expr", "plan_inputs", "run_polars"]
+__all__ = [
+    "NO_SHARED_SCANS",
+    "aggregate",
+    "canonical_frame",
+    "formula_expr",
+    "plan_inputs",
+    "run_polars",
+    "shared_stage",
+]
 
 # The row statistics and the curve stage both read the input; with the default
 # common-subplan elimination Polars caches the whole scan in memory to share it
@@ -89,6 +99,26 @@ def aggregate(rows: pl.LazyFrame, plan: Plan, keys: list[str], statistics: tuple
     return grouped(rows, keys, aggregations + [expr.alias(name) for name, expr in checks.items()])
 
 
+def shared_stage(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
+    """The scores' curve stage per group of ``data`` (:func:`canonical_frame`), for metrics and curves to share.
+
+    The stage :func:`run_polars` sorts (every score, even of zero weight,
+    ``tp_prev, fp_prev`` where the plan's statistics read them);
+    :func:`run_polars` takes it as ``stage``, and
+    :func:`framemetrics.compilers.polars.curves.shared_points` reads the
+    curves' points from it. Without ``bins``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> lf = pl.LazyFrame({"y_true": [0, 1], "y_score": [0.2, 0.9], "sample_weight": [1.0, 1.0]})
+    >>> shared_stage(lf, make_plan("roc_auc_score", weighted=False), []).collect()["tp"].to_list()
+    [1.0, 1.0]
+    """
+    previous = any(STATISTICS[s].previous for s in plan.curve_stages.get(("y_score", ""), ()))
+    return curve_stage(data, keys, rows_of(plan_inputs(plan)), previous=previous)
+
+
 def canonical_frame(
     frame: pl.LazyFrame, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], *, drop_nulls: bool
 ) -> pl.LazyFrame:
@@ -119,6 +149,7 @@ def run_polars(
     by: tuple[str, ...] = (),
     *,
     drop_nulls: bool = False,
+    stage: pl.LazyFrame | None = None,
 ) -> pl.DataFrame:
     """Compute ``plan`` per group of ``frame``; columns as in :func:`framemetrics.sql.query.plan_query`.
 
@@ -134,6 +165,9 @@ def run_polars(
         Group columns.
     drop_nulls : bool
         Drop rows with a null in any used column first.
+    stage : polars.LazyFrame, optional
+        The scores' curve stage of the same rows and groups (:func:`shared_stage`),
+        read in place of sorting the scores again.
 
     Returns
     -------
@@ -156,7 +190,10 @@ def run_polars(
         x = curve_rows(POLARS, rows_of(plan_inputs(plan)), score)
         if plan.bins is not None and score == "y_score":
             x = replace(x, y_score=bin_score(POLARS, x.y_score.cast(pl.Float64), float(plan.bins)))
-        ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
+        if stage is not None and score == "y_score" and plan.bins is None:
+            ranked = aggregated(stage, keys, statistics, plan.max_fpr, plan.alpha)
+        else:
+            ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

@@ -31,6 +31,7 @@ from framemetrics.core.statistics import (
 from framemetrics.inputs import MetricInputs
 
 __all__ = [
+    "aggregated",
     "cell_statistics",
     "cells_stage",
     "check_count",
@@ -310,7 +311,8 @@ def curve_stage(
         Add ``tp_prev, fp_prev``, the sums over strictly higher scores.
     points : bool, default False
         The curves' points: only scores of positive weight (as scikit-learn
-        drops zero weights), with ``fn, tn`` (the weights below the score),
+        drops zero weights), with ``fn, tn`` (the weights below the score,
+        the total less the running sum as scikit-learn's ``tps[-1] - tps``),
         ``next_pw, next_nw`` (the next lower score's) and ``is_first``.
     labelled : bool, default True
         False for a quantile's stage, every row positive: no negative
@@ -346,8 +348,8 @@ def curve_stage(
         sums |= {f"{name}_prev": expr.shift(1, fill_value=0.0) for name, expr in list(sums.items())[: len(weights)]}
     if points:
         sums |= {
-            "fn": pw.cum_sum(reverse=True).shift(-1, fill_value=0.0),
-            "tn": nw.cum_sum(reverse=True).shift(-1, fill_value=0.0),
+            "fn": pw.sum() - pw.cum_sum(),  # as scikit-learn's fns = tps[-1] - tps
+            "tn": nw.sum() - nw.cum_sum(),
             "next_pw": pw.shift(-1),
             "next_nw": nw.shift(-1),
             "is_first": pl.int_range(pl.len()) == 0,
@@ -374,7 +376,7 @@ def curve_statistics(
     [(1.5, 2.0)]
     """
     curve = curve_stage(data, keys, x, previous=_needs_previous(statistics), labelled=labelled)
-    return _aggregated(curve, keys, statistics, max_fpr, alpha)
+    return aggregated(curve, keys, statistics, max_fpr, alpha)
 
 
 def many_curve_statistics(
@@ -390,14 +392,14 @@ def many_curve_statistics(
     [[(1.5, 2.0)], [(0.0, 2.0)]]
     """
     stages = curve_stages(data, keys, xs, previous=_needs_previous(statistics))
-    return [_aggregated(curve, keys, statistics) for curve in stages]
+    return [aggregated(curve, keys, statistics) for curve in stages]
 
 
 def _needs_previous(statistics: tuple[str, ...]) -> bool:
     return any(STATISTICS[s].previous for s in statistics)
 
 
-def _aggregated(
+def aggregated(
     curve: pl.LazyFrame, keys: list[str], statistics: tuple[str, ...], max_fpr: float = 1.0, alpha: float = 0.5
 ) -> pl.LazyFrame:
     """The curve statistics ``statistics`` per group of a curve stage's frame."""

@@ -26,7 +26,7 @@ from framemetrics.compilers.sql.query import (
     same_group,
     statistics_select,
 )
-from framemetrics.compilers.sql.stages import curve_stage, group_window, rows_of
+from framemetrics.compilers.sql.stages import BELOW_COUNTS, curve_stage, group_window, rows_of, select_from
 from framemetrics.core.curves import COUNTS, Curve, curve_column
 from framemetrics.core.plan import Plan
 
@@ -39,12 +39,13 @@ def _columns(*names: str) -> list[exp.Column]:
     return [exp.column(n) for n in names]
 
 
-def _points(curve: Curve, keys: list[str], drop: exp.Expression) -> exp.Expression:
-    """``fm_points``: the kept points of ``fm_curve``, then per group the point at threshold +inf."""
+def _points(curve: Curve, keys: list[str], drop: exp.Expression | None) -> exp.Expression:
+    """``fm_points``: the kept points of ``fm_curve`` (all if ``drop`` is None), then per group the point at +inf."""
     stage = {name: SQL.col(name) for name in _STAGE}
     totals = _columns("pos_total", "neg_total")
     kept = exp.select(*_columns(*keys), exp.alias_(exp.column("y_score"), "threshold"), *_columns(*COUNTS), *totals)
-    kept = kept.from_("fm_curve", copy=False).where(curve.keep(SQL, stage, drop), copy=False)
+    kept = kept.from_("fm_curve", copy=False)
+    kept = kept if drop is None else kept.where(curve.keep(SQL, stage, drop), copy=False)
     # The point at +inf: nothing predicted positive (every column named: DataFusion wants distinct names).
     at_inf = {"tp": SQL.lit(0.0), "fp": SQL.lit(0.0), "tn": SQL.col("neg_total"), "fn": SQL.col("pos_total")}
     named = [exp.alias_(at_inf[c], c, copy=False) for c in COUNTS]
@@ -75,30 +76,56 @@ def _in_range() -> exp.Expression:
     )
 
 
-def _thinned(curve: Curve, keys: list[str], max_points: int) -> exp.Select:
-    """``fm_thinned``: per group and column of the x rate, each point's rank from both ends and by the y rate."""
-    cell = _columns(*keys, "fm_column")
+def _thinned(curve: Curve, keys: list[str], max_points: int) -> list[tuple[str, exp.Select]]:
+    """The CTEs that find the M4 points of ``fm_curve_points`` per group and column of the x rate.
 
-    def rank(*order: exp.Ordered) -> exp.Window:
-        return exp.Window(this=exp.RowNumber(), partition_by=cell, order=exp.Order(expressions=list(order)))
-
-    def by_threshold(reverse: bool = False) -> exp.Ordered:
-        return exp.Ordered(this=exp.column("threshold"), desc=curve.descending != reverse)
-
-    def by_y(desc: bool) -> exp.Ordered:
-        return exp.Ordered(this=exp.column(curve.y), desc=desc, nulls_first=False)
-
-    ranks = {
-        "fm_first": rank(by_threshold()),
-        "fm_last": rank(by_threshold(reverse=True)),
-        "fm_lowest": rank(by_y(False), by_threshold()),
-        "fm_highest": rank(by_y(True), by_threshold()),
-    }
+    ``fm_columns`` gives each point its column; ``fm_cells`` the first and
+    last thresholds of each (group, column) in the curve's order and its
+    lowest and highest y rate; ``fm_extremes`` adds the first threshold at
+    each of those two rates (ties go to the first point, as Polars'
+    ``arg_min``). Thresholds are distinct within a group, so a threshold
+    names a point. Two ``GROUP BY`` and a join: no window, whose sort per
+    column cost 4x more.
+    """
+    cell = [*keys, "fm_column"]
+    threshold, y = exp.column("threshold"), exp.column(curve.y)
+    first, last = (exp.Max, exp.Min) if curve.descending else (exp.Min, exp.Max)
     column = curve_column(SQL, SQL.col(curve.x), SQL.lit(max_points // 4))
     columned = exp.select(exp.Star(), exp.alias_(column, "fm_column")).from_("fm_curve_points")
-    return exp.select(exp.Star(), *(exp.alias_(r, name) for name, r in ranks.items())).from_(
-        columned.subquery("fm_columns")
-    )
+    ends = {"fm_first": first(this=threshold), "fm_last": last(this=threshold.copy())}
+    ends |= {"fm_low": exp.Min(this=y), "fm_high": exp.Max(this=y.copy())}
+    named = [exp.alias_(value, name) for name, value in ends.items()]
+    cells = select_from([*_columns(*cell), *named], "fm_columns", group_by=_columns(*cell))
+
+    def first_at(rate: str) -> exp.Expression:
+        reached = SQL.eq(exp.column(curve.y, table="fm_columns"), exp.column(rate, table="fm_cells"))
+        return first(this=SQL.when(reached, exp.column("threshold", table="fm_columns")).otherwise(SQL.null()))
+
+    extremes = [exp.alias_(exp.column(c, table="fm_columns"), c) for c in cell]
+    extremes += [exp.alias_(exp.Max(this=exp.column(n, table="fm_cells")), n) for n in ("fm_first", "fm_last")]
+    extremes += [exp.alias_(first_at("fm_low"), "fm_lowest"), exp.alias_(first_at("fm_high"), "fm_highest")]
+    joined = exp.select(*extremes).from_("fm_columns").join("fm_cells", on=same_group("fm_columns", "fm_cells", cell))
+    extreme = joined.group_by(*(exp.column(c, table="fm_columns") for c in cell))
+    return [("fm_columns", columned), ("fm_cells", cells), ("fm_extremes", extreme)]
+
+
+def _kept(keys: list[str], names: list[exp.Expression]) -> exp.Select:
+    """The ``names`` of the points :func:`_thinned` keeps, and a group's null row (invalid input)."""
+    cell = [*keys, "fm_column"]
+    chosen = [exp.column(n, table="fm_extremes") for n in ("fm_first", "fm_last", "fm_lowest", "fm_highest")]
+    threshold = exp.column("threshold", table="fm_columns")
+    kept = SQL.any(SQL.is_null(threshold), exp.In(this=threshold.copy(), expressions=chosen))
+    select = exp.select(*(exp.column(n, table="fm_columns") for n in names)).from_("fm_columns")
+    return select.join("fm_extremes", on=same_group("fm_columns", "fm_extremes", cell)).where(kept)
+
+
+def _shared_points(stage: str, keys: list[str]) -> exp.Select:
+    """The points of a shared curve stage (``query.shared_stage``): its scores of positive weight, with
+    ``fn, tn`` and ``is_first`` as the curve stage's ``points`` (the group's highest such score)."""
+    columns = [exp.alias_(exp.column(total) - exp.column(count), name) for name, total, count in BELOW_COUNTS]
+    first = SQL.eq(exp.column("y_score"), group_window(exp.Max(this=exp.column("y_score")), keys))
+    select = exp.select(exp.Star(), *columns, exp.alias_(first, "is_first")).from_(stage)
+    return select.where(exp.column("pw") + exp.column("nw") > 0)
 
 
 def curve_query(
@@ -108,6 +135,7 @@ def curve_query(
     *,
     drop_intermediate: bool | None = None,
     max_points: int | None = None,
+    stage: str | None = None,
 ) -> exp.Select:
     """The points of ``curve`` per group of ``inputs``, as a tree.
 
@@ -126,6 +154,11 @@ def curve_query(
     max_points : int, optional
         Thin each group's curve to at most this many points, as
         :func:`framemetrics.compilers.polars.curves.thin`.
+    stage : str, optional
+        A table holding the scores' curve stage of the same rows and groups
+        (:func:`framemetrics.compilers.sql.query.shared_stage`), read in
+        place of sorting the scores again; every point is kept
+        (``drop_intermediate`` must be False).
 
     Returns
     -------
@@ -152,9 +185,13 @@ def curve_query(
     ctes = [
         ("fm_input", input_select(plan, inputs, keys)),
         ("fm_statistics", statistics_select(plan, literals, keys, ("n_rows",))),
-        *curve_stage(x, keys, x.y_score, points=True),
-        ("fm_points", _points(curve, keys, drop_flag)),
     ]
+    if stage is None:
+        ctes += [*curve_stage(x, keys, x.y_score, points=True), ("fm_points", _points(curve, keys, drop_flag))]
+    elif drop:
+        raise ValueError("the points of a shared curve stage are all kept: drop_intermediate must be False")
+    else:
+        ctes += [("fm_curve", _shared_points(stage, keys)), ("fm_points", _points(curve, keys, None))]
     source = "fm_points"
     if curve.sliced:
         ctes.append(("fm_ends", _ends(keys)))
@@ -177,13 +214,9 @@ def curve_query(
     select = select.where(SQL.any(SQL.not_(valid), SQL.all(point, _in_range()) if curve.sliced else point))
     if max_points is not None:
         ctes.append(("fm_curve_points", select.select(*(exp.alias_(g, k) for g, k in zip(group_columns, keys)))))
-        ctes.append(("fm_thinned", _thinned(curve, keys, max_points)))
-        names = [*by, "threshold", *curve.rates, *COUNTS]
-        kept = exp.In(
-            this=exp.Literal.number(1), expressions=_columns("fm_first", "fm_last", "fm_lowest", "fm_highest")
-        )
-        select = exp.select(*(exp.column(n) for n in names)).from_("fm_thinned").where(kept)
-        group_columns = _columns(*keys)
+        ctes += _thinned(curve, keys, max_points)
+        select = _kept(keys, [*by, "threshold", *curve.rates, *COUNTS])
+        group_columns = [exp.column(k, table="fm_columns") for k in keys]
     threshold = exp.Ordered(this=exp.column("threshold"), desc=curve.descending)
     select = select.order_by(*(exp.Ordered(this=g.copy(), nulls_first=False) for g in group_columns), threshold)
     for name, cte in ctes:

@@ -18,7 +18,7 @@ from functools import reduce
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, rows_of
+from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, curve_stage, rows_of
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import bounded
@@ -33,6 +33,7 @@ __all__ = [
     "plan_literals",
     "plan_query",
     "same_group",
+    "shared_stage",
     "statistics_ctes",
     "statistics_select",
     "user_column",
@@ -176,7 +177,7 @@ def _formula(call: MetricCall) -> exp.Expression:
     return exp.alias_(formula, identifier(call.name), copy=False)
 
 
-def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.Select:
+def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: str | None = None) -> exp.Select:
     """The statement computing ``plan`` per group of ``inputs``, as a tree.
 
     Parameters
@@ -187,6 +188,9 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
         The source and the expression of each input role.
     checks : bool, default False
         Also return the ``invalid_*`` counts per group.
+    stage : str, optional
+        A table holding the scores' curve stage of the same rows and groups
+        (:func:`shared_stage`), read in place of sorting the scores again.
 
     Returns
     -------
@@ -212,7 +216,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False) -> exp.
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
-    curves, rankings = curve_ctes(plan, literals, keys)
+    curves, rankings = curve_ctes(plan, literals, keys, stage)
     ctes += curves
     for ranking in rankings:
         values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
@@ -247,3 +251,31 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     return select.with_("fm_input", as_=input_select(plan, inputs, keys), copy=False).with_(
         "fm_statistics", as_=statistics, copy=False
     )
+
+
+def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
+    """The scores' curve stage per group of ``inputs``, for one table that metrics and curves both read.
+
+    The stage :func:`plan_query` sorts (every score, even of zero weight,
+    ``tp_prev, fp_prev`` where the plan's statistics read them):
+    :func:`plan_query` and :func:`framemetrics.compilers.sql.curves.curve_query`
+    take the table's name as ``stage``. Without ``bins``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.core.plan import make_plan
+    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")})
+    >>> to_sql(shared_stage(make_plan("average_precision_score", weighted=False), inputs)).endswith("FROM fm_curve")
+    True
+    """
+    keys = group_keys(inputs)
+    x = rows_of(plan_literals(plan, inputs))
+    select = exp.select(exp.Star(), copy=False).from_("fm_curve", copy=False)
+    previous = any(STATISTICS[s].previous for s in plan.curve_stages.get(("y_score", ""), ()))
+    for name, cte in [
+        ("fm_input", input_select(plan, inputs, keys)),
+        *curve_stage(x, keys, x.y_score, previous=previous),
+    ]:
+        select = select.with_(name, as_=cte, copy=False)
+    return select

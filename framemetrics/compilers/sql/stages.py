@@ -33,6 +33,7 @@ from framemetrics.core.statistics import (
 )
 
 __all__ = [
+    "BELOW_COUNTS",
     "cell_statistics",
     "cells_stage",
     "curve_ctes",
@@ -46,9 +47,9 @@ __all__ = [
 # The frames of the curve stage's windows, in decreasing score order.
 _THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
 _BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
-_BELOW = {"kind": "ROWS", "start": exp.Literal.number(1), "start_side": "FOLLOWING"}
-_BELOW |= {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
 _ALL = _THROUGH | {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
+# The weights below a score, as scikit-learn's ``fns = tps[-1] - tps``: the group's total less the running sum.
+BELOW_COUNTS = (("fn", "pos_total", "tp"), ("tn", "neg_total", "fp"))
 
 
 def rows_of(literals: dict[str, exp.Expression]) -> Rows:
@@ -229,10 +230,7 @@ def curve_stage(
             f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0)) for c, name, _ in sums
         }
     if points:
-        columns |= {
-            name: SQL.coalesce(_by_score(_sum(c), keys, _BELOW), SQL.lit(0.0))
-            for c, name in (("pw", "fn"), ("nw", "tn"))
-        }
+        columns |= {name: columns[total].copy() - columns[count].copy() for name, total, count in BELOW_COUNTS}
         columns |= {
             f"next_{c}": _by_score(exp.Anonymous(this="LEAD", expressions=[exp.column(c)]), keys) for c in ("pw", "nw")
         }
@@ -255,12 +253,16 @@ def curve_statistics(
     labelled: bool = True,
     source: str = "fm_input",
     prefix: str = "fm",
+    stage: str | None = None,
 ) -> list[tuple[str, exp.Select]]:
     """The curve stage over ``source`` and the curve ``statistics`` per group (``<prefix>_ranking``).
 
     ``quantile`` (``median``, ``alpha``) adds the group's weighted quantile
     at that level to every point (``<prefix>_quantiles``), for the statistics
-    that read it; ``labelled`` as :func:`curve_stage`.
+    that read it; ``labelled`` as :func:`curve_stage`. ``stage`` names a
+    table holding the curve stage already
+    (:func:`framemetrics.compilers.sql.query.shared_stage`): it is read
+    in place of sorting ``source``.
 
     Examples
     --------
@@ -270,10 +272,13 @@ def curve_statistics(
     """
     previous = any(STATISTICS[s].previous for s in statistics)
     score = x.y_score if score is None else score
-    ctes = curve_stage(x, keys, score, previous=previous, labelled=labelled, source=source, prefix=prefix)
+    if stage is None:
+        ctes = curve_stage(x, keys, score, previous=previous, labelled=labelled, source=source, prefix=prefix)
+        stage = f"{prefix}_curve"
+    else:
+        ctes = []
     columns = {f: SQL.col(f) for f in CurvePoints.__dataclass_fields__}
     points = CurvePoints(**columns | {"max_fpr": x.max_fpr, "alpha": x.alpha})
-    stage = f"{prefix}_curve"
     extra = {}
     if any(STATISTICS[s].gap_max for s in statistics):
         extra["gap_max"] = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
@@ -291,14 +296,15 @@ def curve_statistics(
 
 
 def curve_ctes(
-    plan: Plan, literals: dict[str, exp.Expression], keys: list[str]
+    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], stage: str | None = None
 ) -> tuple[list[tuple[str, exp.Select]], list[str]]:
     """The plan's curve statistics per group, one curve stage per :attr:`Plan.curve_stages` entry.
 
     The scores' stage is ``fm_scores`` ... ``fm_ranking`` (scores binned
-    with ``bins=``); another sorts its value under its own prefix
-    (``fm_abs_error_scores`` ... ``fm_abs_error_ranking``). Returns the CTEs
-    and the names of the ranking CTEs to join.
+    with ``bins=``), or the table ``stage`` (``query.shared_stage``); another
+    sorts its value under its own prefix (``fm_abs_error_scores`` ...
+    ``fm_abs_error_ranking``). Returns the CTEs and the names of the ranking
+    CTEs to join.
 
     Examples
     --------
@@ -315,6 +321,9 @@ def curve_ctes(
         binned = binned if score == "y_score" else None
         prefix = "_".join(p for p in ("fm", "" if score == "y_score" else score, quantile) if p)
         labelled = score == "y_score"
-        ctes += curve_statistics(x, keys, statistics, score=binned, quantile=quantile, labelled=labelled, prefix=prefix)
+        shared = stage if score == "y_score" and not quantile else None
+        ctes += curve_statistics(
+            x, keys, statistics, score=binned, quantile=quantile, labelled=labelled, prefix=prefix, stage=shared
+        )
         rankings.append(f"{prefix}_ranking")
     return ctes, rankings

@@ -49,21 +49,15 @@ WITH fm_input AS (
     ) AS fp,
     SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
     SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-    COALESCE(
-      SUM(pw) OVER (
-        PARTITION BY fm_g0
-        ORDER BY y_score DESC
-        ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING
-      ),
-      CAST(0.0 AS FLOAT64)
+    SUM(pw) OVER (PARTITION BY fm_g0) - SUM(pw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS fn,
-    COALESCE(
-      SUM(nw) OVER (
-        PARTITION BY fm_g0
-        ORDER BY y_score DESC
-        ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING
-      ),
-      CAST(0.0 AS FLOAT64)
+    SUM(nw) OVER (PARTITION BY fm_g0) - SUM(nw) OVER (
+      PARTITION BY fm_g0
+      ORDER BY y_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS tn,
     LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
     LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
