@@ -576,7 +576,7 @@ def run_report_benchmark(rows: int, groups: int, repeat: int, engines: list[str]
         def report(engine: str = engine) -> None:
             fm.evaluation_report(path, by="g", engine=engine, output=output, **columns)
 
-        report()  # warm: matplotlib's import
+        report()  # warm: imports and file cache
         case = f"report, {rows:,} rows x {groups:,} segments"
         lines.append(
             _line(engine, case, "evaluate, overall + per segment", best_of(repeat, report), best_of(repeat, evaluate))

@@ -1,4 +1,4 @@
-"""Importing framemetrics stays light: the engines load with the first call, matplotlib with the first report."""
+"""Importing framemetrics stays light: the engines load with the first call; the report needs no plotting library."""
 
 from __future__ import annotations
 
@@ -15,13 +15,23 @@ def _run(code: str) -> str:
 
 
 def test_import_loads_no_engine():
-    code = "import sys, framemetrics; print(sorted(m for m in ('polars', 'duckdb', 'sqlglot', 'matplotlib') if m in sys.modules))"
+    code = "import sys, framemetrics; print(sorted(m for m in ('polars', 'duckdb', 'sqlglot') if m in sys.modules))"
     assert _run(code) == "[]"
 
 
-def test_first_use_loads_the_engines_but_not_matplotlib():
-    code = "import sys, framemetrics as fm; fm.evaluate; print('polars' in sys.modules, 'matplotlib' in sys.modules)"
-    assert _run(code) == "True False"
+def test_first_use_loads_the_engines():
+    code = "import sys, framemetrics as fm; fm.evaluate; print('polars' in sys.modules)"
+    assert _run(code) == "True"
+
+
+def test_a_report_is_drawn_without_a_plotting_library(tmp_path):
+    code = (
+        "import sys, polars as pl, framemetrics as fm; "
+        "df = pl.DataFrame({'y': [0, 1, 1, 0], 'p': [0.1, 0.8, 0.6, 0.3]}); "
+        f"fm.evaluation_report(df, y_true='y', y_score='p', output={str(tmp_path / 'r.html')!r}); "
+        "print(sorted(m for m in ('matplotlib', 'plotly', 'altair') if m in sys.modules))"
+    )
+    assert _run(code) == "[]"
 
 
 def test_import_time_is_well_under_the_bound():

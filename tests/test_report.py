@@ -1,13 +1,16 @@
-"""The report's numbers are the library's: multiclass collection, and the tint's fixed scale."""
+"""The report's numbers are the library's (binary from one shared curve stage, multiclass), and the tint's scale."""
 
 from __future__ import annotations
 
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
+from framemetrics.report.collect import collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
 
@@ -62,3 +65,34 @@ def test_the_tint_has_a_fixed_scale():
     assert badness("f1_macro", 0.85, 0.90) == pytest.approx(0.5)
     assert badness("log_loss", 0.25, 0.2) == pytest.approx(0.5)
     assert badness("roc_auc_score", 0.95, 0.90) == 0.0
+
+
+BINARY_ROWS = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b", "c", None]),
+        st.integers(0, 1),
+        st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5000001, 0.9, 1.0]),
+        st.sampled_from([0.0, 0.5, 1.0, 3.0]),
+    ),
+    min_size=1,
+    max_size=60,
+)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=BINARY_ROWS)
+def test_the_binary_report_holds_the_library_numbers(engine, rows):
+    """Metrics and curves come from one shared curve stage; they equal evaluate and the curve functions."""
+    frame = pl.DataFrame(rows, schema=["g", "y", "p", "w"], orient="row")
+    assume(frame["w"].sum() > 0)
+    columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "engine": engine}
+    data = collect(frame, by=("g",), max_points=8, max_segments=3, **columns)
+    metrics = list(data.metrics)
+    assert_frame_equal(data.overall, fm.evaluate(frame, metrics=metrics, **columns), rel_tol=1e-12, abs_tol=1e-12)
+    want = fm.evaluate(frame, metrics=metrics, by="g", **columns)
+    assert_frame_equal(data.segments, want, rel_tol=1e-12, abs_tol=1e-12)
+    for name, got in (("roc_curve", data.roc), ("precision_recall_curve", data.pr)):
+        whole = fm.curve_table(name, frame, drop_intermediate=False, max_points=8, **columns)
+        per_segment = fm.curve_table(name, frame, by="g", drop_intermediate=False, max_points=8, **columns)
+        assert_frame_equal(got, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)

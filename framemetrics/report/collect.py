@@ -18,8 +18,8 @@ from framemetrics.calibration import calibration_curve
 from framemetrics.columns import resolve_curve
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.query import user_column
-from framemetrics.curves import precision_recall_curve, roc_curve
-from framemetrics.evaluation import check_schema, evaluate
+from framemetrics.evaluation import check_schema
+from framemetrics.report.shared import shared_results
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = [
@@ -194,24 +194,21 @@ def collect(
         metrics = [m for m in REPORT_METRICS if probabilities or m not in _PROBABILITY_ONLY]
     if not probabilities:
         notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
-    common = dict(
-        y_true=y_true, sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, nulls=nulls,
-        engine=engine, con=con,
-    )  # fmt: skip
-    scored = dict(common, y_score=y_score)
-    overall = evaluate(source, metrics=metrics, threshold=threshold, **scored)
-    segments = evaluate(source, metrics=metrics, threshold=threshold, by=by, **scored) if by else None
+    scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
+    scored |= {"neg_label": neg_label, "nulls": nulls, "engine": engine, "con": con}
+    shared = shared_results(source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, **scored)
+    overall = shared.level(shared.metrics, 0)
+    segments = shared.level(shared.metrics, 1) if by else None
     shown = largest_segments(segments, by, max_segments, notes)
 
-    def both(function: Any, **kwargs: Any) -> pl.DataFrame:
-        whole = function(source, **scored, **kwargs)
-        return stack(whole, function(source, **scored, by=by, **kwargs) if by else None, by, shown)
+    def both(frame: pl.DataFrame) -> pl.DataFrame:
+        return stack(shared.level(frame, 0), shared.level(frame, 1) if by else None, by, shown)
 
-    roc = both(roc_curve, max_points=max_points)
-    pr = both(precision_recall_curve, max_points=max_points)
+    roc, pr = both(shared.curves["roc_curve"]), both(shared.curves["precision_recall_curve"])
     calibration = distribution = None
     if probabilities:
-        calibration = both(calibration_curve, n_bins=10)
+        whole = calibration_curve(source, **scored, n_bins=10)
+        calibration = stack(whole, calibration_curve(source, **scored, by=by, n_bins=10) if by else None, by, shown)
         distribution = calibration_curve(source, **scored, n_bins=HISTOGRAM_BINS)
     return report_data(
         source, started, title=title or f"Evaluation of {y_score} against {y_true}", engine=engine, by=by,

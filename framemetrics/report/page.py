@@ -191,8 +191,10 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
     parts.append(f"<h2>Plots</h2>\n<div class=\"figures\">{shown}</div>")
     notes = [
         *data.notes,
-        f"Each curve is drawn from at most {data.max_points} points, chosen in the engine so the lines are "
-        "those of the full curve (M4: first, last, lowest and highest point per column of the x axis).",
+        (
+            f"Each curve is drawn from at most {data.max_points} points, chosen in the engine so the lines are "
+            "those of the full curve (M4: first, last, lowest and highest point per column of the x axis)."
+        ),
         "Null means undefined (e.g. precision with no predicted positive).",
     ]
     parts.append('<div class="notes">' + "".join(f"<p>{html.escape(n)}</p>" for n in notes) + "</div>")

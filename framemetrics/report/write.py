@@ -14,6 +14,7 @@ from framemetrics.curves import check_max_points
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
 from framemetrics.report.multiclass import collect_multiclass
 from framemetrics.report.page import render_page
+from framemetrics.report.plots import figures
 from framemetrics.sources import Source, opened_source
 from framemetrics.tasks import infer_task, task_from_arguments
 
@@ -155,7 +156,5 @@ def evaluation_report(
 
 def _write(data: ReportData, output: str | Path) -> Path:
     path = Path(output)
-    from framemetrics.report.plots import figures  # matplotlib loads with the first report, not with the package
-
     path.write_text(render_page(data, figures(data, HISTOGRAM_BINS)), encoding="utf-8")
     return path

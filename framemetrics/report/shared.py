@@ -1,0 +1,193 @@
+"""The binary report's metrics and curves from one curve stage, shared by both levels and every output.
+
+The report shows the metrics over all rows and per segment, and the ROC and
+precision-recall curves of each. Computed one by one, that sorts the scores
+six times. Here the input is read at two levels (``fm_level`` 0: all rows,
+the group columns null; 1: per segment), the scores are sorted once into
+the curve stage of every (level, segment), held by the engine (a Polars
+frame in memory, a DuckDB temporary table), and the metrics
+(:func:`~framemetrics.compilers.polars.query.run_polars`,
+:func:`~framemetrics.compilers.sql.query.plan_query`) and both curves,
+thinned, read it. The metrics are those of :func:`framemetrics.evaluate`, the
+curves those of :func:`framemetrics.roc_curve` and its sibling with
+``drop_intermediate=False`` and ``max_points``: the same stages, the same
+formulas, the same rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import polars as pl
+from sqlglot import exp
+
+from framemetrics.columns import polars_columns, prepare_metrics, sql_columns
+from framemetrics.compilers.polars.curves import shared_points, stage_points
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, run_polars, shared_stage
+from framemetrics.compilers.sql.curves import curve_query
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.compilers.sql.query import QueryInputs, plan_query, user_column
+from framemetrics.compilers.sql.query import shared_stage as shared_stage_sql
+from framemetrics.core.curves import CURVES
+from framemetrics.evaluation import check_schema, raise_for_invalid
+from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+
+__all__ = ["LEVEL", "Shared", "shared_results"]
+
+LEVEL = "fm_level"
+CURVE_NAMES = ("roc_curve", "precision_recall_curve")
+_STAGE_ANCHOR = "roc_auc_score"  # puts y_score, its checks and the curve stage in any plan
+_tables = itertools.count()
+
+
+@dataclass(frozen=True)
+class Shared:
+    """The metrics and curves of every (level, segment): the group columns preceded by ``fm_level``.
+
+    Without segments there is one level, all rows, and no group column.
+    ``curves`` maps ``roc_curve`` and ``precision_recall_curve`` to their points.
+    """
+
+    metrics: pl.DataFrame
+    curves: dict[str, pl.DataFrame]
+    by: tuple[str, ...]
+
+    def level(self, frame: pl.DataFrame, level: int) -> pl.DataFrame:
+        """The rows of ``frame`` at ``level``: all rows (0, group columns dropped) or per segment (1)."""
+        if not self.by:
+            return frame
+        rows = frame.filter(pl.col(LEVEL) == level).drop(LEVEL)
+        return rows.drop(list(self.by)) if level == 0 else rows
+
+
+def shared_results(
+    source: Source,
+    *,
+    y_true: str,
+    y_score: str,
+    by: tuple[str, ...],
+    sample_weight: str | None,
+    metrics: Sequence[str] | dict[str, dict[str, Any]],
+    threshold: float,
+    pos_label: Any,
+    neg_label: Any,
+    nulls: str,
+    engine: str,
+    con: duckdb.DuckDBPyConnection | None,
+    max_points: int,
+) -> Shared:
+    """Metrics over all rows and per segment of ``by`` and both curves, from one curve stage.
+
+    The parameters are those of :func:`framemetrics.evaluate` (``metrics``
+    a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
+    ``engine`` is ``"polars"`` or ``"duckdb"``. Invalid rows raise as in
+    :func:`framemetrics.evaluate`, before any curve is computed.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.1, 0.3]})
+    >>> out = shared_results(df, y_true="y", y_score="p", by=("g",), sample_weight=None, metrics=["roc_auc_score"],
+    ...                      threshold=0.5, pos_label=1, neg_label=None, nulls="error", engine="duckdb", con=None,
+    ...                      max_points=100)
+    >>> out.level(out.metrics, 1)["roc_auc_score"].to_list(), out.level(out.metrics, 0)["roc_auc_score"].item()
+    ([1.0, 0.0], 0.5)
+    """
+    requested = list(metrics)
+    anchored = metrics if _STAGE_ANCHOR in requested else _with_anchor(metrics)
+    prepared = prepare_metrics(
+        anchored, threshold=threshold, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
+        sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
+    )  # fmt: skip
+    resolved = prepared.resolved
+    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
+    levels = (LEVEL, *by) if by else ()
+    keys = [f"fm_g{i}" for i in range(len(levels))]
+    if engine == "polars":
+        frame = open_polars(source, con)
+        check_schema(plan, roles, by, schema(frame), thresholded)
+        columns = polars_columns(plan, roles, thresholded, prepared.threshold)
+        both = _levels_polars(frame, by)
+        stage = shared_stage(canonical_frame(both, plan, columns, levels, drop_nulls=prepared.drop), plan, keys)
+        stage = stage.collect(optimizations=NO_SHARED_SCANS).lazy()
+        result = run_polars(both, plan, columns, levels, drop_nulls=prepared.drop, stage=stage)
+        raise_for_invalid(_level_zero(result, by), plan, roles, nulls, frame)
+        named = dict(zip(keys, levels, strict=True))
+        curves = {
+            name: stage_points(shared_points(stage, keys), keys, CURVES[name], False, max_points)
+            .rename(named)
+            .collect()
+            for name in CURVE_NAMES
+        }
+    else:
+        opened = open_sql(source, engine, con)
+        table = f"fm_report_stage_{next(_tables)}"
+        try:
+            check_schema(plan, roles, by, sql_schema(opened), thresholded)
+            columns = sql_columns(plan, roles, thresholded, prepared.threshold)
+            inputs = _levels_sql(opened.table, columns, by, prepared.drop)
+            opened.run(to_sql(_create_temporary(table, shared_stage_sql(plan, inputs))))
+            result = opened.fetch(plan_query(plan, inputs, checks=True, stage=table), levels)
+            raise_for_invalid(_level_zero(result, by), plan, roles, nulls, opened)
+            curves = {
+                name: opened.fetch(
+                    curve_query(
+                        CURVES[name], plan, inputs, drop_intermediate=False, max_points=max_points, stage=table
+                    ),
+                    levels,
+                )
+                for name in CURVE_NAMES
+            }
+        finally:
+            opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))
+            opened.close()
+    hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
+    return Shared(result.drop([c.name for c in plan.checks], *hidden), curves, by)
+
+
+def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence[str] | dict[str, dict[str, Any]]:
+    """``metrics`` and ROC AUC, whose plan reads the scores, checks them and sorts them into the curve stage."""
+    if isinstance(metrics, dict):
+        return {**metrics, _STAGE_ANCHOR: {}}
+    return [*metrics, _STAGE_ANCHOR]
+
+
+def _level_zero(result: pl.DataFrame, by: tuple[str, ...]) -> pl.DataFrame:
+    """The all-rows level alone: every row counted once by the input checks."""
+    return result.filter(pl.col(LEVEL) == 0) if by else result
+
+
+def _levels_polars(frame: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    """Every row twice: at level 0 with null group columns (all rows), at level 1 in its segment."""
+    if not by:
+        return frame
+    types = frame.collect_schema()
+    whole = frame.with_columns(pl.lit(0).alias(LEVEL), *(pl.lit(None, dtype=types[b]).alias(b) for b in by))
+    return pl.concat([whole, frame.with_columns(pl.lit(1).alias(LEVEL))], how="vertical")
+
+
+def _levels_sql(
+    table: exp.Expression, columns: dict[str, exp.Expression], by: tuple[str, ...], drop: bool
+) -> QueryInputs:
+    """:class:`QueryInputs` reading every row twice, as :func:`_levels_polars`: level, then the segment or null."""
+    if not by:
+        return QueryInputs(table, columns, by, drop)
+
+    def level(value: int) -> exp.Select:
+        return exp.select(exp.Star(), exp.alias_(SQL.lit(value), LEVEL)).from_(table.copy())
+
+    both = exp.union(level(0), level(1), distinct=False).subquery("fm_levels")
+    at_level_1 = SQL.eq(exp.column(LEVEL), SQL.lit(1))
+    # No ELSE: the null keeps the column's type.
+    groups = (exp.column(LEVEL), *(exp.Case().when(at_level_1.copy(), user_column(b)) for b in by))
+    return QueryInputs(both, columns, (LEVEL, *by), drop, group_columns=groups)
+
+
+def _create_temporary(name: str, query: exp.Select) -> exp.Create:
+    """``CREATE TEMPORARY TABLE name AS query``."""
+    properties = exp.Properties(expressions=[exp.TemporaryProperty()])
+    return exp.Create(this=exp.to_table(name), kind="TABLE", expression=query, properties=properties)
