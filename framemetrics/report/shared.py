@@ -117,10 +117,9 @@ def shared_results(
         result = run_polars(both, plan, columns, levels, drop_nulls=prepared.drop, stage=stage)
         raise_for_invalid(_level_zero(result, by), plan, roles, nulls, frame)
         named = dict(zip(keys, levels, strict=True))
+        points = shared_points(stage, keys).collect().lazy()  # both curves read them
         curves = {
-            name: stage_points(shared_points(stage, keys), keys, CURVES[name], False, max_points)
-            .rename(named)
-            .collect()
+            name: stage_points(points, keys, CURVES[name], False, max_points).rename(named).collect()
             for name in CURVE_NAMES
         }
     else:

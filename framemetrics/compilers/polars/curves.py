@@ -43,14 +43,15 @@ _COLUMNS = {
 
 
 def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -> pl.LazyFrame:
-    """At most ``max_points`` points per group, drawn as the full curve is (M4), in any row order.
+    """At most ``max_points`` points per group, drawn as the full curve is (M4).
 
     The x rate is cut into ``max_points // 4`` equal-width columns; per group
-    and column the first and last points in the curve's threshold order and
-    the lowest and highest by the y rate are kept, ties going to the first.
-    Thresholds are distinct within a group, so each is found by aggregates
-    over the (group, column) and joined back, as the SQL of
-    :func:`framemetrics.compilers.sql.curves.curve_query`: the rows need no sort.
+    and column the first and last points and the lowest and highest by the
+    y rate are kept, ties going to the first. ``points`` must hold each
+    group's points in the curve's threshold order (groups may interleave):
+    no sort is needed. The SQL of
+    :func:`framemetrics.compilers.sql.curves.curve_query` keeps the same
+    points by aggregates.
 
     Examples
     --------
@@ -60,25 +61,10 @@ def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -
     [4.0, 2.0, 1.0]
     """
     cell = [*keys, "fm_column"]
-    threshold, y = pl.col("threshold"), pl.col(curve.y)
-
-    def first(values: pl.Expr) -> pl.Expr:
-        return values.max() if curve.descending else values.min()
-
-    def last(values: pl.Expr) -> pl.Expr:
-        return values.min() if curve.descending else values.max()
-
-    ends = {
-        "fm_first": first(threshold),
-        "fm_last": last(threshold),
-        "fm_lowest": first(threshold.filter(y == y.min())),
-        "fm_highest": first(threshold.filter(y == y.max())),
-    }
+    y, index = pl.col(curve.y), pl.int_range(pl.len())
+    keep = (index == 0) | (index == pl.len() - 1) | (index == y.arg_min()) | (index == y.arg_max())
     columned = points.with_columns(fm_column=curve_column(POLARS, pl.col(curve.x), pl.lit(max_points // 4)))
-    cells = columned.group_by(cell).agg(**ends)
-    kept = threshold.is_null() | pl.any_horizontal(threshold == pl.col(name) for name in ends)
-    joined = columned.join(cells, on=cell, nulls_equal=True, maintain_order="left")
-    return joined.filter(kept).drop("fm_column", *ends)
+    return columned.filter(keep.over(cell)).drop("fm_column")
 
 
 def curve_points(
@@ -148,14 +134,23 @@ def shared_points(stage: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
 def stage_points(
     stage: pl.LazyFrame, keys: list[str], curve: Curve, drop_intermediate: bool, max_points: int | None = None
 ) -> pl.LazyFrame:
-    """The points of ``curve`` from a curve stage with the ``points`` columns (see :func:`curve_points`)."""
+    """The points of ``curve`` from a curve stage with the ``points`` columns (see :func:`curve_points`).
+
+    The stage's rows run down the scores (groups may interleave), as
+    :func:`curve_stage` sorts them: each group's points are then in the
+    curve's order for :func:`thin`, and only the kept points are sorted.
+    """
     stage = stage.rename({"y_score": "threshold"})
     at_inf = stage.filter(pl.col("is_first")).with_columns(
         threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS
     )
     columns = [*keys, "threshold", *COUNTS, "pos_total", "neg_total", "n_invalid"]
     kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(True))) if drop_intermediate else stage
-    points = pl.concat([kept.select(columns), at_inf.select(columns)])
+    # The stage runs down the scores: each group's points stay in the curve's order, +inf first or last.
+    if curve.descending:
+        points = pl.concat([at_inf.select(columns), kept.select(columns)])
+    else:
+        points = pl.concat([kept.select(columns).reverse(), at_inf.select(columns)])
     if curve.sliced:
         first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(_FN == 0).max()
         if keys:
