@@ -27,11 +27,11 @@ from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
-from framemetrics.core.plan import check_bin_count
+from framemetrics.core.plan import Plan, check_bin_count
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
+__all__ = ["OUTPUTS", "calibration_bins", "calibration_curve", "prepare_calibration"]
 
 
 def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> Prepared:
@@ -147,6 +147,20 @@ def calibration_curve(
     keys = [f"fm_g{i}" for i in range(len(by))]
     data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=drop)
     raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls, frame)
+    return calibration_bins(data, plan, by, n_bins).collect(optimizations=NO_SHARED_SCANS)
+
+
+def calibration_bins(data: pl.LazyFrame, plan: Plan, by: tuple[str, ...], n_bins: int) -> pl.LazyFrame:
+    """The bins of :func:`calibration_curve` per group of checked rows ``data`` (``canonical_frame``).
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> rows = pl.LazyFrame({"y_true": [0, 1], "y_score": [0.2, 0.9], "sample_weight": [1.0, 1.0]})
+    >>> calibration_bins(rows, make_plan("brier_score_loss", weighted=False), (), 2).collect()["prob_true"].to_list()
+    [0.0, 1.0]
+    """
+    keys = [f"fm_g{i}" for i in range(len(by))]
     x, n = rows_of(plan_inputs(plan)), pl.lit(int(n_bins))
     binned = data.group_by([*keys, calibration_bin(POLARS, x.y_score, n).alias("bin")])
     sums = binned.agg(**{name: build(POLARS, x) for name, build in BIN_SUMS.items()})
@@ -154,4 +168,4 @@ def calibration_curve(
         *(pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)),
         **{name: value.alias(name) for name, value in bin_columns(POLARS, n).items()},
     )
-    return out.sort([*by, "bin"], nulls_last=True).collect(optimizations=NO_SHARED_SCANS)
+    return out.sort([*by, "bin"], nulls_last=True)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
-from framemetrics.report.collect import collect, stack
+from framemetrics.report.collect import HISTOGRAM_BINS, collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
 
@@ -83,7 +83,8 @@ BINARY_ROWS = st.lists(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=BINARY_ROWS)
 def test_the_binary_report_holds_the_library_numbers(engine, rows):
-    """Metrics and curves come from one shared curve stage; they equal evaluate and the curve functions."""
+    """Metrics and curves come from one shared curve stage, calibration from one query per bin count: all
+    equal evaluate and the curve functions, per segment and over all rows (weights of 0, ties, a null segment)."""
     frame = pl.DataFrame(rows, schema=["g", "y", "p", "w"], orient="row")
     assume(frame["w"].sum() > 0)
     columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "engine": engine}
@@ -96,3 +97,6 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
         whole = fm.curve_table(name, frame, drop_intermediate=False, max_points=8, **columns)
         per_segment = fm.curve_table(name, frame, by="g", drop_intermediate=False, max_points=8, **columns)
         assert_frame_equal(got, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)
+    whole, per_segment = (fm.calibration_curve(frame, by=by, **columns) for by in (None, "g"))
+    assert_frame_equal(data.calibration, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)
+    assert_frame_equal(data.distribution, fm.calibration_curve(frame, n_bins=HISTOGRAM_BINS, **columns))

@@ -14,7 +14,6 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.calibration import calibration_curve
 from framemetrics.columns import resolve_curve
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.query import user_column
@@ -196,7 +195,10 @@ def collect(
         notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
     scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
     scored |= {"neg_label": neg_label, "nulls": nulls, "engine": engine, "con": con}
-    shared = shared_results(source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, **scored)
+    bins = (10, HISTOGRAM_BINS) if probabilities else ()
+    shared = shared_results(
+        source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins, **scored
+    )
     overall = shared.level(shared.metrics, 0)
     segments = shared.level(shared.metrics, 1) if by else None
     shown = largest_segments(segments, by, max_segments, notes)
@@ -207,9 +209,8 @@ def collect(
     roc, pr = both(shared.curves["roc_curve"]), both(shared.curves["precision_recall_curve"])
     calibration = distribution = None
     if probabilities:
-        whole = calibration_curve(source, **scored, n_bins=10)
-        calibration = stack(whole, calibration_curve(source, **scored, by=by, n_bins=10) if by else None, by, shown)
-        distribution = calibration_curve(source, **scored, n_bins=HISTOGRAM_BINS)
+        calibration = both(shared.calibration[10])
+        distribution = shared.level(shared.calibration[HISTOGRAM_BINS], 0)
     return report_data(
         source, started, title=title or f"Evaluation of {y_score} against {y_true}", engine=engine, by=by,
         overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=calibration,

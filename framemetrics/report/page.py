@@ -188,7 +188,7 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
         f'<figure id="figure-{name}"{wide.get(name, "")}>{svg}<figcaption>{captions[name]}</figcaption></figure>'
         for name, svg in figures.items()
     )
-    parts.append(f"<h2>Plots</h2>\n<div class=\"figures\">{shown}</div>")
+    parts.append(f'<h2>Plots</h2>\n<div class="figures">{shown}</div>')
     notes = [
         *data.notes,
         (

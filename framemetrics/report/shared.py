@@ -25,15 +25,19 @@ import duckdb
 import polars as pl
 from sqlglot import exp
 
+from framemetrics.calibration import calibration_bins as calibration_rows
+from framemetrics.calibration import prepare_calibration
 from framemetrics.columns import polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.curves import shared_points, stage_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, run_polars, shared_stage
+from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.query import QueryInputs, plan_query, user_column
 from framemetrics.compilers.sql.query import shared_stage as shared_stage_sql
 from framemetrics.core.curves import CURVES
+from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
@@ -47,14 +51,16 @@ _tables = itertools.count()
 
 @dataclass(frozen=True)
 class Shared:
-    """The metrics and curves of every (level, segment): the group columns preceded by ``fm_level``.
+    """The metrics, curves and calibration bins of every (level, segment): the group columns after ``fm_level``.
 
     Without segments there is one level, all rows, and no group column.
-    ``curves`` maps ``roc_curve`` and ``precision_recall_curve`` to their points.
+    ``curves`` maps ``roc_curve`` and ``precision_recall_curve`` to their
+    points, ``calibration`` a number of bins to :func:`framemetrics.calibration_curve`'s rows.
     """
 
     metrics: pl.DataFrame
     curves: dict[str, pl.DataFrame]
+    calibration: dict[int, pl.DataFrame]
     by: tuple[str, ...]
 
     def level(self, frame: pl.DataFrame, level: int) -> pl.DataFrame:
@@ -80,13 +86,16 @@ def shared_results(
     engine: str,
     con: duckdb.DuckDBPyConnection | None,
     max_points: int,
+    calibration_bins: Sequence[int] = (),
 ) -> Shared:
     """Metrics over all rows and per segment of ``by`` and both curves, from one curve stage.
 
     The parameters are those of :func:`framemetrics.evaluate` (``metrics``
     a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
     ``engine`` is ``"polars"`` or ``"duckdb"``. Invalid rows raise as in
-    :func:`framemetrics.evaluate`, before any curve is computed.
+    :func:`framemetrics.evaluate`, before any curve is computed. For each
+    of ``calibration_bins``, one query gives the calibration curve at both
+    levels (the scores must be probabilities, checked by the caller).
 
     Examples
     --------
@@ -97,6 +106,8 @@ def shared_results(
     >>> out.level(out.metrics, 1)["roc_auc_score"].to_list(), out.level(out.metrics, 0)["roc_auc_score"].item()
     ([1.0, 0.0], 0.5)
     """
+    scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
+    scored["neg_label"] = neg_label
     requested = list(metrics)
     anchored = metrics if _STAGE_ANCHOR in requested else _with_anchor(metrics)
     prepared = prepare_metrics(
@@ -122,6 +133,11 @@ def shared_results(
             name: stage_points(points, keys, CURVES[name], False, max_points).rename(named).collect()
             for name in CURVE_NAMES
         }
+        calibration = {}
+        for n_bins, (binned, binned_roles) in _calibration_plans(calibration_bins, **scored).items():
+            rows = canonical_frame(both, binned, polars_columns(binned, binned_roles, False, 0.5), levels,
+                                   drop_nulls=prepared.drop)  # fmt: skip
+            calibration[n_bins] = calibration_rows(rows, binned, levels, n_bins).collect(optimizations=NO_SHARED_SCANS)
     else:
         opened = open_sql(source, engine, con)
         table = f"fm_report_stage_{next(_tables)}"
@@ -141,11 +157,24 @@ def shared_results(
                 )
                 for name in CURVE_NAMES
             }
+            calibration = {}
+            for n_bins, (binned, binned_roles) in _calibration_plans(calibration_bins, **scored).items():
+                rows = _levels_sql(opened.table, sql_columns(binned, binned_roles, False, 0.5), by, prepared.drop)
+                calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), levels)
         finally:
             opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))
             opened.close()
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
-    return Shared(result.drop([c.name for c in plan.checks], *hidden), curves, by)
+    return Shared(result.drop([c.name for c in plan.checks], *hidden), curves, calibration, by)
+
+
+def _calibration_plans(bins: Sequence[int], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
+    """Per number of bins, the plan and column roles of :func:`framemetrics.calibration_curve`."""
+    plans = {}
+    for n_bins in bins:
+        resolved = prepare_calibration(n_bins, by=None, nulls="error", **columns).resolved
+        plans[n_bins] = (resolved.plan, resolved.roles)
+    return plans
 
 
 def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence[str] | dict[str, dict[str, Any]]:
