@@ -117,27 +117,23 @@ def shared_results(
     resolved = prepared.resolved
     plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     levels = (LEVEL, *by) if by else ()
-    keys = [f"fm_g{i}" for i in range(len(levels))]
+    bins = _calibration_plans(calibration_bins, **scored)
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)
         columns = polars_columns(plan, roles, thresholded, prepared.threshold)
-        both = _levels_polars(frame, by)
-        stage = shared_stage(canonical_frame(both, plan, columns, levels, drop_nulls=prepared.drop), plan, keys)
-        stage = stage.collect(optimizations=NO_SHARED_SCANS).lazy()
-        result = run_polars(both, plan, columns, levels, drop_nulls=prepared.drop, stage=stage)
-        raise_for_invalid(_level_zero(result, by), plan, roles, nulls, frame)
-        named = dict(zip(keys, levels, strict=True))
-        points = shared_points(stage, keys).collect().lazy()  # both curves read them
-        curves = {
-            name: stage_points(points, keys, CURVES[name], False, max_points).rename(named).collect()
-            for name in CURVE_NAMES
-        }
+        parts = [_level_polars(frame, plan, columns, level, prepared.drop, max_points) for level in _split(by)]
+        raise_for_invalid(parts[0][0], plan, roles, nulls, frame)
+        result = _joined([part[0] for part in parts], by)
+        curves = {name: _joined([part[1][name] for part in parts], by) for name in CURVE_NAMES}
         calibration = {}
-        for n_bins, (binned, binned_roles) in _calibration_plans(calibration_bins, **scored).items():
-            rows = canonical_frame(both, binned, polars_columns(binned, binned_roles, False, 0.5), levels,
-                                   drop_nulls=prepared.drop)  # fmt: skip
-            calibration[n_bins] = calibration_rows(rows, binned, levels, n_bins).collect(optimizations=NO_SHARED_SCANS)
+        for n_bins, (binned, binned_roles) in bins.items():
+            binned_columns = polars_columns(binned, binned_roles, False, 0.5)
+            rows = [
+                canonical_frame(frame, binned, binned_columns, level, drop_nulls=prepared.drop) for level in _split(by)
+            ]
+            lazy = [calibration_rows(r, binned, level, n_bins) for r, level in zip(rows, _split(by), strict=True)]
+            calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), by)
     else:
         opened = open_sql(source, engine, con)
         table = f"fm_report_stage_{next(_tables)}"
@@ -158,7 +154,7 @@ def shared_results(
                 for name in CURVE_NAMES
             }
             calibration = {}
-            for n_bins, (binned, binned_roles) in _calibration_plans(calibration_bins, **scored).items():
+            for n_bins, (binned, binned_roles) in bins.items():
                 rows = _levels_sql(opened.table, sql_columns(binned, binned_roles, False, 0.5), by, prepared.drop)
                 calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), levels)
         finally:
@@ -177,6 +173,34 @@ def _calibration_plans(bins: Sequence[int], **columns: Any) -> dict[int, tuple[P
     return plans
 
 
+def _split(by: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The group columns of each level: none (all rows), then ``by`` (per segment) if any."""
+    return [(), by] if by else [()]
+
+
+def _level_polars(
+    frame: pl.LazyFrame, plan: Plan, columns: dict[str, pl.Expr], by: tuple[str, ...], drop: bool, max_points: int
+) -> tuple[pl.DataFrame, dict[str, pl.DataFrame]]:
+    """One level on Polars: its curve stage, sorted once, then the metrics and both curves from it."""
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    stage = shared_stage(canonical_frame(frame, plan, columns, by, drop_nulls=drop), plan, keys)
+    stage = stage.collect(optimizations=NO_SHARED_SCANS).lazy()
+    result = run_polars(frame, plan, columns, by, drop_nulls=drop, stage=stage)
+    points = shared_points(stage, keys).collect().lazy()  # both curves read them
+    named = dict(zip(keys, by, strict=True))
+    curves = [stage_points(points, keys, CURVES[name], False, max_points).rename(named) for name in CURVE_NAMES]
+    return result, dict(zip(CURVE_NAMES, pl.collect_all(curves), strict=True))
+
+
+def _joined(frames: list[pl.DataFrame], by: tuple[str, ...]) -> pl.DataFrame:
+    """The levels' frames as one, as the SQL gives it: ``fm_level``, the group columns (null at level 0), the rest."""
+    if not by:
+        return frames[0]
+    levelled = [f.with_columns(pl.lit(i, pl.Int32).alias(LEVEL)) for i, f in enumerate(frames)]
+    both = pl.concat(levelled, how="diagonal")
+    return both.select(LEVEL, *by, pl.exclude(LEVEL, *by))
+
+
 def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence[str] | dict[str, dict[str, Any]]:
     """``metrics`` and ROC AUC, whose plan reads the scores, checks them and sorts them into the curve stage."""
     if isinstance(metrics, dict):
@@ -189,19 +213,10 @@ def _level_zero(result: pl.DataFrame, by: tuple[str, ...]) -> pl.DataFrame:
     return result.filter(pl.col(LEVEL) == 0) if by else result
 
 
-def _levels_polars(frame: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
-    """Every row twice: at level 0 with null group columns (all rows), at level 1 in its segment."""
-    if not by:
-        return frame
-    types = frame.collect_schema()
-    whole = frame.with_columns(pl.lit(0).alias(LEVEL), *(pl.lit(None, dtype=types[b]).alias(b) for b in by))
-    return pl.concat([whole, frame.with_columns(pl.lit(1).alias(LEVEL))], how="vertical")
-
-
 def _levels_sql(
     table: exp.Expression, columns: dict[str, exp.Expression], by: tuple[str, ...], drop: bool
 ) -> QueryInputs:
-    """:class:`QueryInputs` reading every row twice, as :func:`_levels_polars`: level, then the segment or null."""
+    """:class:`QueryInputs` reading every row twice: level 0 with null group columns (all rows), level 1 in its segment."""
     if not by:
         return QueryInputs(table, columns, by, drop)
 

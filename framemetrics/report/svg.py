@@ -43,7 +43,7 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     """
     span = max(high - low, 1e-12)
     power = 10 ** math.floor(math.log10(span / count))
-    step = next(m * power for m in (1, 2, 5, 10) if span / (m * power) <= count + 1)
+    step = next(m * power for m in (1, 2, 5, 10) if span / (m * power) <= count + 2)
     first = math.ceil(low / step - 1e-9)
     return [round(i * step, 12) for i in range(first, math.floor(high / step + 1e-9) + 1)]
 
