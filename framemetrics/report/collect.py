@@ -195,7 +195,7 @@ def collect(
         notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
     scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
     scored |= {"neg_label": neg_label, "nulls": nulls, "engine": engine, "con": con}
-    bins = (10, HISTOGRAM_BINS) if probabilities else ()
+    bins = {10: True, HISTOGRAM_BINS: False} if probabilities else {}
     shared = shared_results(
         source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins, **scored
     )

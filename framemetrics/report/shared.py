@@ -17,7 +17,7 @@ formulas, the same rows.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,8 @@ class Shared:
 
     Without segments there is one level, all rows, and no group column.
     ``curves`` maps ``roc_curve`` and ``precision_recall_curve`` to their
-    points, ``calibration`` a number of bins to :func:`framemetrics.calibration_curve`'s rows.
+    points, ``calibration`` a number of bins to :func:`framemetrics.calibration_curve`'s rows (all rows
+    alone unless asked per segment: no ``fm_level``).
     """
 
     metrics: pl.DataFrame
@@ -65,7 +66,7 @@ class Shared:
 
     def level(self, frame: pl.DataFrame, level: int) -> pl.DataFrame:
         """The rows of ``frame`` at ``level``: all rows (0, group columns dropped) or per segment (1)."""
-        if not self.by:
+        if LEVEL not in frame.columns:  # all rows alone
             return frame
         rows = frame.filter(pl.col(LEVEL) == level).drop(LEVEL)
         return rows.drop(list(self.by)) if level == 0 else rows
@@ -86,16 +87,17 @@ def shared_results(
     engine: str,
     con: duckdb.DuckDBPyConnection | None,
     max_points: int,
-    calibration_bins: Sequence[int] = (),
+    calibration_bins: Mapping[int, bool] | None = None,
 ) -> Shared:
     """Metrics over all rows and per segment of ``by`` and both curves, from one curve stage.
 
     The parameters are those of :func:`framemetrics.evaluate` (``metrics``
     a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
     ``engine`` is ``"polars"`` or ``"duckdb"``. Invalid rows raise as in
-    :func:`framemetrics.evaluate`, before any curve is computed. For each
-    of ``calibration_bins``, one query gives the calibration curve at both
-    levels (the scores must be probabilities, checked by the caller).
+    :func:`framemetrics.evaluate`, before any curve is computed.
+    ``calibration_bins`` maps numbers of bins to whether the calibration
+    curve is wanted per segment too (else over all rows alone): one query
+    each (the scores must be probabilities, checked by the caller).
 
     Examples
     --------
@@ -117,7 +119,7 @@ def shared_results(
     resolved = prepared.resolved
     plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
     levels = (LEVEL, *by) if by else ()
-    bins = _calibration_plans(calibration_bins, **scored)
+    bins = _calibration_plans(calibration_bins or {}, **scored)
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)
@@ -129,11 +131,10 @@ def shared_results(
         calibration = {}
         for n_bins, (binned, binned_roles) in bins.items():
             binned_columns = polars_columns(binned, binned_roles, False, 0.5)
-            rows = [
-                canonical_frame(frame, binned, binned_columns, level, drop_nulls=prepared.drop) for level in _split(by)
-            ]
-            lazy = [calibration_rows(r, binned, level, n_bins) for r, level in zip(rows, _split(by), strict=True)]
-            calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), by)
+            split = _split(by if calibration_bins[n_bins] else ())
+            rows = [canonical_frame(frame, binned, binned_columns, level, drop_nulls=prepared.drop) for level in split]
+            lazy = [calibration_rows(r, binned, level, n_bins) for r, level in zip(rows, split, strict=True)]
+            calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), split[-1])
     else:
         opened = open_sql(source, engine, con)
         table = f"fm_report_stage_{next(_tables)}"
@@ -155,8 +156,10 @@ def shared_results(
             }
             calibration = {}
             for n_bins, (binned, binned_roles) in bins.items():
-                rows = _levels_sql(opened.table, sql_columns(binned, binned_roles, False, 0.5), by, prepared.drop)
-                calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), levels)
+                segmented = by if calibration_bins[n_bins] else ()
+                binned_columns = sql_columns(binned, binned_roles, False, 0.5)
+                rows = _levels_sql(opened.table, binned_columns, segmented, prepared.drop)
+                calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), rows.by)
         finally:
             opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))
             opened.close()
@@ -164,7 +167,7 @@ def shared_results(
     return Shared(result.drop([c.name for c in plan.checks], *hidden), curves, calibration, by)
 
 
-def _calibration_plans(bins: Sequence[int], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
+def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
     """Per number of bins, the plan and column roles of :func:`framemetrics.calibration_curve`."""
     plans = {}
     for n_bins in bins:
