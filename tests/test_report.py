@@ -100,3 +100,19 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
     whole, per_segment = (fm.calibration_curve(frame, by=by, **columns) for by in (None, "g"))
     assert_frame_equal(data.calibration, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)
     assert_frame_equal(data.distribution, fm.calibration_curve(frame, n_bins=HISTOGRAM_BINS, **columns))
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_column_named_like_the_report_level_changes_nothing(engine):
+    frame = pl.DataFrame(
+        {
+            "fm_level": [5, 5, 6, 6, 6],
+            "FM_LEVEL_": [1, 1, 1, 1, 1],
+            "y": [0, 1, 1, 0, 1],
+            "p": [0.2, 0.9, 0.1, 0.3, 0.8],
+        }
+    )
+    columns = {"y_true": "y", "y_score": "p", "engine": engine}
+    data = collect(frame, by=("fm_level",), **columns)
+    assert_frame_equal(data.segments, fm.evaluate(frame, metrics=list(data.metrics), by="fm_level", **columns))
+    assert_frame_equal(data.overall, fm.evaluate(frame, metrics=list(data.metrics), **columns))

@@ -2,10 +2,10 @@
 
 The report shows the metrics over all rows and per segment, and the ROC and
 precision-recall curves of each. Computed one by one, that sorts the scores
-six times. Here the input is read at two levels (``fm_level`` 0: all rows,
-the group columns null; 1: per segment), the scores are sorted once into
-the curve stage of every (level, segment), held by the engine (a Polars
-frame in memory, a DuckDB temporary table), and the metrics
+six times. Here each level (0: all rows, 1: per segment) sorts its scores
+once into a curve stage held by the engine (a Polars frame in memory; on
+DuckDB one temporary table of both levels, every row read twice, the
+group columns null at level 0), and the metrics
 (:func:`~framemetrics.compilers.polars.query.run_polars`,
 :func:`~framemetrics.compilers.sql.query.plan_query`) and both curves,
 thinned, read it. The metrics are those of :func:`framemetrics.evaluate`, the
@@ -17,7 +17,7 @@ formulas, the same rows.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from framemetrics.calibration import calibration_bins as calibration_rows
 from framemetrics.calibration import prepare_calibration
-from framemetrics.columns import polars_columns, prepare_metrics, sql_columns
+from framemetrics.columns import Prepared, polars_columns, prepare_metrics, sql_columns
 from framemetrics.compilers.polars.curves import shared_points, stage_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, run_polars, shared_stage
 from framemetrics.compilers.sql.calibration import calibration_query
@@ -41,9 +41,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["LEVEL", "Shared", "shared_results"]
-
-LEVEL = "fm_level"
+__all__ = ["Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
 _STAGE_ANCHOR = "roc_auc_score"  # puts y_score, its checks and the curve stage in any plan
 _tables = itertools.count()
@@ -51,24 +49,25 @@ _tables = itertools.count()
 
 @dataclass(frozen=True)
 class Shared:
-    """The metrics, curves and calibration bins of every (level, segment): the group columns after ``fm_level``.
+    """The metrics, curves and calibration bins of every (level, segment): the group columns after the level's.
 
     Without segments there is one level, all rows, and no group column.
     ``curves`` maps ``roc_curve`` and ``precision_recall_curve`` to their
     points, ``calibration`` a number of bins to :func:`framemetrics.calibration_curve`'s rows (all rows
-    alone unless asked per segment: no ``fm_level``).
+    alone unless asked per segment: no ``level_column``).
     """
 
     metrics: pl.DataFrame
     curves: dict[str, pl.DataFrame]
     calibration: dict[int, pl.DataFrame]
     by: tuple[str, ...]
+    level_column: str
 
     def level(self, frame: pl.DataFrame, level: int) -> pl.DataFrame:
         """The rows of ``frame`` at ``level``: all rows (0, group columns dropped) or per segment (1)."""
-        if LEVEL not in frame.columns:  # all rows alone
+        if self.level_column not in frame.columns:  # all rows alone
             return frame
-        rows = frame.filter(pl.col(LEVEL) == level).drop(LEVEL)
+        rows = frame.filter(pl.col(self.level_column) == level).drop(self.level_column)
         return rows.drop(list(self.by)) if level == 0 else rows
 
 
@@ -116,55 +115,85 @@ def shared_results(
         anchored, threshold=threshold, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
     )  # fmt: skip
-    resolved = prepared.resolved
-    plan, roles, thresholded = resolved.plan, resolved.roles, resolved.thresholded
-    levels = (LEVEL, *by) if by else ()
     bins = _calibration_plans(calibration_bins or {}, **scored)
-    if engine == "polars":
-        frame = open_polars(source, con)
-        check_schema(plan, roles, by, schema(frame), thresholded)
-        columns = polars_columns(plan, roles, thresholded, prepared.threshold)
-        parts = [_level_polars(frame, plan, columns, level, prepared.drop, max_points) for level in _split(by)]
-        raise_for_invalid(parts[0][0], plan, roles, nulls, frame)
-        result = _joined([part[0] for part in parts], by)
-        curves = {name: _joined([part[1][name] for part in parts], by) for name in CURVE_NAMES}
+    run = _on_polars if engine == "polars" else _on_duckdb
+    result, curves, calibration, level = run(source, con, prepared, by, nulls, max_points, calibration_bins or {}, bins)
+    hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
+    checks = [c.name for c in prepared.resolved.plan.checks]
+    return Shared(result.drop(checks, *hidden), curves, calibration, by, level)
+
+
+_Bins = dict[int, tuple[Plan, dict[str, str]]]
+_Results = tuple[pl.DataFrame, dict[str, pl.DataFrame], dict[int, pl.DataFrame], str]
+
+
+def _on_polars(
+    source: Source,
+    con: duckdb.DuckDBPyConnection | None,
+    prepared: Prepared,
+    by: tuple[str, ...],
+    nulls: str,
+    max_points: int,
+    per_segment: Mapping[int, bool],
+    bins: _Bins,
+) -> _Results:
+    """:func:`shared_results` on Polars: each level's stage on its own, the levels' frames joined after."""
+    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
+    frame = open_polars(source, con)
+    check_schema(plan, roles, by, schema(frame), thresholded)
+    level = level_name(by)
+    columns = polars_columns(plan, roles, thresholded, prepared.threshold)
+    parts = [_level_polars(frame, plan, columns, grouped, prepared.drop, max_points) for grouped in _split(by)]
+    raise_for_invalid(parts[0][0], plan, roles, nulls, frame)
+    result = _joined([part[0] for part in parts], by, level)
+    curves = {name: _joined([part[1][name] for part in parts], by, level) for name in CURVE_NAMES}
+    calibration = {}
+    for n_bins, (binned, binned_roles) in bins.items():
+        binned_columns = polars_columns(binned, binned_roles, False, 0.5)
+        split = _split(by if per_segment[n_bins] else ())
+        rows = [canonical_frame(frame, binned, binned_columns, g, drop_nulls=prepared.drop) for g in split]
+        lazy = [calibration_rows(r, binned, g, n_bins) for r, g in zip(rows, split, strict=True)]
+        calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), split[-1], level)
+    return result, curves, calibration, level
+
+
+def _on_duckdb(
+    source: Source,
+    con: duckdb.DuckDBPyConnection | None,
+    prepared: Prepared,
+    by: tuple[str, ...],
+    nulls: str,
+    max_points: int,
+    per_segment: Mapping[int, bool],
+    bins: _Bins,
+) -> _Results:
+    """:func:`shared_results` on DuckDB: both levels' stage in one temporary table, dropped after."""
+    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
+    opened = open_sql(source, "duckdb", con)
+    table = f"fm_report_stage_{next(_tables)}"
+    try:
+        kinds = sql_schema(opened)
+        check_schema(plan, roles, by, kinds, thresholded)
+        level = level_name(kinds)
+        levels = (level, *by) if by else ()
+        inputs = _levels_sql(opened.table, sql_columns(plan, roles, thresholded, prepared.threshold), by,
+                             prepared.drop, level)  # fmt: skip
+        opened.run(to_sql(_create_temporary(table, shared_stage_sql(plan, inputs))))
+        result = opened.fetch(plan_query(plan, inputs, checks=True, stage=table), levels)
+        raise_for_invalid(_level_zero(result, by, level), plan, roles, nulls, opened)
+        curves = {}
+        for name in CURVE_NAMES:
+            query = curve_query(CURVES[name], plan, inputs, drop_intermediate=False, max_points=max_points, stage=table)
+            curves[name] = opened.fetch(query, levels)
         calibration = {}
         for n_bins, (binned, binned_roles) in bins.items():
-            binned_columns = polars_columns(binned, binned_roles, False, 0.5)
-            split = _split(by if calibration_bins[n_bins] else ())
-            rows = [canonical_frame(frame, binned, binned_columns, level, drop_nulls=prepared.drop) for level in split]
-            lazy = [calibration_rows(r, binned, level, n_bins) for r, level in zip(rows, split, strict=True)]
-            calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), split[-1])
-    else:
-        opened = open_sql(source, engine, con)
-        table = f"fm_report_stage_{next(_tables)}"
-        try:
-            check_schema(plan, roles, by, sql_schema(opened), thresholded)
-            columns = sql_columns(plan, roles, thresholded, prepared.threshold)
-            inputs = _levels_sql(opened.table, columns, by, prepared.drop)
-            opened.run(to_sql(_create_temporary(table, shared_stage_sql(plan, inputs))))
-            result = opened.fetch(plan_query(plan, inputs, checks=True, stage=table), levels)
-            raise_for_invalid(_level_zero(result, by), plan, roles, nulls, opened)
-            curves = {
-                name: opened.fetch(
-                    curve_query(
-                        CURVES[name], plan, inputs, drop_intermediate=False, max_points=max_points, stage=table
-                    ),
-                    levels,
-                )
-                for name in CURVE_NAMES
-            }
-            calibration = {}
-            for n_bins, (binned, binned_roles) in bins.items():
-                segmented = by if calibration_bins[n_bins] else ()
-                binned_columns = sql_columns(binned, binned_roles, False, 0.5)
-                rows = _levels_sql(opened.table, binned_columns, segmented, prepared.drop)
-                calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), rows.by)
-        finally:
-            opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))
-            opened.close()
-    hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
-    return Shared(result.drop([c.name for c in plan.checks], *hidden), curves, calibration, by)
+            binned_columns = sql_columns(binned, binned_roles, False, 0.5)
+            rows = _levels_sql(opened.table, binned_columns, by if per_segment[n_bins] else (), prepared.drop, level)
+            calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), rows.by)
+    finally:
+        opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))
+        opened.close()
+    return result, curves, calibration, level
 
 
 def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
@@ -195,13 +224,29 @@ def _level_polars(
     return result, dict(zip(CURVE_NAMES, pl.collect_all(curves), strict=True))
 
 
-def _joined(frames: list[pl.DataFrame], by: tuple[str, ...]) -> pl.DataFrame:
-    """The levels' frames as one, as the SQL gives it: ``fm_level``, the group columns (null at level 0), the rest."""
+def level_name(taken: Iterable[str]) -> str:
+    """The name of the level column: ``fm_level``, with underscores added until no column is named so.
+
+    Compared without case, as DuckDB compares names.
+
+    Examples
+    --------
+    >>> level_name(["g"]), level_name(["FM_LEVEL", "fm_level_"])
+    ('fm_level', 'fm_level__')
+    """
+    names, level = {name.lower() for name in taken}, "fm_level"
+    while level in names:
+        level += "_"
+    return level
+
+
+def _joined(frames: list[pl.DataFrame], by: tuple[str, ...], level: str) -> pl.DataFrame:
+    """The levels' frames as one, as the SQL gives it: ``level``, the group columns (null at level 0), the rest."""
     if not by:
         return frames[0]
-    levelled = [f.with_columns(pl.lit(i, pl.Int32).alias(LEVEL)) for i, f in enumerate(frames)]
+    levelled = [f.with_columns(pl.lit(i, pl.Int32).alias(level)) for i, f in enumerate(frames)]
     both = pl.concat(levelled, how="diagonal")
-    return both.select(LEVEL, *by, pl.exclude(LEVEL, *by))
+    return both.select(level, *by, pl.exclude(level, *by))
 
 
 def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence[str] | dict[str, dict[str, Any]]:
@@ -211,26 +256,26 @@ def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence
     return [*metrics, _STAGE_ANCHOR]
 
 
-def _level_zero(result: pl.DataFrame, by: tuple[str, ...]) -> pl.DataFrame:
+def _level_zero(result: pl.DataFrame, by: tuple[str, ...], level: str) -> pl.DataFrame:
     """The all-rows level alone: every row counted once by the input checks."""
-    return result.filter(pl.col(LEVEL) == 0) if by else result
+    return result.filter(pl.col(level) == 0) if by else result
 
 
 def _levels_sql(
-    table: exp.Expression, columns: dict[str, exp.Expression], by: tuple[str, ...], drop: bool
+    table: exp.Expression, columns: dict[str, exp.Expression], by: tuple[str, ...], drop: bool, level: str
 ) -> QueryInputs:
     """:class:`QueryInputs` reading every row twice: level 0 with null group columns (all rows), level 1 in its segment."""
     if not by:
         return QueryInputs(table, columns, by, drop)
 
-    def level(value: int) -> exp.Select:
-        return exp.select(exp.Star(), exp.alias_(SQL.lit(value), LEVEL)).from_(table.copy())
+    def at(value: int) -> exp.Select:
+        return exp.select(exp.Star(), exp.alias_(SQL.lit(value), level)).from_(table.copy())
 
-    both = exp.union(level(0), level(1), distinct=False).subquery("fm_levels")
-    at_level_1 = SQL.eq(exp.column(LEVEL), SQL.lit(1))
+    both = exp.union(at(0), at(1), distinct=False).subquery("fm_levels")
+    at_level_1 = SQL.eq(exp.column(level), SQL.lit(1))
     # No ELSE: the null keeps the column's type.
-    groups = (exp.column(LEVEL), *(exp.Case().when(at_level_1.copy(), user_column(b)) for b in by))
-    return QueryInputs(both, columns, (LEVEL, *by), drop, group_columns=groups)
+    groups = (exp.column(level), *(exp.Case().when(at_level_1.copy(), user_column(b)) for b in by))
+    return QueryInputs(both, columns, (level, *by), drop, group_columns=groups)
 
 
 def _create_temporary(name: str, query: exp.Select) -> exp.Create:
