@@ -115,6 +115,17 @@ class Plan:
         return stages
 
     @property
+    def scores_read_previous(self) -> bool:
+        """Whether a curve statistic of the scores' stage reads ``tp_prev, fp_prev`` (the stage then adds them).
+
+        Examples
+        --------
+        >>> make_plan("average_precision_score", weighted=False).scores_read_previous
+        False
+        """
+        return any(STATISTICS[s].previous for s in self.curve_stages.get(("y_score", ""), ()))
+
+    @property
     def row_statistics(self) -> tuple[str, ...]:
         """Statistics aggregated from the rows in one ``GROUP BY`` (after the first pass)."""
         skip = set(self.first_pass) | set(self.curve_statistics)

@@ -115,61 +115,59 @@ def shared_results(
         anchored, threshold=threshold, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
     )  # fmt: skip
-    bins = _calibration_plans(calibration_bins or {}, **scored)
-    run = _on_polars if engine == "polars" else _on_duckdb
-    result, curves, calibration, level = run(source, con, prepared, by, nulls, max_points, calibration_bins or {}, bins)
+    per_segment = calibration_bins or {}
+    bins = _calibration_plans(per_segment, **scored)
+    request = _Request(source, con, prepared, by, nulls, max_points, per_segment, bins)
+    result, curves, calibration, level = (_on_polars if engine == "polars" else _on_duckdb)(request)
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
     checks = [c.name for c in prepared.resolved.plan.checks]
     return Shared(result.drop(checks, *hidden), curves, calibration, by, level)
 
 
-_Bins = dict[int, tuple[Plan, dict[str, str]]]
 _Results = tuple[pl.DataFrame, dict[str, pl.DataFrame], dict[int, pl.DataFrame], str]
 
 
-def _on_polars(
-    source: Source,
-    con: duckdb.DuckDBPyConnection | None,
-    prepared: Prepared,
-    by: tuple[str, ...],
-    nulls: str,
-    max_points: int,
-    per_segment: Mapping[int, bool],
-    bins: _Bins,
-) -> _Results:
+@dataclass(frozen=True)
+class _Request:
+    """What :func:`shared_results` computes, checked: the metrics' plan, and the calibration plans by bin count."""
+
+    source: Source
+    con: duckdb.DuckDBPyConnection | None
+    prepared: Prepared
+    by: tuple[str, ...]
+    nulls: str
+    max_points: int
+    per_segment: Mapping[int, bool]
+    bins: dict[int, tuple[Plan, dict[str, str]]]
+
+
+def _on_polars(request: _Request) -> _Results:
     """:func:`shared_results` on Polars: each level's stage on its own, the levels' frames joined after."""
+    prepared, by, bins = request.prepared, request.by, request.bins
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    frame = open_polars(source, con)
+    frame = open_polars(request.source, request.con)
     check_schema(plan, roles, by, schema(frame), thresholded)
     level = level_name(by)
     columns = polars_columns(plan, roles, thresholded, prepared.threshold)
-    parts = [_level_polars(frame, plan, columns, grouped, prepared.drop, max_points) for grouped in _split(by)]
-    raise_for_invalid(parts[0][0], plan, roles, nulls, frame)
+    parts = [_level_polars(frame, plan, columns, g, prepared.drop, request.max_points) for g in _split(by)]
+    raise_for_invalid(parts[0][0], plan, roles, request.nulls, frame)
     result = _joined([part[0] for part in parts], by, level)
     curves = {name: _joined([part[1][name] for part in parts], by, level) for name in CURVE_NAMES}
     calibration = {}
     for n_bins, (binned, binned_roles) in bins.items():
         binned_columns = polars_columns(binned, binned_roles, False, 0.5)
-        split = _split(by if per_segment[n_bins] else ())
+        split = _split(by if request.per_segment[n_bins] else ())
         rows = [canonical_frame(frame, binned, binned_columns, g, drop_nulls=prepared.drop) for g in split]
         lazy = [calibration_rows(r, binned, g, n_bins) for r, g in zip(rows, split, strict=True)]
         calibration[n_bins] = _joined(pl.collect_all(lazy, optimizations=NO_SHARED_SCANS), split[-1], level)
     return result, curves, calibration, level
 
 
-def _on_duckdb(
-    source: Source,
-    con: duckdb.DuckDBPyConnection | None,
-    prepared: Prepared,
-    by: tuple[str, ...],
-    nulls: str,
-    max_points: int,
-    per_segment: Mapping[int, bool],
-    bins: _Bins,
-) -> _Results:
+def _on_duckdb(request: _Request) -> _Results:
     """:func:`shared_results` on DuckDB: both levels' stage in one temporary table, dropped after."""
+    prepared, by, bins = request.prepared, request.by, request.bins
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    opened = open_sql(source, "duckdb", con)
+    opened = open_sql(request.source, "duckdb", request.con)
     table = f"fm_report_stage_{next(_tables)}"
     try:
         kinds = sql_schema(opened)
@@ -180,15 +178,17 @@ def _on_duckdb(
                              prepared.drop, level)  # fmt: skip
         opened.run(to_sql(_create_temporary(table, shared_stage_sql(plan, inputs))))
         result = opened.fetch(plan_query(plan, inputs, checks=True, stage=table), levels)
-        raise_for_invalid(_level_zero(result, by, level), plan, roles, nulls, opened)
+        raise_for_invalid(_level_zero(result, by, level), plan, roles, request.nulls, opened)
         curves = {}
         for name in CURVE_NAMES:
-            query = curve_query(CURVES[name], plan, inputs, drop_intermediate=False, max_points=max_points, stage=table)
+            points = request.max_points
+            query = curve_query(CURVES[name], plan, inputs, drop_intermediate=False, max_points=points, stage=table)
             curves[name] = opened.fetch(query, levels)
         calibration = {}
         for n_bins, (binned, binned_roles) in bins.items():
             binned_columns = sql_columns(binned, binned_roles, False, 0.5)
-            rows = _levels_sql(opened.table, binned_columns, by if per_segment[n_bins] else (), prepared.drop, level)
+            segmented = by if request.per_segment[n_bins] else ()
+            rows = _levels_sql(opened.table, binned_columns, segmented, prepared.drop, level)
             calibration[n_bins] = opened.fetch(calibration_query(binned, rows, n_bins), rows.by)
     finally:
         opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True)))

@@ -23,7 +23,7 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
-from framemetrics.core.statistics import STATISTICS, bin_score, curve_rows
+from framemetrics.core.statistics import bin_score, curve_rows
 from framemetrics.inputs import MetricInputs
 
 __all__ = [
@@ -115,8 +115,7 @@ def shared_stage(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFram
     >>> shared_stage(lf, make_plan("roc_auc_score", weighted=False), []).collect()["tp"].to_list()
     [1.0, 1.0]
     """
-    previous = any(STATISTICS[s].previous for s in plan.curve_stages.get(("y_score", ""), ()))
-    return curve_stage(data, keys, rows_of(plan_inputs(plan)), previous=previous)
+    return curve_stage(data, keys, rows_of(plan_inputs(plan)), previous=plan.scores_read_previous)
 
 
 def canonical_frame(

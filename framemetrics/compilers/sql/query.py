@@ -272,10 +272,9 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     keys = group_keys(inputs)
     x = rows_of(plan_literals(plan, inputs))
     select = exp.select(exp.Star(), copy=False).from_("fm_curve", copy=False)
-    previous = any(STATISTICS[s].previous for s in plan.curve_stages.get(("y_score", ""), ()))
     for name, cte in [
         ("fm_input", input_select(plan, inputs, keys)),
-        *curve_stage(x, keys, x.y_score, previous=previous),
+        *curve_stage(x, keys, x.y_score, previous=plan.scores_read_previous),
     ]:
         select = select.with_(name, as_=cte, copy=False)
     return select
