@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["PALETTE", "Axes", "blues", "heatmaps", "nice_ticks"]
+__all__ = ["PALETTE", "Axes", "blues", "fit", "heatmaps", "nice_ticks"]
 
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
@@ -29,6 +29,7 @@ WIDTH, HEIGHT = 540, 440
 LEFT, RIGHT, TOP, BOTTOM = 62, 14, 34, 50
 _FONT = 'font-family="system-ui, -apple-system, Segoe UI, sans-serif"'
 _GRID = 'stroke="#d4d4d8" stroke-width="0.6"'
+_CHAR = 5.8  # width of a character of the legend's 10 px font, generously
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -46,6 +47,21 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     step = next(m * power for m in (1, 2, 5, 10) if span / (m * power) <= count + 2)
     first = math.ceil(low / step - 1e-9)
     return [round(i * step, 12) for i in range(first, math.floor(high / step + 1e-9) + 1)]
+
+
+def fit(label: str, room: int) -> str:
+    """``label`` in at most ``room`` characters: its middle cut (``…``), a final ``(value)`` kept.
+
+    Examples
+    --------
+    >>> fit("balance_band=1000-1499, income_band=high (AUC 0.671)", 30)
+    'balance_band=1000… (AUC 0.671)'
+    """
+    if len(label) <= room:
+        return label
+    cut = label.rfind(" (")
+    tail = label[cut:] if cut > 0 and len(label) - cut < room // 2 else ""
+    return label[: room - len(tail) - 1] + "…" + tail
 
 
 def _number(value: float) -> str:
@@ -145,15 +161,20 @@ class Axes:
     def _legend(self, corner: str) -> list[str]:
         if not self.legend:
             return []
-        width = min(300, 30 + 6.2 * max(len(label) for label, _ in self.legend))
+        room = int((WIDTH - LEFT - RIGHT - 16 - 30) / _CHAR)
+        labels = [fit(label, room) for label, _ in self.legend]
+        width = 30 + _CHAR * max(len(label) for label in labels)
         height = 14 * len(self.legend) + 6
         left = LEFT + 8 if "left" in corner else WIDTH - RIGHT - width - 4
         top = TOP + 6 if "upper" in corner else HEIGHT - BOTTOM - height - 6
         parts = [f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="white" fill-opacity="0.85"/>']
-        for i, (label, stroke) in enumerate(self.legend):
+        for i, ((label, stroke), shown) in enumerate(zip(self.legend, labels, strict=True)):
             y = top + 10 + 14 * i
             parts.append(f'<path d="M{left + 4} {y} h18" {stroke}/>')
-            parts.append(f'<text x="{left + 26}" y="{y}" dy="0.32em" font-size="10">{escape(label)}</text>')
+            parts.append(
+                f'<text x="{left + 26}" y="{y}" dy="0.32em" font-size="10">{escape(shown)}'
+                f"<title>{escape(label)}</title></text>"
+            )
         return parts
 
     def svg(self, legend: str = "lower right") -> str:
