@@ -12,6 +12,7 @@ every engine (Polars would give inf or NaN, DuckDB NULL or inf).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["Case", "Namespace"]
@@ -171,6 +172,20 @@ class Namespace(ABC):
     @abstractmethod
     def count_where(self, condition: Expr) -> Expr:
         """Number of rows where ``condition`` holds (null counts as false), as a 64-bit integer."""
+
+    # Windows over the rows of a partition (the rows whose ``partition`` columns are equal).
+    @abstractmethod
+    def row_number(self, partition: Sequence[str], order: Sequence[Expr]) -> Expr:
+        """1, 2, ... through the partition in ascending ``order`` (which must leave no tie), as a 64-bit integer."""
+
+    @abstractmethod
+    def window(self, kind: str, x: Expr, partition: Sequence[str], order: Sequence[Expr] = ()) -> Expr:
+        """``kind`` ("sum", "min" or "max") of ``x`` over the partition, nulls skipped.
+
+        With ``order`` (ascending, no tie) the running value through the
+        current row, of an ``x`` that is never null; without, the
+        partition's value on each of its rows.
+        """
 
     def indicator(self, condition: Expr) -> Expr:
         """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from typing import Any
 
@@ -109,6 +110,20 @@ class PolarsNamespace(Namespace):
 
     def count_where(self, condition: pl.Expr) -> pl.Expr:
         return condition.fill_null(False).cast(pl.Int64).sum()
+
+    def row_number(self, partition: Sequence[str], order: Sequence[pl.Expr]) -> pl.Expr:
+        return pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(_partition(partition), order_by=list(order))
+
+    def window(self, kind: str, x: pl.Expr, partition: Sequence[str], order: Sequence[pl.Expr] = ()) -> pl.Expr:
+        if order:
+            running = {"sum": x.cum_sum, "min": x.cum_min, "max": x.cum_max}[kind]()
+            return running.over(_partition(partition), order_by=list(order))
+        return {"sum": x.sum, "min": x.min, "max": x.max}[kind]().over(_partition(partition))
+
+
+def _partition(names: Sequence[str]) -> list[pl.Expr]:
+    """The partition of a window: its columns, or one partition of every row."""
+    return [pl.col(n) for n in names] if names else [pl.lit(0)]
 
 
 POLARS = PolarsNamespace()

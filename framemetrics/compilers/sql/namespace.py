@@ -9,6 +9,7 @@ quoted when they come from the user (:func:`identifier`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from numbers import Integral, Real
 from typing import Any
 
@@ -17,6 +18,9 @@ from sqlglot import exp
 from framemetrics.core.namespace import Namespace
 
 __all__ = ["SQL", "SqlNamespace", "identifier", "table_name"]
+
+_AGGREGATES = {"sum": exp.Sum, "min": exp.Min, "max": exp.Max}
+_RUNNING = exp.WindowSpec(kind="ROWS", start="UNBOUNDED", start_side="PRECEDING", end="CURRENT ROW")
 
 
 def identifier(name: str) -> exp.Identifier:
@@ -166,6 +170,25 @@ class SqlNamespace(Namespace):
 
     def count_where(self, condition: exp.Expression) -> exp.Expression:
         return exp.Filter(this=exp.Count(this=exp.Star()), expression=exp.Where(this=condition))
+
+    def row_number(self, partition: Sequence[str], order: Sequence[exp.Expression]) -> exp.Expression:
+        return _over(exp.RowNumber(), partition, order)
+
+    def window(
+        self, kind: str, x: exp.Expression, partition: Sequence[str], order: Sequence[exp.Expression] = ()
+    ) -> exp.Expression:
+        return _over(_AGGREGATES[kind](this=x), partition, order, _RUNNING.copy() if order else None)
+
+
+def _over(
+    function: exp.Expression,
+    partition: Sequence[str],
+    order: Sequence[exp.Expression],
+    spec: exp.WindowSpec | None = None,
+) -> exp.Window:
+    """``function OVER (PARTITION BY partition ORDER BY order [spec])``."""
+    ordered = exp.Order(expressions=[exp.Ordered(this=o, nulls_first=False) for o in order]) if order else None
+    return exp.Window(this=function, partition_by=[exp.column(n) for n in partition] or None, order=ordered, spec=spec)
 
 
 SQL = SqlNamespace()

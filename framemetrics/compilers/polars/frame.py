@@ -1,0 +1,78 @@
+"""The :class:`~framemetrics.core.frame.Frame` of Polars: a ``LazyFrame`` built step by step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.core.frame import Frame
+
+__all__ = ["PolarsFrame"]
+
+
+class PolarsFrame(Frame):
+    """A Polars ``LazyFrame`` as a :class:`~framemetrics.core.frame.Frame`.
+
+    Examples
+    --------
+    >>> f = PolarsFrame.values({"x": [1.0, 2.0]})
+    >>> f.with_columns(y=f.ns.col("x") * 2).collect()["y"].to_list()
+    [2.0, 4.0]
+    """
+
+    ns = POLARS
+
+    def __init__(self, lazy: pl.LazyFrame) -> None:
+        self.lazy = lazy
+        self.columns = tuple(lazy.collect_schema().names())
+
+    @classmethod
+    def values(cls, columns: Mapping[str, Sequence[Any]]) -> PolarsFrame:
+        """Constant rows, one list per column (floats as Float64, integers as Int64)."""
+        return cls(pl.LazyFrame({name: _series(name, values) for name, values in columns.items()}))
+
+    def constant(self, columns: Mapping[str, Sequence[Any]]) -> PolarsFrame:
+        return PolarsFrame.values(columns)
+
+    def collect(self) -> pl.DataFrame:
+        """The rows, computed."""
+        return self.lazy.collect()
+
+    def select(self, columns: Mapping[str, Any]) -> PolarsFrame:
+        return PolarsFrame(self.lazy.select(**columns))
+
+    def filter(self, condition: pl.Expr) -> PolarsFrame:
+        return PolarsFrame(self.lazy.filter(condition))
+
+    def join(self, other: Frame, on: Sequence[str], how: str = "inner") -> PolarsFrame:
+        self._check_join(other, on)
+        assert isinstance(other, PolarsFrame)
+        if how == "cross":
+            return PolarsFrame(self.lazy.join(other.lazy, how="cross"))
+        return PolarsFrame(self.lazy.join(other.lazy, on=list(on), how=how, nulls_equal=True, coalesce=True))
+
+    def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> PolarsFrame:
+        if not keys:
+            return PolarsFrame(self.lazy.select(**aggregates))
+        return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates))
+
+    def concat(self, other: Frame) -> PolarsFrame:
+        assert isinstance(other, PolarsFrame)
+        return PolarsFrame(pl.concat([self.lazy, other.lazy.select(self.columns)], how="vertical_relaxed"))
+
+    def fixpoint(self, step: Callable[[PolarsFrame], PolarsFrame]) -> PolarsFrame:
+        """Each step computed before the next (a loop over steps, never over groups)."""
+        rounds, current = [], self.collect()
+        while current.height:
+            rounds.append(current)
+            current = step(PolarsFrame(current.lazy())).collect()
+        return PolarsFrame(pl.concat(rounds, how="vertical_relaxed").lazy() if rounds else current.lazy())
+
+
+def _series(name: str, values: Sequence[Any]) -> pl.Series:
+    kinds = {type(v) for v in values}
+    dtype = pl.Float64 if float in kinds else pl.Int64 if kinds <= {int} else None
+    return pl.Series(name, list(values), dtype=dtype)

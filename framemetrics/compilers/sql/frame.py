@@ -1,0 +1,169 @@
+"""The :class:`~framemetrics.core.frame.Frame` of SQL: one statement of common table expressions.
+
+Each operation nests the previous query as a derived table; :meth:`SqlFrame.named`
+turns a stage into a named common table expression (read by every later
+stage that needs it, and by a reviewer); :meth:`SqlFrame.fixpoint` is a
+``WITH RECURSIVE`` expression whose recursive term reads the previous round
+once, through windows only, which DuckDB, PostgreSQL, Spark, ClickHouse and
+DataFusion all accept. Join keys are compared with ``=``: the stages join on
+ids and integer codes that are never null.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlglot import exp
+
+from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.core.frame import Frame
+
+__all__ = ["SqlFrame", "Statement"]
+
+
+class Statement:
+    """The named stages of one SQL statement, in the order they are defined.
+
+    Examples
+    --------
+    >>> s = Statement()
+    >>> f = SqlFrame.values(s, {"x": [1, 2]})
+    >>> s.query(f.filter(f.ns.col("x") > 1)).sql()
+    'SELECT * FROM (SELECT x FROM (SELECT 1 AS x UNION ALL SELECT 2 AS x) AS fm_1 WHERE x > 1) AS fm_2'
+    """
+
+    def __init__(self) -> None:
+        self.ctes: list[exp.CTE] = []
+        self.recursive = False
+        self._aliases = itertools.count(1)
+
+    def alias(self) -> str:
+        """A fresh name for a derived table."""
+        return f"fm_{next(self._aliases)}"
+
+    def define(self, name: str, body: exp.Expression, columns: Sequence[str] | None = None) -> exp.Table:
+        """Add the stage ``name`` (its ``columns`` listed where the stage is recursive)."""
+        if any(cte.alias == name for cte in self.ctes):
+            raise ValueError(f"stage {name!r} is defined twice")
+        listed = [exp.to_identifier(c) for c in columns] if columns else None
+        self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name), columns=listed)))
+        return exp.table_(name)
+
+    def query(self, frame: SqlFrame) -> exp.Select:
+        """``WITH <stages> SELECT * FROM <frame>``: the statement that computes ``frame``."""
+        select = exp.select("*").from_(frame.source())
+        if self.ctes:
+            select.set("with_", exp.With(expressions=[c.copy() for c in self.ctes], recursive=self.recursive or None))
+        return select
+
+
+class SqlFrame(Frame):
+    """A query of :class:`Statement`, read as a :class:`~framemetrics.core.frame.Frame`.
+
+    Examples
+    --------
+    >>> s = Statement()
+    >>> f = SqlFrame.table(s, "preds", {"g": "segment", "x": "x"})
+    >>> f.columns
+    ('g', 'x')
+    """
+
+    ns = SQL
+
+    def __init__(self, statement: Statement, tree: exp.Expression, columns: Sequence[str], *, inner: bool = False):
+        self.statement = statement
+        self.tree = tree
+        self.columns = tuple(columns)
+        self.inner = inner  # reads the previous round of a fixpoint: stays nested
+
+    @classmethod
+    def table(cls, statement: Statement, table: exp.Expression | str, columns: Mapping[str, str]) -> SqlFrame:
+        """The user's ``table``, its columns renamed (``{stage name: user's column}``, quoted)."""
+        source = exp.to_table(table) if isinstance(table, str) else table
+        select = exp.select(
+            *(exp.alias_(exp.column(exp.to_identifier(c, quoted=True)), n) for n, c in columns.items())
+        ).from_(source)
+        return cls(statement, select, list(columns))
+
+    @classmethod
+    def values(cls, statement: Statement, columns: Mapping[str, Sequence[Any]]) -> SqlFrame:
+        """Constant rows, one list per column (``UNION ALL`` of one-row selects, portable)."""
+        names = list(columns)
+        rows = [exp.select(*(exp.alias_(SQL.lit(v), n) for n, v in zip(names, row))) for row in zip(*columns.values())]
+        union = rows[0]
+        for row in rows[1:]:
+            union = exp.union(union, row, distinct=False)
+        return cls(statement, union, names)
+
+    def constant(self, columns: Mapping[str, Sequence[Any]]) -> SqlFrame:
+        return SqlFrame.values(self.statement, columns)
+
+    def source(self) -> exp.Expression:
+        """This frame in a ``FROM``: a table, or the query as a derived table."""
+        if isinstance(self.tree, exp.Table):
+            return self.tree.copy()
+        return exp.Subquery(this=self.tree.copy(), alias=exp.TableAlias(this=exp.to_identifier(self.statement.alias())))
+
+    def _derived(self, tree: exp.Expression, columns: Sequence[str], other: SqlFrame | None = None) -> SqlFrame:
+        inner = self.inner or (other is not None and other.inner)
+        return SqlFrame(self.statement, tree, columns, inner=inner)
+
+    def named(self, name: str) -> SqlFrame:
+        """This frame as the stage ``name`` (inside a fixpoint's round it stays nested)."""
+        if self.inner:
+            return self
+        return SqlFrame(self.statement, self.statement.define(name, self.tree), self.columns)
+
+    def select(self, columns: Mapping[str, Any]) -> SqlFrame:
+        named = [exp.alias_(SQL._value(e), n) for n, e in columns.items()]
+        return self._derived(exp.select(*named).from_(self.source()), list(columns))
+
+    def filter(self, condition: exp.Expression) -> SqlFrame:
+        tree = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source()).where(condition)
+        return self._derived(tree, self.columns)
+
+    def join(self, other: Frame, on: Sequence[str], how: str = "inner") -> SqlFrame:
+        self._check_join(other, on)
+        assert isinstance(other, SqlFrame)
+        left, right = self.statement.alias(), self.statement.alias()
+        columns = [
+            *(exp.column(c, table=left) for c in self.columns),
+            *(exp.column(c, table=right) for c in other.columns if c not in on),
+        ]
+        condition = exp.and_(*(exp.column(k, table=left).eq(exp.column(k, table=right)) for k in on)) if on else None
+        tree = exp.select(*columns).from_(_aliased(self, left)).join(
+            _aliased(other, right), on=condition, join_type="cross" if how == "cross" else how
+        )
+        return self._derived(tree, [*self.columns, *(c for c in other.columns if c not in on)], other)
+
+    def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> SqlFrame:
+        named = [exp.alias_(SQL._value(e), n) for n, e in aggregates.items()]
+        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source())
+        if keys:
+            tree = tree.group_by(*(exp.column(k) for k in keys))
+        return self._derived(tree, [*keys, *aggregates])
+
+    def concat(self, other: Frame) -> SqlFrame:
+        assert isinstance(other, SqlFrame)
+        parts = [exp.select(*(exp.column(c) for c in self.columns)).from_(f.source()) for f in (self, other)]
+        return self._derived(exp.union(*parts, distinct=False), self.columns, other)
+
+    def fixpoint(self, step: Callable[[SqlFrame], SqlFrame]) -> SqlFrame:
+        """``WITH RECURSIVE fm_rounds(...) AS (self UNION ALL step(fm_rounds))``."""
+        name = f"fm_rounds_{len(self.statement.ctes) + 1}"
+        previous = SqlFrame(self.statement, exp.table_(name), self.columns, inner=True)
+        following = step(previous)
+        anchor = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source())
+        term = exp.select(*(exp.column(c) for c in self.columns)).from_(following.source())
+        self.statement.recursive = True
+        table = self.statement.define(name, exp.union(anchor, term, distinct=False), self.columns)
+        return SqlFrame(self.statement, table, self.columns)
+
+
+def _aliased(frame: SqlFrame, alias: str) -> exp.Expression:
+    """``frame`` in a ``FROM`` or ``JOIN`` under the name ``alias``."""
+    if isinstance(frame.tree, exp.Table):
+        return exp.alias_(frame.tree.copy(), alias, table=True)
+    return exp.Subquery(this=frame.tree.copy(), alias=exp.TableAlias(this=exp.to_identifier(alias)))

@@ -1,0 +1,97 @@
+"""A table being built, written once and compiled by every engine.
+
+The detection stages (candidate pairs, greedy matching, accumulation) are
+relational: joins, windows, aggregates and a fixpoint. They are written
+once against :class:`Frame` and its :class:`~framemetrics.core.namespace.Namespace`;
+:class:`~framemetrics.compilers.polars.frame.PolarsFrame` runs them as a
+Polars ``LazyFrame`` and :class:`~framemetrics.compilers.sql.frame.SqlFrame`
+as one SQL statement of common table expressions (a recursive one for the
+fixpoint). Rows have no order: every window names its order, with unique
+tie-breakers.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Self
+
+from framemetrics.core.namespace import Namespace
+
+__all__ = ["Frame"]
+
+Expr = Any
+
+
+class Frame(ABC):
+    """Rows with named columns; every method returns a new frame.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> f = PolarsFrame.values({"g": [1, 1, 2], "x": [1.0, 2.0, 5.0]})
+    >>> f.aggregate(["g"], {"total": f.ns.sum(f.ns.col("x"))}).collect().sort("g").to_dicts()
+    [{'g': 1, 'total': 3.0}, {'g': 2, 'total': 5.0}]
+    """
+
+    ns: Namespace
+    columns: tuple[str, ...]
+
+    @abstractmethod
+    def select(self, columns: Mapping[str, Expr]) -> Self:
+        """The rows with ``columns`` (name -> expression over these rows, windows included)."""
+
+    def with_columns(self, **columns: Expr) -> Self:
+        """The rows with their columns and ``columns`` (replacing those of the same name)."""
+        kept = {name: self.ns.col(name) for name in self.columns if name not in columns}
+        return self.select({**kept, **columns})
+
+    def keep(self, *names: str) -> Self:
+        """The rows with only the columns ``names``."""
+        return self.select({name: self.ns.col(name) for name in names})
+
+    def drop(self, *names: str) -> Self:
+        """The rows without the columns ``names``."""
+        return self.keep(*(name for name in self.columns if name not in names))
+
+    @abstractmethod
+    def constant(self, columns: Mapping[str, Sequence[Any]]) -> Self:
+        """Constant rows of this frame's engine, one list per column (floats as doubles, ints as 64-bit)."""
+
+    def named(self, name: str) -> Self:
+        """This frame as the stage ``name``: computed once for every later reader (SQL: a ``WITH`` table)."""
+        return self
+
+    @abstractmethod
+    def filter(self, condition: Expr) -> Self:
+        """The rows where ``condition`` holds (null counts as false)."""
+
+    @abstractmethod
+    def join(self, other: Self, on: Sequence[str], how: str = "inner") -> Self:
+        """Rows of both where the ``on`` columns are equal (nulls equal too).
+
+        ``how`` is ``"inner"``, ``"left"`` or ``"cross"`` (``on`` empty). The
+        key columns appear once, then the other columns of ``self`` and of
+        ``other``, which must not share a name.
+        """
+
+    @abstractmethod
+    def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Expr]) -> Self:
+        """One row per distinct ``keys`` (one row in all without keys) with the ``aggregates``."""
+
+    @abstractmethod
+    def concat(self, other: Self) -> Self:
+        """The rows of both (``other`` has the same columns)."""
+
+    @abstractmethod
+    def fixpoint(self, step: Callable[[Self], Self]) -> Self:
+        """The rows of ``self`` and of ``step(self)``, ``step(step(self))``... until a step gives no row.
+
+        ``step`` must read its argument once, through windows only (the SQL
+        standard's recursive term allows no aggregate and one reference).
+        """
+
+    def _check_join(self, other: Frame, on: Sequence[str]) -> None:
+        shared = (set(self.columns) & set(other.columns)) - set(on)
+        if shared:
+            raise ValueError(f"join would repeat the columns {sorted(shared)}")

@@ -1,0 +1,325 @@
+"""COCO bbox evaluation per segment: :func:`coco_evaluate`, :func:`coco_precision_table`, :func:`coco_recall_table`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from framemetrics.columns import as_tuple
+from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS, MAX_DETECTIONS, RECALL_THRESHOLDS
+from framemetrics.core.frame import Frame
+from framemetrics.detection import coco_stages as stages
+from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
+from framemetrics.detection.engines import DetectionEngine, detection_engine
+from framemetrics.sources import Source
+
+__all__ = ["coco_evaluate", "coco_precision_table", "coco_recall_table"]
+
+_SUMMARY_COMBOS = (("all", 1), ("all", 10), ("all", 100), ("small", 100), ("medium", 100), ("large", 100))
+_ALL_COMBOS = tuple((area, m) for area in AREA_RANGES for m in MAX_DETECTIONS)
+
+
+@dataclass
+class _Tables:
+    """The canonical frames of one call: detections and ground truths with ``seg``, the segments."""
+
+    detections: Frame
+    ground_truths: Frame
+    segments: Frame
+    categories: Frame
+    by: tuple[str, ...]
+
+
+def _by_names(by: tuple[str, ...]) -> dict[str, str]:
+    """The stage names of the user's segment columns."""
+    return {f"fm_by_{i}": name for i, name in enumerate(by)}
+
+
+def _tables(
+    engine: DetectionEngine, gt: Source, dt: Source, images: Source | None, by: tuple[str, ...], box_format: str
+) -> _Tables:
+    by_names = _by_names(by)
+    on_boxes = by_names if images is None else {}
+    gt_frame = engine.frame(
+        gt,
+        {"image_id": "image_id", "category_id": "category_id", "gid": "id", **box_columns("g", box_format), **on_boxes},
+        "ground truth",
+        optional={"garea": "area", "crowd": "iscrowd"},
+    )
+    dt_frame = engine.frame(
+        dt,
+        {"image_id": "image_id", "category_id": "category_id", "did": "id", "score": "score",
+         **box_columns("d", box_format), **on_boxes},
+        "detections",
+    )  # fmt: skip
+    ns = gt_frame.ns
+    c = ns.col
+    ids = {"image_id": "id", "category_id": "id"}
+    segment_columns = {n: "as is" for n in by_names}
+    ground_truths = canonical_boxes(
+        gt_frame, "g", box_format, {**ids, "gid": "id", "garea": "float", "crowd": "id", **segment_columns}
+    )
+    ground_truths = ground_truths.with_columns(
+        garea=c("garea") if "garea" in ground_truths.columns else c("gw") * c("gh"),
+        crowd=ns.coalesce(c("crowd"), 0) if "crowd" in ground_truths.columns else ns.lit(0),
+    )
+    detections = canonical_boxes(
+        dt_frame, "d", box_format, {**ids, "did": "id", "score": "float", **segment_columns}
+    )
+    if images is None:
+        keys = ["image_id", *by_names]
+        image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
+    else:
+        image_frame = engine.frame(images, {"image_id": "image_id", **by_names}, "images")
+        image_rows = image_frame.with_columns(image_id=ns.to_int(c("image_id")))
+    segment = ns.window("min", c("image_id"), list(by_names)) if by else ns.lit(0)
+    image_rows = image_rows.with_columns(seg=segment).named("fm_images")
+    seg_of = image_rows.keep("image_id", "seg")
+    categories = ground_truths.keep("category_id").concat(detections.keep("category_id"))
+    first_images = image_rows.filter(ns.eq(c("image_id"), c("seg"))).keep("seg", *by_names)
+    return _Tables(
+        detections=detections.drop(*by_names).join(seg_of, ["image_id"]),
+        ground_truths=ground_truths.drop(*by_names).join(seg_of, ["image_id"]),
+        segments=first_images if by else image_rows.constant({"seg": [0]}),
+        categories=categories.aggregate(["category_id"], {}).named("fm_categories"),
+        by=by,
+    )
+
+
+def _evaluated(tables: _Tables, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame, Frame, Frame]:
+    """The per-threshold rows, true positives, sequences and recall points of ``combos``."""
+    detections = stages.ranked_detections(tables.detections)
+    candidates = stages.candidate_pairs(detections, tables.ground_truths)
+    matched = stages.matches(candidates)
+    combo_frame = stages.combo_grid(detections, combos)
+    true_pos, sequences = stages.true_positives(detections, matched, combo_frame)
+    areas = stages.area_grid(detections, sorted({area for area, _ in combos}, key=list(AREA_RANGES).index))
+    counts = stages.ground_truth_counts(tables.ground_truths, areas)
+    points = stages.recall_points(counts)
+    rows = stages.per_threshold(true_pos, counts, points, combo_frame)
+    return rows, true_pos, sequences, points
+
+
+def _finish(engine: DetectionEngine, frame: Frame, tables: _Tables, order: Sequence[str]) -> pl.DataFrame:
+    """Compute ``frame``; the segment columns under the user's names, sorted."""
+    result = engine.run(frame.drop("seg"))
+    result = result.rename(_by_names(tables.by))
+    keys = [*tables.by, *(k for k in order if k in result.columns)]
+    return result.sort(keys, nulls_last=True) if keys else result
+
+
+def coco_evaluate(
+    gt: Source,
+    dt: Source,
+    *,
+    images: Source | None = None,
+    by: str | Sequence[str] | None = None,
+    per_category: bool = False,
+    box_format: str = "xywh",
+    engine: str = "polars",
+    con: object = None,
+) -> pl.DataFrame:
+    """pycocotools' 12 bbox ``stats`` per segment of images (and per category), in the engine.
+
+    Parameters
+    ----------
+    gt : frame, Arrow table, Parquet/CSV path or DuckDB table name
+        Ground truth, one row per box: ``image_id, category_id, id``, the
+        box (``x, y, w, h``, or ``x1, y1, x2, y2``), ``area`` (COCO's
+        annotation area; ``w * h`` where absent) and ``iscrowd`` (0 where
+        absent).
+    dt : same kinds
+        Detections, one row per box: ``image_id, category_id, id``, the box
+        and ``score``.
+    images : same kinds, optional
+        ``image_id`` and the columns ``by`` names. Without it, ``by`` names
+        columns of both ``gt`` and ``dt``.
+    by : column name or list of names, optional
+        The segments: each is a set of images, evaluated as pycocotools
+        with ``params.imgIds`` set to those images.
+    per_category : bool
+        One row per segment and category (``category_id``): pycocotools
+        with ``params.catIds = [category]``.
+    box_format : {"xywh", "xyxy"}
+    engine : {"polars", "duckdb"}
+    con : DuckDB connection, optional
+        Where table names are read.
+
+    Returns
+    -------
+    pl.DataFrame
+        The ``by`` columns (and ``category_id``), then ``map, map_50,
+        map_75, map_small, map_medium, map_large, mar_1, mar_10, mar_100,
+        mar_small, mar_medium, mar_large`` (Float64), null where
+        pycocotools reports -1 (no ground truth that is not ignored).
+
+    Notes
+    -----
+    Precision after the ``k``-th true positive is ``k / (fp + k +
+    spacing(1))`` with ``fp`` the false positives up to it, made
+    non-increasing from the end; AP is its mean over the 101 recall
+    thresholds ``r`` read at the least ``k`` with ``k / npig >= r``
+    (``npig``: ground truths neither crowd nor outside the area range),
+    and over IoU thresholds and categories. AR is the mean of ``tp / npig``.
+    The matching, tie rules and id rules are in the README's detection
+    section; an id of 0 is an ordinary id here (pycocotools reads a match
+    to id 0 as none).
+
+    Examples
+    --------
+    >>> gt = pl.DataFrame({"image_id": [1], "category_id": [1], "id": [1],
+    ...                    "x": [0.0], "y": [0.0], "w": [10.0], "h": [10.0], "area": [100.0], "iscrowd": [0]})
+    >>> dt = pl.DataFrame({"image_id": [1], "category_id": [1], "id": [1],
+    ...                    "x": [0.0], "y": [0.0], "w": [10.0], "h": [9.0], "score": [0.9]})
+    >>> row = coco_evaluate(gt, dt).select("map", "map_50", "map_75", "mar_100").row(0)
+    >>> [round(v, 12) for v in row]  # IoU 0.9: matched at 9 of the 10 thresholds
+    [0.9, 1.0, 1.0, 0.9]
+    """
+    check_box_format(box_format)
+    runner = detection_engine(engine, con)
+    try:
+        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        rows, *_ = _evaluated(tables, _SUMMARY_COMBOS)
+        keys = ["seg", "category_id"] if per_category else ["seg"]
+        stats = stages.summary(rows, keys)
+        base = tables.segments.join(tables.categories, [], "cross") if per_category else tables.segments
+        result = base.join(stats, keys, "left").keep(*base.columns, *COCO_STATS)
+        return _finish(runner, result, tables, ["category_id"])
+    finally:
+        runner.close()
+
+
+def coco_precision_table(
+    gt: Source,
+    dt: Source,
+    *,
+    images: Source | None = None,
+    by: str | Sequence[str] | None = None,
+    box_format: str = "xywh",
+    engine: str = "polars",
+    con: object = None,
+) -> pl.DataFrame:
+    """pycocotools' ``eval["precision"]`` and ``eval["scores"]`` as a long table, per segment.
+
+    Parameters are those of :func:`coco_evaluate`.
+
+    Returns
+    -------
+    pl.DataFrame
+        The ``by`` columns, ``iou_threshold, area_range, max_dets,
+        category_id, recall_threshold, precision, score``: one row per
+        element of pycocotools' arrays (``T x R x K x A x M``), precision
+        and score null where pycocotools has -1.
+
+    Examples
+    --------
+    >>> gt = pl.DataFrame({"image_id": [1], "category_id": [1], "id": [1],
+    ...                    "x": [0.0], "y": [0.0], "w": [10.0], "h": [10.0]})
+    >>> dt = gt.with_columns(score=pl.lit(0.9))
+    >>> t = coco_precision_table(gt, dt)
+    >>> t.height, t["precision"].min(), t["score"].max()  # 1 / (1 + spacing(1)), as pycocotools
+    (12120, 0.9999999999999998, 0.9)
+    """
+    check_box_format(box_format)
+    runner = detection_engine(engine, con)
+    try:
+        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        rows, true_pos, sequences, points = _evaluated(tables, _ALL_COMBOS)
+        ns = rows.ns
+        c = ns.col
+        grid = _long_grid(tables, rows, with_recall=True)
+        read = rows.join(points, ["npig"]).join(
+            true_pos.keep("seg", "category_id", "a", "m", "t", "k", "envelope", "score"),
+            ["seg", "category_id", "a", "m", "t", "k"],
+            "left",
+        )
+        read = read.join(sequences, ["seg", "category_id", "m"], "left")
+        first = ns.eq(c("r"), 0)
+        read = read.select({
+            **{n: c(n) for n in ("seg", "category_id", "a", "m", "t", "r")},
+            "precision": ns.coalesce(c("envelope"), ns.lit(0.0)),
+            "score": ns.when(first, ns.coalesce(c("top_score"), ns.lit(0.0))).otherwise(
+                ns.coalesce(c("score"), ns.lit(0.0))
+            ),
+        })  # fmt: skip
+        result = grid.join(read, ["seg", "category_id", "a", "m", "t", "r"], "left")
+        return _finish(runner, _labelled(result, ["precision", "score"]), tables, _LONG_ORDER)
+    finally:
+        runner.close()
+
+
+def coco_recall_table(
+    gt: Source,
+    dt: Source,
+    *,
+    images: Source | None = None,
+    by: str | Sequence[str] | None = None,
+    box_format: str = "xywh",
+    engine: str = "polars",
+    con: object = None,
+) -> pl.DataFrame:
+    """pycocotools' ``eval["recall"]`` as a long table, per segment.
+
+    Parameters are those of :func:`coco_evaluate`.
+
+    Returns
+    -------
+    pl.DataFrame
+        The ``by`` columns, ``iou_threshold, area_range, max_dets,
+        category_id, recall``: one row per element of pycocotools' array
+        (``T x K x A x M``), null where pycocotools has -1.
+
+    Examples
+    --------
+    >>> gt = pl.DataFrame({"image_id": [1], "category_id": [1], "id": [1],
+    ...                    "x": [0.0], "y": [0.0], "w": [10.0], "h": [10.0]})
+    >>> t = coco_recall_table(gt, gt.with_columns(score=pl.lit(0.9)))
+    >>> t.height, t["recall"].min()
+    (120, 1.0)
+    """
+    check_box_format(box_format)
+    runner = detection_engine(engine, con)
+    try:
+        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        rows, *_ = _evaluated(tables, _ALL_COMBOS)
+        grid = _long_grid(tables, rows, with_recall=False)
+        result = grid.join(rows.keep("seg", "category_id", "a", "m", "t", "recall"),
+                           ["seg", "category_id", "a", "m", "t"], "left")  # fmt: skip
+        return _finish(runner, _labelled(result, ["recall"]), tables, _LONG_ORDER)
+    finally:
+        runner.close()
+
+
+_LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]
+
+
+def _long_grid(tables: _Tables, rows: Frame, with_recall: bool) -> Frame:
+    """Every element of pycocotools' arrays per segment: ``seg, category_id, a, m, t`` (and ``r``)."""
+    grid = tables.segments.keep("seg", *_by_names(tables.by)).join(tables.categories, [], "cross")
+    grid = grid.join(stages.combo_grid(rows, _ALL_COMBOS).keep("a", "m"), [], "cross")
+    grid = grid.join(rows.constant({"t": list(range(len(IOU_THRESHOLDS)))}), [], "cross")
+    if with_recall:
+        grid = grid.join(rows.constant({"r": list(range(len(RECALL_THRESHOLDS)))}), [], "cross")
+    return grid
+
+
+def _labelled(frame: Frame, values: list[str]) -> Frame:
+    """Codes as values: ``t`` as ``iou_threshold``, ``a`` as ``area_range``, ``m`` as ``max_dets``, ``r``."""
+    ns = frame.ns
+    c = ns.col
+    labels = frame.constant({
+        "t": list(range(len(IOU_THRESHOLDS))), "iou_threshold": list(IOU_THRESHOLDS),
+    }).join(frame.constant({"a": list(range(len(AREA_RANGES))), "area_range": list(AREA_RANGES)}), [], "cross")
+    labelled = frame.join(labels, ["t", "a"]).with_columns(max_dets=c("m"))
+    columns = ["seg", *_by_names_of(frame), "iou_threshold", "area_range", "max_dets", "category_id"]
+    if "r" in frame.columns:
+        recall = frame.constant({"r": list(range(len(RECALL_THRESHOLDS))), "recall_threshold": list(RECALL_THRESHOLDS)})
+        labelled = labelled.join(recall, ["r"])
+        columns.append("recall_threshold")
+    return labelled.keep(*columns, *values)
+
+
+def _by_names_of(frame: Frame) -> list[str]:
+    return [c for c in frame.columns if c.startswith("fm_by_")]

@@ -1,0 +1,136 @@
+"""The tables of a detection call on its engine: the user's sources as frames, and running the result.
+
+Polars reads each source as a ``LazyFrame``; DuckDB registers every source
+on one cursor of its own (frames through Arrow, files by ``read_parquet`` /
+``read_csv``, table names of ``con`` quoted) and runs the stages as one
+statement there.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import duckdb
+import polars as pl
+from sqlglot import exp
+
+from framemetrics.columns import check_column_name
+from framemetrics.compilers.polars.frame import PolarsFrame
+from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.frame import SqlFrame, Statement
+from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.core.errors import ArgumentError, missing_column
+from framemetrics.core.frame import Frame
+from framemetrics.sources import Source, from_pandas, open_duckdb, open_polars, quiet_connection, to_polars
+
+__all__ = ["DETECTION_ENGINES", "DetectionEngine", "detection_engine"]
+
+DETECTION_ENGINES = ("polars", "duckdb")
+_names = itertools.count()
+
+
+class DetectionEngine:
+    """Where a detection call runs: :meth:`frame` opens a source, :meth:`run` computes a frame."""
+
+    def frame(
+        self, source: Source, columns: Mapping[str, str], role: str, optional: Mapping[str, str] | None = None
+    ) -> Frame:
+        """``source``'s ``columns`` (``{stage name: user's column}``) as a frame; a missing column raises.
+
+        The ``optional`` columns are read where the source has them.
+        """
+        available = self._open(source)
+        _check_columns(columns, available, role)
+        present = {n: c for n, c in (optional or {}).items() if c in available}
+        return self._frame({**columns, **present})
+
+    def _open(self, source: Source) -> list[str]:
+        """Open ``source``; its column names."""
+        raise NotImplementedError
+
+    def _frame(self, columns: Mapping[str, str]) -> Frame:
+        """The source opened last, its ``columns`` renamed."""
+        raise NotImplementedError
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        """The rows of ``frame``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Drop what was registered."""
+
+
+def _check_columns(columns: Mapping[str, str], available: Sequence[str], role: str) -> None:
+    for name, column in columns.items():
+        check_column_name(column, f"{role} {name}")
+        if column not in available:
+            raise missing_column(column, f"{role}", available)
+
+
+class _Polars(DetectionEngine):
+    def __init__(self, con: duckdb.DuckDBPyConnection | None) -> None:
+        self.con = con
+
+    def _open(self, source: Source) -> list[str]:
+        self.lazy = open_polars(source, self.con)
+        return self.lazy.collect_schema().names()
+
+    def _frame(self, columns: Mapping[str, str]) -> PolarsFrame:
+        return PolarsFrame(self.lazy.select(**{name: pl.col(column) for name, column in columns.items()}))
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, PolarsFrame)
+        return frame.collect()
+
+
+class _DuckDB(DetectionEngine):
+    def __init__(self, con: duckdb.DuckDBPyConnection | None) -> None:
+        self.own = con is None
+        self.connection = quiet_connection() if con is None else con
+        self.registered: list[str] = []
+        self.statement = Statement()
+
+    def _table(self, source: Source) -> exp.Expression:
+        source = from_pandas(source)
+        if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
+            name = f"fm_detection_{next(_names)}"
+            self.connection.register(name, source)
+            self.registered.append(name)
+            return exp.Table(this=identifier(name))
+        if isinstance(source, duckdb.DuckDBPyRelation):
+            raise TypeError("a DuckDB relation is not accepted here: pass a table or view name and con=")
+        return open_duckdb(source, self.connection).table
+
+    def _open(self, source: Source) -> list[str]:
+        self.table = self._table(source)
+        return self.connection.sql(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0))).columns
+
+    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        return SqlFrame.table(self.statement, self.table, columns)
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, SqlFrame)
+        return to_polars(self.connection.sql(to_sql(self.statement.query(frame))))
+
+    def close(self) -> None:
+        for name in self.registered:
+            self.connection.unregister(name)
+        if self.own:
+            self.connection.close()
+
+
+def detection_engine(engine: str, con: Any = None) -> DetectionEngine:
+    """The engine named ``engine`` (``"polars"`` or ``"duckdb"``), reading table names from ``con``.
+
+    Examples
+    --------
+    >>> type(detection_engine("polars")).__name__
+    '_Polars'
+    """
+    if engine == "polars":
+        return _Polars(con)
+    if engine == "duckdb":
+        return _DuckDB(con)
+    raise ArgumentError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
