@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from framemetrics.calibration import calibration_curve
     from framemetrics.core.errors import ArgumentError
     from framemetrics.core.registry import REGISTRY, Metric, get_metric
+    from framemetrics.detection import box_iou, coco_evaluate, coco_precision_table, coco_recall_table, read_coco
     from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
     from framemetrics.evaluation import evaluate
     from framemetrics.multiclass import (
@@ -127,10 +128,14 @@ __all__ = [
     "average_precision_score",
     "balanced_accuracy_score",
     "break_even_point",
+    "box_iou",
     "brier_score_loss",
     "calibration_curve",
     "class_table",
     "classification_report",
+    "coco_evaluate",
+    "coco_precision_table",
+    "coco_recall_table",
     "cohen_kappa_score",
     "curve_table",
     "d2_absolute_error_score",
@@ -175,6 +180,7 @@ __all__ = [
     "precision_score",
     "prevalence",
     "r2_score",
+    "read_coco",
     "recall_score",
     "roc_auc_error_bound",
     "roc_auc_score",

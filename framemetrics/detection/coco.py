@@ -65,9 +65,7 @@ def _tables(
         garea=c("garea") if "garea" in ground_truths.columns else c("gw") * c("gh"),
         crowd=ns.coalesce(c("crowd"), 0) if "crowd" in ground_truths.columns else ns.lit(0),
     )
-    detections = canonical_boxes(
-        dt_frame, "d", box_format, {**ids, "did": "id", "score": "float", **segment_columns}
-    )
+    detections = canonical_boxes(dt_frame, "d", box_format, {**ids, "did": "id", "score": "float", **segment_columns})
     if images is None:
         keys = ["image_id", *by_names]
         image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
@@ -309,9 +307,12 @@ def _labelled(frame: Frame, values: list[str]) -> Frame:
     """Codes as values: ``t`` as ``iou_threshold``, ``a`` as ``area_range``, ``m`` as ``max_dets``, ``r``."""
     ns = frame.ns
     c = ns.col
-    labels = frame.constant({
-        "t": list(range(len(IOU_THRESHOLDS))), "iou_threshold": list(IOU_THRESHOLDS),
-    }).join(frame.constant({"a": list(range(len(AREA_RANGES))), "area_range": list(AREA_RANGES)}), [], "cross")
+    labels = frame.constant(
+        {
+            "t": list(range(len(IOU_THRESHOLDS))),
+            "iou_threshold": list(IOU_THRESHOLDS),
+        }
+    ).join(frame.constant({"a": list(range(len(AREA_RANGES))), "area_range": list(AREA_RANGES)}), [], "cross")
     labelled = frame.join(labels, ["t", "a"]).with_columns(max_dets=c("m"))
     columns = ["seg", *_by_names_of(frame), "iou_threshold", "area_range", "max_dets", "category_id"]
     if "r" in frame.columns:

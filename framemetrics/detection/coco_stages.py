@@ -123,9 +123,11 @@ def candidate_pairs(detections: Frame, ground_truths: Frame) -> Frame:
     outside = ns.any(c("garea") < c("low"), c("garea") > c("high"))
     reached = pairs.join(grid, [], "cross").filter(c("iou") >= c("threshold"))
     ignored = ns.when(ns.any(ns.eq(c("crowd"), 1), outside), ns.lit(1)).otherwise(ns.lit(0))
-    return reached.with_columns(gig=ignored).keep(
-        *MATCH_GROUP, "did", "drank", "gid", "crowd", "gig", "iou"
-    ).named("fm_candidates")
+    return (
+        reached.with_columns(gig=ignored)
+        .keep(*MATCH_GROUP, "did", "drank", "gid", "crowd", "gig", "iou")
+        .named("fm_candidates")
+    )
 
 
 def _preference(f: Frame) -> list:

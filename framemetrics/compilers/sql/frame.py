@@ -133,8 +133,10 @@ class SqlFrame(Frame):
             *(exp.column(c, table=right) for c in other.columns if c not in on),
         ]
         condition = exp.and_(*(exp.column(k, table=left).eq(exp.column(k, table=right)) for k in on)) if on else None
-        tree = exp.select(*columns).from_(_aliased(self, left)).join(
-            _aliased(other, right), on=condition, join_type="cross" if how == "cross" else how
+        tree = (
+            exp.select(*columns)
+            .from_(_aliased(self, left))
+            .join(_aliased(other, right), on=condition, join_type="cross" if how == "cross" else how)
         )
         return self._derived(tree, [*self.columns, *(c for c in other.columns if c not in on)], other)
 
