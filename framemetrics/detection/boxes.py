@@ -10,6 +10,7 @@ integers, coordinates and scores as doubles, the box as ``x, y, w, h``
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import polars as pl
 
@@ -42,21 +43,34 @@ def box_columns(prefix: str, box_format: str) -> dict[str, str]:
     return {prefix + c: c for c in BOX_COLUMNS[check_box_format(box_format)]}
 
 
-def canonical_boxes(frame: Frame, prefix: str, box_format: str, keep: Mapping[str, str]) -> Frame:
+def canonical_boxes(
+    frame: Frame, prefix: str, box_format: str, keep: Mapping[str, str], corners: bool = False
+) -> Frame:
     """``frame`` with the box as doubles ``<prefix>x, <prefix>y, <prefix>w, <prefix>h`` and ``keep`` typed.
 
-    ``keep``: other columns and their kind (``"id"``: 64-bit integer, ``"float"``: double, ``"as is"``).
+    ``keep``: other columns and their kind (``"id"``: 64-bit integer,
+    ``"float"``: double, ``"as is"``), where ``frame`` has them.
+    ``corners`` adds ``<prefix>x2, <prefix>y2``: the file's own values
+    with ``"xyxy"``, ``x + w`` and ``y + h`` with ``"xywh"``.
     """
     ns = frame.ns
     c, p = ns.col, prefix
     first, second, third, fourth = (ns.to_float(c(p + n)) for n in BOX_COLUMNS[box_format])
-    if box_format == "xyxy":
-        third, fourth = third - first, fourth - second
+    box = _as_box(first, second, third, fourth, box_format)
     kinds = {"id": ns.to_int, "float": ns.to_float, "as is": lambda x: x}
-    return frame.select({
-        **{n: kinds[kind](c(n)) for n, kind in keep.items() if n in frame.columns},
-        p + "x": first, p + "y": second, p + "w": third, p + "h": fourth,
-    })  # fmt: skip
+    columns = {n: kinds[kind](c(n)) for n, kind in keep.items() if n in frame.columns}
+    columns |= {p + "x": box.x, p + "y": box.y, p + "w": box.w, p + "h": box.h}
+    if corners:
+        xyxy = box_format == "xyxy"
+        columns |= {p + "x2": third if xyxy else box.x + box.w, p + "y2": fourth if xyxy else box.y + box.h}
+    return frame.select(columns)
+
+
+def _as_box(first: Any, second: Any, third: Any, fourth: Any, box_format: str) -> Box:
+    """The four box columns in ``box_format`` as ``x, y, w, h``."""
+    if box_format == "xyxy":
+        return Box(first, second, third - first, fourth - second)
+    return Box(first, second, third, fourth)
 
 
 def box_iou(
@@ -110,7 +124,4 @@ def _expr(column: str | pl.Expr) -> pl.Expr:
 def _box(columns: tuple[str | pl.Expr, ...], box_format: str) -> Box:
     if len(columns) != 4:
         raise ArgumentError(f"a box is four columns, got {len(columns)}")
-    first, second, third, fourth = (_expr(c).cast(pl.Float64) for c in columns)
-    if box_format == "xyxy":
-        return Box(first, second, third - first, fourth - second)
-    return Box(first, second, third, fourth)
+    return _as_box(*(_expr(c).cast(pl.Float64) for c in columns), box_format)

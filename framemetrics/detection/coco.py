@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import polars as pl
 
@@ -11,8 +10,9 @@ from framemetrics.columns import as_tuple
 from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS, MAX_DETECTIONS, RECALL_THRESHOLDS
 from framemetrics.core.frame import Frame
 from framemetrics.detection import coco_stages as stages
-from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
+from framemetrics.detection.boxes import check_box_format
 from framemetrics.detection.engines import DetectionEngine, detection_engine
+from framemetrics.detection.tables import DetectionTables, by_columns, by_names, finish, open_tables
 from framemetrics.sources import Source
 
 __all__ = ["coco_evaluate", "coco_precision_table", "coco_recall_table"]
@@ -21,72 +21,22 @@ _SUMMARY_COMBOS = (("all", 1), ("all", 10), ("all", 100), ("small", 100), ("medi
 _ALL_COMBOS = tuple((area, m) for area in AREA_RANGES for m in MAX_DETECTIONS)
 
 
-@dataclass
-class _Tables:
-    """The canonical frames of one call: detections and ground truths with ``seg``, the segments."""
-
-    detections: Frame
-    ground_truths: Frame
-    segments: Frame
-    categories: Frame
-    by: tuple[str, ...]
-
-
-def _by_names(by: tuple[str, ...]) -> dict[str, str]:
-    """The stage names of the user's segment columns."""
-    return {f"fm_by_{i}": name for i, name in enumerate(by)}
-
-
-def _tables(
+def _coco_tables(
     engine: DetectionEngine, gt: Source, dt: Source, images: Source | None, by: tuple[str, ...], box_format: str
-) -> _Tables:
-    by_names = _by_names(by)
-    on_boxes = by_names if images is None else {}
-    gt_frame = engine.frame(
-        gt,
-        {"image_id": "image_id", "category_id": "category_id", "gid": "id", **box_columns("g", box_format), **on_boxes},
-        "ground truth",
-        optional={"garea": "area", "crowd": "iscrowd"},
-    )
-    dt_frame = engine.frame(
-        dt,
-        {"image_id": "image_id", "category_id": "category_id", "did": "id", "score": "score",
-         **box_columns("d", box_format), **on_boxes},
-        "detections",
-    )  # fmt: skip
-    ns = gt_frame.ns
+) -> DetectionTables:
+    """The canonical tables, ``garea`` (``w * h`` without ``area``) and ``crowd`` (0 without ``iscrowd``) filled."""
+    tables = open_tables(engine, gt, dt, images, by, box_format, {"garea": ("area", "float"), "crowd": ("iscrowd", "id")})
+    ns = tables.ground_truths.ns
     c = ns.col
-    ids = {"image_id": "id", "category_id": "id"}
-    segment_columns = {n: "as is" for n in by_names}
-    ground_truths = canonical_boxes(
-        gt_frame, "g", box_format, {**ids, "gid": "id", "garea": "float", "crowd": "id", **segment_columns}
+    columns = tables.ground_truths.columns
+    tables.ground_truths = tables.ground_truths.with_columns(
+        garea=c("garea") if "garea" in columns else c("gw") * c("gh"),
+        crowd=ns.coalesce(c("crowd"), 0) if "crowd" in columns else ns.lit(0),
     )
-    ground_truths = ground_truths.with_columns(
-        garea=c("garea") if "garea" in ground_truths.columns else c("gw") * c("gh"),
-        crowd=ns.coalesce(c("crowd"), 0) if "crowd" in ground_truths.columns else ns.lit(0),
-    )
-    detections = canonical_boxes(dt_frame, "d", box_format, {**ids, "did": "id", "score": "float", **segment_columns})
-    if images is None:
-        keys = ["image_id", *by_names]
-        image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
-    else:
-        image_frame = engine.frame(images, {"image_id": "image_id", **by_names}, "images")
-        image_rows = image_frame.with_columns(image_id=ns.to_int(c("image_id")))
-    segment = ns.window("min", c("image_id"), list(by_names)) if by else ns.lit(0)
-    image_rows = image_rows.with_columns(seg=segment).named("fm_images")
-    seg_of = image_rows.keep("image_id", "seg")
-    categories = ground_truths.keep("category_id").concat(detections.keep("category_id"))
-    first_images = image_rows.filter(ns.eq(c("image_id"), c("seg"))).keep("seg", *by_names)
-    return _Tables(
-        detections=detections.drop(*by_names).join(seg_of, ["image_id"]),
-        ground_truths=ground_truths.drop(*by_names).join(seg_of, ["image_id"]),
-        segments=first_images if by else image_rows.constant({"seg": [0]}),
-        categories=categories.aggregate(["category_id"], {}).named("fm_categories"),
-        by=by,
-    )
+    return tables
 
 
-def _evaluated(tables: _Tables, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame, Frame, Frame]:
+def _evaluated(tables: DetectionTables, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame, Frame, Frame]:
     """The per-threshold rows, true positives, sequences and recall points of ``combos``."""
     detections = stages.ranked_detections(tables.detections)
     candidates = stages.candidate_pairs(detections, tables.ground_truths)
@@ -98,14 +48,6 @@ def _evaluated(tables: _Tables, combos: Sequence[tuple[str, int]]) -> tuple[Fram
     points = stages.recall_points(counts)
     rows = stages.per_threshold(true_pos, counts, points, combo_frame)
     return rows, true_pos, sequences, points
-
-
-def _finish(engine: DetectionEngine, frame: Frame, tables: _Tables, order: Sequence[str]) -> pl.DataFrame:
-    """Compute ``frame``; the segment columns under the user's names, sorted."""
-    result = engine.run(frame.drop("seg"))
-    result = result.rename(_by_names(tables.by))
-    keys = [*tables.by, *(k for k in order if k in result.columns)]
-    return result.sort(keys, nulls_last=True) if keys else result
 
 
 def coco_evaluate(
@@ -178,13 +120,13 @@ def coco_evaluate(
     check_box_format(box_format)
     runner = detection_engine(engine, con)
     try:
-        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
         rows, *_ = _evaluated(tables, _SUMMARY_COMBOS)
         keys = ["seg", "category_id"] if per_category else ["seg"]
         stats = stages.summary(rows, keys)
         base = tables.segments.join(tables.categories, [], "cross") if per_category else tables.segments
         result = base.join(stats, keys, "left").keep(*base.columns, *COCO_STATS)
-        return _finish(runner, result, tables, ["category_id"])
+        return finish(runner, result, tables, ["category_id"])
     finally:
         runner.close()
 
@@ -223,7 +165,7 @@ def coco_precision_table(
     check_box_format(box_format)
     runner = detection_engine(engine, con)
     try:
-        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
         rows, true_pos, sequences, points = _evaluated(tables, _ALL_COMBOS)
         ns = rows.ns
         c = ns.col
@@ -243,7 +185,7 @@ def coco_precision_table(
             ),
         })  # fmt: skip
         result = grid.join(read, ["seg", "category_id", "a", "m", "t", "r"], "left")
-        return _finish(runner, _labelled(result, ["precision", "score"]), tables, _LONG_ORDER)
+        return finish(runner, _labelled(result, ["precision", "score"]), tables, _LONG_ORDER)
     finally:
         runner.close()
 
@@ -280,12 +222,12 @@ def coco_recall_table(
     check_box_format(box_format)
     runner = detection_engine(engine, con)
     try:
-        tables = _tables(runner, gt, dt, images, as_tuple(by), box_format)
+        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
         rows, *_ = _evaluated(tables, _ALL_COMBOS)
         grid = _long_grid(tables, rows, with_recall=False)
         result = grid.join(rows.keep("seg", "category_id", "a", "m", "t", "recall"),
                            ["seg", "category_id", "a", "m", "t"], "left")  # fmt: skip
-        return _finish(runner, _labelled(result, ["recall"]), tables, _LONG_ORDER)
+        return finish(runner, _labelled(result, ["recall"]), tables, _LONG_ORDER)
     finally:
         runner.close()
 
@@ -293,9 +235,9 @@ def coco_recall_table(
 _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]
 
 
-def _long_grid(tables: _Tables, rows: Frame, with_recall: bool) -> Frame:
+def _long_grid(tables: DetectionTables, rows: Frame, with_recall: bool) -> Frame:
     """Every element of pycocotools' arrays per segment: ``seg, category_id, a, m, t`` (and ``r``)."""
-    grid = tables.segments.keep("seg", *_by_names(tables.by)).join(tables.categories, [], "cross")
+    grid = tables.segments.keep("seg", *by_names(tables.by)).join(tables.categories, [], "cross")
     grid = grid.join(stages.combo_grid(rows, _ALL_COMBOS).keep("a", "m"), [], "cross")
     grid = grid.join(rows.constant({"t": list(range(len(IOU_THRESHOLDS)))}), [], "cross")
     if with_recall:
@@ -314,13 +256,9 @@ def _labelled(frame: Frame, values: list[str]) -> Frame:
         }
     ).join(frame.constant({"a": list(range(len(AREA_RANGES))), "area_range": list(AREA_RANGES)}), [], "cross")
     labelled = frame.join(labels, ["t", "a"]).with_columns(max_dets=c("m"))
-    columns = ["seg", *_by_names_of(frame), "iou_threshold", "area_range", "max_dets", "category_id"]
+    columns = ["seg", *by_columns(frame), "iou_threshold", "area_range", "max_dets", "category_id"]
     if "r" in frame.columns:
         recall = frame.constant({"r": list(range(len(RECALL_THRESHOLDS))), "recall_threshold": list(RECALL_THRESHOLDS)})
         labelled = labelled.join(recall, ["r"])
         columns.append("recall_threshold")
     return labelled.keep(*columns, *values)
-
-
-def _by_names_of(frame: Frame) -> list[str]:
-    return [c for c in frame.columns if c.startswith("fm_by_")]

@@ -1,0 +1,109 @@
+"""The canonical tables of a detection call: boxes, segments of images, categories.
+
+Segments are sets of images: ``by`` names columns of ``images`` (or, without
+it, of both ground truth and detections, whose images must then agree).
+Each segment gets an integer code ``seg``, the least image id in it, so that
+no stage ever joins on a user's column (which may be null); the user's
+values come back at the end (:func:`finish`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from framemetrics.core.frame import Frame
+from framemetrics.detection.boxes import box_columns, canonical_boxes
+from framemetrics.detection.engines import DetectionEngine
+from framemetrics.sources import Source
+
+__all__ = ["DetectionTables", "by_columns", "by_names", "finish", "open_tables"]
+
+
+@dataclass
+class DetectionTables:
+    """Detections ``seg, image_id, category_id, did, d*, score`` and ground truths ``seg, image_id,
+    category_id, gid, g*`` and extras; the segments ``seg, fm_by_*``; the categories of either."""
+
+    detections: Frame
+    ground_truths: Frame
+    segments: Frame
+    categories: Frame
+    by: tuple[str, ...]
+
+
+def by_names(by: Sequence[str]) -> dict[str, str]:
+    """The stage names of the user's segment columns: ``{"fm_by_0": by[0], ...}``.
+
+    Examples
+    --------
+    >>> by_names(["camera"])
+    {'fm_by_0': 'camera'}
+    """
+    return {f"fm_by_{i}": name for i, name in enumerate(by)}
+
+
+def by_columns(frame: Frame) -> list[str]:
+    """The segment columns of ``frame`` (stage names)."""
+    return [c for c in frame.columns if c.startswith("fm_by_")]
+
+
+def open_tables(
+    engine: DetectionEngine,
+    gt: Source,
+    dt: Source,
+    images: Source | None,
+    by: tuple[str, ...],
+    box_format: str,
+    gt_extras: Mapping[str, tuple[str, str]],
+    corners: bool = False,
+) -> DetectionTables:
+    """The canonical tables of ``gt``, ``dt`` and ``images``.
+
+    ``gt_extras``: ``{stage name: (user's column, kind)}`` read from the
+    ground truth where present (kind as in :func:`canonical_boxes`);
+    ``corners`` adds ``gx2, gy2, dx2, dy2``.
+    """
+    segment_names = by_names(by)
+    on_boxes = segment_names if images is None else {}
+    ids = {"image_id": "image_id", "category_id": "category_id"}
+    gt_frame = engine.frame(
+        gt, {**ids, "gid": "id", **box_columns("g", box_format), **on_boxes}, "ground truth",
+        optional={name: column for name, (column, _) in gt_extras.items()},
+    )  # fmt: skip
+    dt_frame = engine.frame(
+        dt, {**ids, "did": "id", "score": "score", **box_columns("d", box_format), **on_boxes}, "detections"
+    )
+    ns = gt_frame.ns
+    c = ns.col
+    kinds = {"image_id": "id", "category_id": "id", **dict.fromkeys(segment_names, "as is")}
+    extras = {name: kind for name, (_, kind) in gt_extras.items()}
+    ground_truths = canonical_boxes(gt_frame, "g", box_format, {**kinds, "gid": "id", **extras}, corners)
+    detections = canonical_boxes(dt_frame, "d", box_format, {**kinds, "did": "id", "score": "float"}, corners)
+    if images is None:
+        keys = ["image_id", *segment_names]
+        image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
+    else:
+        image_frame = engine.frame(images, {"image_id": "image_id", **segment_names}, "images")
+        image_rows = image_frame.with_columns(image_id=ns.to_int(c("image_id")))
+    segment = ns.window("min", c("image_id"), list(segment_names)) if by else ns.lit(0)
+    image_rows = image_rows.with_columns(seg=segment).named("fm_images")
+    seg_of = image_rows.keep("image_id", "seg")
+    categories = ground_truths.keep("category_id").concat(detections.keep("category_id"))
+    first_images = image_rows.filter(ns.eq(c("image_id"), c("seg"))).keep("seg", *segment_names)
+    return DetectionTables(
+        detections=detections.drop(*segment_names).join(seg_of, ["image_id"]),
+        ground_truths=ground_truths.drop(*segment_names).join(seg_of, ["image_id"]),
+        segments=first_images if by else image_rows.constant({"seg": [0]}),
+        categories=categories.aggregate(["category_id"], {}).named("fm_categories"),
+        by=by,
+    )
+
+
+def finish(engine: DetectionEngine, frame: Frame, tables: DetectionTables, order: Sequence[str]) -> pl.DataFrame:
+    """Compute ``frame``; the segment columns under the user's names, rows sorted by them and ``order``."""
+    result = engine.run(frame.drop("seg")).rename(by_names(tables.by))
+    keys = [*tables.by, *(k for k in order if k in result.columns)]
+    return result.sort(keys, nulls_last=True) if keys else result
