@@ -73,7 +73,14 @@ if TYPE_CHECKING:
     from framemetrics.calibration import calibration_curve
     from framemetrics.core.errors import ArgumentError
     from framemetrics.core.registry import REGISTRY, Metric, get_metric
-    from framemetrics.detection import box_iou, coco_evaluate, coco_precision_table, coco_recall_table, read_coco
+    from framemetrics.detection import (
+        box_iou,
+        coco_evaluate,
+        coco_precision_table,
+        coco_recall_table,
+        read_coco,
+        voc_evaluate,
+    )
     from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
     from framemetrics.evaluation import evaluate
     from framemetrics.multiclass import (
@@ -189,4 +196,5 @@ __all__ = [
     "root_mean_squared_log_error",
     "specificity_score",
     "sql",
+    "voc_evaluate",
 ]

@@ -121,6 +121,8 @@ class SqlFrame(Frame):
         return self._derived(exp.select(*named).from_(self.source()), list(columns))
 
     def filter(self, condition: exp.Expression) -> SqlFrame:
+        if condition.find(exp.Window):  # a WHERE clause cannot hold a window: computed as a column first
+            return self.with_columns(fm_keep=condition).filter(exp.column("fm_keep")).drop("fm_keep")
         tree = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source()).where(condition)
         return self._derived(tree, self.columns)
 
