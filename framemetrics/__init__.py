@@ -78,6 +78,7 @@ if TYPE_CHECKING:
         coco_evaluate,
         coco_precision_table,
         coco_recall_table,
+        nms,
         read_coco,
         voc_evaluate,
     )
@@ -180,6 +181,7 @@ __all__ = [
     "median_absolute_error",
     "multiclass_confusion_matrix",
     "negative_likelihood_ratio",
+    "nms",
     "negative_predictive_value",
     "positive_likelihood_ratio",
     "pr_auc_score",

@@ -46,6 +46,10 @@ class DetectionEngine:
         present = {n: c for n, c in (optional or {}).items() if c in available}
         return self._frame({**columns, **present})
 
+    def columns(self, source: Source) -> list[str]:
+        """The column names of ``source``."""
+        return list(self._open(source))
+
     def _open(self, source: Source) -> list[str]:
         """Open ``source``; its column names."""
         raise NotImplementedError
