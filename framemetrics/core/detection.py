@@ -98,7 +98,8 @@ def coco_iou(ns: Namespace, d: Box, g: Box, crowd: Expr | None = None) -> Expr:
     ``iou = iw * ih / (dw * dh + gw * gh - iw * ih)``, and 0 where ``iw <= 0``
     or ``ih <= 0``; where ``crowd`` holds the union is the detection's area
     ``dw * dh``. The operations are pycocotools' own, in its order, so the
-    doubles are the same.
+    doubles are the same, except where ``iw * ih`` underflows to 0 (sides
+    below 1e-154): 0 here, NaN in pycocotools.
 
     Examples
     --------
@@ -116,7 +117,7 @@ def coco_iou(ns: Namespace, d: Box, g: Box, crowd: Expr | None = None) -> Expr:
     union = detection_area + g.w * g.h - inter
     if crowd is not None:
         union = ns.when(crowd, detection_area).otherwise(union)
-    return ns.when(ns.any(iw <= 0, ih <= 0), ns.lit(0.0)).otherwise(inter / union)
+    return ns.when(ns.any(iw <= 0, ih <= 0, inter <= 0), ns.lit(0.0)).otherwise(inter / union)
 
 
 class Corners(NamedTuple):

@@ -50,6 +50,10 @@ class Frame(ABC):
         """The rows with only the columns ``names``."""
         return self.select({name: self.ns.col(name) for name in names})
 
+    @abstractmethod
+    def rename(self, names: Mapping[str, str]) -> Self:
+        """The rows with columns renamed (``{old: new}``): the last step, to the user's names (quoted in SQL)."""
+
     def drop(self, *names: str) -> Self:
         """The rows without the columns ``names``."""
         return self.keep(*(name for name in self.columns if name not in names))

@@ -11,11 +11,11 @@ from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS,
 from framemetrics.core.frame import Frame
 from framemetrics.detection import coco_stages as stages
 from framemetrics.detection.boxes import check_box_format
-from framemetrics.detection.engines import DetectionEngine, detection_engine
-from framemetrics.detection.tables import DetectionTables, by_columns, by_names, finish, open_tables
+from framemetrics.detection.engines import DetectionEngine
+from framemetrics.detection.tables import Build, DetectionTables, by_columns, evaluate_with, open_tables
 from framemetrics.sources import Source
 
-__all__ = ["coco_evaluate", "coco_precision_table", "coco_recall_table"]
+__all__ = ["coco_build", "coco_evaluate", "coco_precision_table", "coco_recall_table"]
 
 _SUMMARY_COMBOS = (("all", 1), ("all", 10), ("all", 100), ("small", 100), ("medium", 100), ("large", 100))
 _ALL_COMBOS = tuple((area, m) for area in AREA_RANGES for m in MAX_DETECTIONS)
@@ -48,6 +48,62 @@ def _evaluated(tables: DetectionTables, combos: Sequence[tuple[str, int]]) -> tu
     points = stages.recall_points(counts)
     rows = stages.per_threshold(true_pos, counts, points, combo_frame)
     return rows, true_pos, sequences, points
+
+
+def _stats(tables: DetectionTables, per_category: bool) -> Frame:
+    """The 12 stats per segment (and category), every segment (and category) present."""
+    rows, *_ = _evaluated(tables, _SUMMARY_COMBOS)
+    keys = ["seg", "category_id"] if per_category else ["seg"]
+    stats = stages.summary(rows, keys)
+    base = tables.segments.join(tables.categories, [], "cross") if per_category else tables.segments
+    return base.join(stats, keys, "left").keep(*base.columns, *COCO_STATS)
+
+
+def _precision(tables: DetectionTables) -> Frame:
+    """pycocotools' precision and scores arrays as rows."""
+    rows, true_pos, sequences, points = _evaluated(tables, _ALL_COMBOS)
+    ns = rows.ns
+    c = ns.col
+    group = ["seg", "category_id", "a", "m", "t"]
+    read = rows.join(points, ["npig"]).join(
+        true_pos.keep(*group, "k", "envelope", "score"), [*group, "k"], "left"
+    ).join(sequences, ["seg", "category_id", "m"], "left")
+    first_score = ns.coalesce(c("top_score"), ns.lit(0.0))
+    read = read.select({
+        **{n: c(n) for n in (*group, "r")},
+        "precision": ns.coalesce(c("envelope"), ns.lit(0.0)),
+        "score": ns.when(ns.eq(c("r"), 0), first_score).otherwise(ns.coalesce(c("score"), ns.lit(0.0))),
+    })  # fmt: skip
+    result = _long_grid(tables, rows, with_recall=True).join(read, [*group, "r"], "left")
+    return _labelled(result, ["precision", "score"])
+
+
+def _recall(tables: DetectionTables) -> Frame:
+    """pycocotools' recall array as rows."""
+    rows, *_ = _evaluated(tables, _ALL_COMBOS)
+    group = ["seg", "category_id", "a", "m", "t"]
+    result = _long_grid(tables, rows, with_recall=False).join(rows.keep(*group, "recall"), group, "left")
+    return _labelled(result, ["recall"])
+
+
+def coco_build(
+    gt: Source,
+    dt: Source,
+    images: Source | None,
+    by: tuple[str, ...],
+    box_format: str,
+    output: str,
+    per_category: bool = False,
+) -> Build:
+    """The computation of ``output`` (``"stats"``, ``"precision"`` or ``"recall"``) on any engine."""
+
+    def build(engine: DetectionEngine) -> tuple[Frame, DetectionTables, list[str]]:
+        tables = _coco_tables(engine, gt, dt, images, by, box_format)
+        if output == "stats":
+            return _stats(tables, per_category), tables, ["category_id"]
+        return (_precision(tables) if output == "precision" else _recall(tables)), tables, _LONG_ORDER
+
+    return build
 
 
 def coco_evaluate(
@@ -118,17 +174,7 @@ def coco_evaluate(
     [0.9, 1.0, 1.0, 0.9]
     """
     check_box_format(box_format)
-    runner = detection_engine(engine, con)
-    try:
-        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
-        rows, *_ = _evaluated(tables, _SUMMARY_COMBOS)
-        keys = ["seg", "category_id"] if per_category else ["seg"]
-        stats = stages.summary(rows, keys)
-        base = tables.segments.join(tables.categories, [], "cross") if per_category else tables.segments
-        result = base.join(stats, keys, "left").keep(*base.columns, *COCO_STATS)
-        return finish(runner, result, tables, ["category_id"])
-    finally:
-        runner.close()
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category))
 
 
 def coco_precision_table(
@@ -163,31 +209,7 @@ def coco_precision_table(
     (12120, 0.9999999999999998, 0.9)
     """
     check_box_format(box_format)
-    runner = detection_engine(engine, con)
-    try:
-        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
-        rows, true_pos, sequences, points = _evaluated(tables, _ALL_COMBOS)
-        ns = rows.ns
-        c = ns.col
-        grid = _long_grid(tables, rows, with_recall=True)
-        read = rows.join(points, ["npig"]).join(
-            true_pos.keep("seg", "category_id", "a", "m", "t", "k", "envelope", "score"),
-            ["seg", "category_id", "a", "m", "t", "k"],
-            "left",
-        )
-        read = read.join(sequences, ["seg", "category_id", "m"], "left")
-        first = ns.eq(c("r"), 0)
-        read = read.select({
-            **{n: c(n) for n in ("seg", "category_id", "a", "m", "t", "r")},
-            "precision": ns.coalesce(c("envelope"), ns.lit(0.0)),
-            "score": ns.when(first, ns.coalesce(c("top_score"), ns.lit(0.0))).otherwise(
-                ns.coalesce(c("score"), ns.lit(0.0))
-            ),
-        })  # fmt: skip
-        result = grid.join(read, ["seg", "category_id", "a", "m", "t", "r"], "left")
-        return finish(runner, _labelled(result, ["precision", "score"]), tables, _LONG_ORDER)
-    finally:
-        runner.close()
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "precision"))
 
 
 def coco_recall_table(
@@ -220,16 +242,7 @@ def coco_recall_table(
     (120, 1.0)
     """
     check_box_format(box_format)
-    runner = detection_engine(engine, con)
-    try:
-        tables = _coco_tables(runner, gt, dt, images, as_tuple(by), box_format)
-        rows, *_ = _evaluated(tables, _ALL_COMBOS)
-        grid = _long_grid(tables, rows, with_recall=False)
-        result = grid.join(rows.keep("seg", "category_id", "a", "m", "t", "recall"),
-                           ["seg", "category_id", "a", "m", "t"], "left")  # fmt: skip
-        return finish(runner, _labelled(result, ["recall"]), tables, _LONG_ORDER)
-    finally:
-        runner.close()
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "recall"))
 
 
 _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]
@@ -237,7 +250,7 @@ _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range",
 
 def _long_grid(tables: DetectionTables, rows: Frame, with_recall: bool) -> Frame:
     """Every element of pycocotools' arrays per segment: ``seg, category_id, a, m, t`` (and ``r``)."""
-    grid = tables.segments.keep("seg", *by_names(tables.by)).join(tables.categories, [], "cross")
+    grid = tables.segments.join(tables.categories, [], "cross")
     grid = grid.join(stages.combo_grid(rows, _ALL_COMBOS).keep("a", "m"), [], "cross")
     grid = grid.join(rows.constant({"t": list(range(len(IOU_THRESHOLDS)))}), [], "cross")
     if with_recall:

@@ -20,12 +20,12 @@ from framemetrics.columns import check_column_name
 from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
-from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.frame import Frame
 from framemetrics.sources import Source, from_pandas, open_duckdb, open_polars, quiet_connection, to_polars
 
-__all__ = ["DETECTION_ENGINES", "DetectionEngine", "detection_engine"]
+__all__ = ["DETECTION_ENGINES", "DetectionEngine", "TextEngine", "detection_engine"]
 
 DETECTION_ENGINES = ("polars", "duckdb")
 _names = itertools.count()
@@ -123,6 +123,26 @@ class _DuckDB(DetectionEngine):
             self.connection.unregister(name)
         if self.own:
             self.connection.close()
+
+
+class TextEngine(DetectionEngine):
+    """No engine: table names read as SQL text (``fm.sql``), their columns as the caller declares them."""
+
+    def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
+        self.tables = tables
+        self.statement = Statement()
+
+    def _open(self, source: Source) -> list[str]:
+        self.table = table_name(source)
+        return list(self.tables[source])
+
+    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        return SqlFrame.table(self.statement, self.table, columns)
+
+    def sql(self, frame: Frame, order: Sequence[str], dialect: str) -> str:
+        """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
+        assert isinstance(frame, SqlFrame)
+        return to_sql(self.statement.query(frame, order), dialect, pretty=True)
 
 
 def detection_engine(engine: str, con: Any = None) -> DetectionEngine:

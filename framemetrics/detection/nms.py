@@ -21,7 +21,7 @@ boxes each overlapping the next (whose cost then grows as ``n**2``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import polars as pl
 
@@ -30,11 +30,11 @@ from framemetrics.core.detection import Box, coco_iou
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
-from framemetrics.detection.engines import detection_engine
+from framemetrics.detection.engines import DetectionEngine, detection_engine
 from framemetrics.detection.tables import by_names
 from framemetrics.sources import Source
 
-__all__ = ["nms", "nms_kept"]
+__all__ = ["nms", "nms_boxes", "nms_kept"]
 
 _KEPT, _SUPPRESSED, _UNDECIDED = 1, 0, 2
 
@@ -157,31 +157,44 @@ def nms(
     [1, 3]
     """
     check_box_format(box_format)
-    if not 0.0 <= float(iou_threshold) <= 1.0:
-        raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
     partition = as_tuple(by)
     runner = detection_engine(engine, con)
     try:
-        names = runner.columns(dt)
-        carried = {f"fm_col_{i}": name for i, name in enumerate(names)}
-        segment_names = by_names(partition)
-        frame = runner.frame(
-            dt, {"did": "id", "score": "score", **box_columns("d", box_format), **segment_names, **carried}, "detections"
-        )
-        ns = frame.ns
+        carried = {f"fm_col_{i}": name for i, name in enumerate(runner.columns(dt))}
+        kept, boxes = nms_boxes(runner, dt, iou_threshold, partition, score_threshold, box_format, carried)
+        ns = boxes.ns
         c = ns.col
-        boxes = canonical_boxes(frame, "d", box_format, {"did": "id", "score": "float", **dict.fromkeys(segment_names, "as is")})
-        part = ns.window("min", c("did"), list(segment_names)) if partition else ns.lit(0)
-        boxes = boxes.with_columns(part=part)
-        if score_threshold is not None:
-            boxes = boxes.filter(c("score") > ns.lit(float(score_threshold)))
-        boxes = boxes.named("fm_boxes")
-        kept = nms_kept(boxes, iou_threshold)
-        rows = frame.with_columns(did=ns.to_int(c("did"))).join(kept, ["did"])
-        rows = rows.join(boxes.keep("did", "part"), ["did"]).with_columns(
-            fm_order=ns.row_number([], [c("part"), -ns.to_float(c("score")), c("did")])
-        )
+        rows = boxes.join(kept, ["did"])
+        rows = rows.with_columns(fm_order=ns.row_number([], [c("part"), -c("score"), c("did")]))
         result = runner.run(rows.keep("fm_order", *carried))
         return result.sort("fm_order").drop("fm_order").rename(carried)
     finally:
         runner.close()
+
+
+def nms_boxes(
+    engine: DetectionEngine,
+    dt: Source,
+    iou_threshold: float,
+    by: tuple[str, ...],
+    score_threshold: float | None,
+    box_format: str,
+    carried: Mapping[str, str] | None = None,
+) -> tuple[Frame, Frame]:
+    """The kept ``did`` (the stage ``fm_kept``) and the boxes ``part, did, score, d*`` (and ``carried`` columns)."""
+    if not 0.0 <= float(iou_threshold) <= 1.0:
+        raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
+    segment_names = by_names(by)
+    carried = dict(carried or {})
+    frame = engine.frame(
+        dt, {"did": "id", "score": "score", **box_columns("d", box_format), **segment_names, **carried}, "detections"
+    )
+    ns = frame.ns
+    c = ns.col
+    kinds = {"did": "id", "score": "float", **dict.fromkeys([*segment_names, *carried], "as is")}
+    boxes = canonical_boxes(frame, "d", box_format, kinds)
+    boxes = boxes.with_columns(part=ns.window("min", c("did"), list(segment_names)) if by else ns.lit(0))
+    if score_threshold is not None:
+        boxes = boxes.filter(c("score") > ns.lit(float(score_threshold)))
+    boxes = boxes.named("fm_boxes")
+    return nms_kept(boxes.keep("part", "did", "score", "dx", "dy", "dw", "dh"), iou_threshold), boxes

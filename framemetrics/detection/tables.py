@@ -9,17 +9,18 @@ values come back at the end (:func:`finish`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import box_columns, canonical_boxes
-from framemetrics.detection.engines import DetectionEngine
+from framemetrics.detection.engines import DetectionEngine, TextEngine, detection_engine
 from framemetrics.sources import Source
 
-__all__ = ["DetectionTables", "by_columns", "by_names", "finish", "open_tables"]
+__all__ = ["Build", "DetectionTables", "by_columns", "by_names", "detection_sql", "evaluate_with", "open_tables"]
 
 
 @dataclass
@@ -102,8 +103,39 @@ def open_tables(
     )
 
 
-def finish(engine: DetectionEngine, frame: Frame, tables: DetectionTables, order: Sequence[str]) -> pl.DataFrame:
-    """Compute ``frame``; the segment columns under the user's names, rows sorted by them and ``order``."""
-    result = engine.run(frame.drop("seg")).rename(by_names(tables.by))
-    keys = [*tables.by, *(k for k in order if k in result.columns)]
-    return result.sort(keys, nulls_last=True) if keys else result
+Build = Callable[[DetectionEngine], tuple[Frame, DetectionTables, Sequence[str]]]
+"""A detection computation: from the engine's tables to the result frame, its tables and its row order."""
+
+
+def _output(build: Build, engine: DetectionEngine) -> tuple[Frame, list[str]]:
+    """The result of ``build`` without ``seg``, the segment columns under the user's names; its sort keys."""
+    frame, tables, order = build(engine)
+    output = frame.drop("seg").rename(by_names(tables.by))
+    return output, [*tables.by, *(k for k in order if k in output.columns)]
+
+
+def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
+    """Run ``build`` on ``engine``: the result as a Polars frame, sorted (nulls last).
+
+    Examples
+    --------
+    >>> def build(e):
+    ...     f = e.frame(pl.DataFrame({"id": [2, 1]}), {"gid": "id"}, "ground truth")
+    ...     return f, DetectionTables(f, f, f, f, ()), ["gid"]
+    >>> evaluate_with("duckdb", None, build)["gid"].to_list()
+    [1, 2]
+    """
+    runner = detection_engine(engine, con)
+    try:
+        output, keys = _output(build, runner)
+        result = runner.run(output)
+        return result.sort(keys, nulls_last=True) if keys else result
+    finally:
+        runner.close()
+
+
+def detection_sql(tables: Mapping[str, Sequence[str]], build: Build, dialect: str) -> str:
+    """``build`` as SQL text of ``dialect``, reading the named ``tables`` (their columns as declared)."""
+    text = TextEngine(tables)
+    output, keys = _output(build, text)
+    return text.sql(output, keys, dialect)

@@ -34,11 +34,11 @@ from framemetrics.core.detection import VOC_07_RECALLS, Corners, first_rank_reac
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import check_box_format
-from framemetrics.detection.engines import detection_engine
-from framemetrics.detection.tables import DetectionTables, finish, open_tables
+from framemetrics.detection.engines import DetectionEngine
+from framemetrics.detection.tables import Build, DetectionTables, evaluate_with, open_tables
 from framemetrics.sources import Source
 
-__all__ = ["voc_evaluate", "voc_true_positives"]
+__all__ = ["voc_build", "voc_evaluate", "voc_true_positives"]
 
 
 def _order(f: Frame) -> list:
@@ -154,9 +154,22 @@ def voc_evaluate(
     check_box_format(box_format)
     if not 0.0 <= float(iou_threshold) <= 1.0:
         raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
-    runner = detection_engine(engine, con)
-    try:
-        tables = open_tables(runner, gt, dt, images, as_tuple(by), box_format, {"difficult": ("difficult", "id")}, True)
+    return evaluate_with(engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric))
+
+
+def voc_build(
+    gt: Source,
+    dt: Source,
+    images: Source | None,
+    by: tuple[str, ...],
+    box_format: str,
+    iou_threshold: float,
+    use_07_metric: bool,
+) -> Build:
+    """The computation of :func:`voc_evaluate` on any engine."""
+
+    def build(engine: DetectionEngine) -> tuple[Frame, DetectionTables, list[str]]:
+        tables = open_tables(engine, gt, dt, images, by, box_format, {"difficult": ("difficult", "id")}, True)
         ns = tables.ground_truths.ns
         c = ns.col
         columns = tables.ground_truths.columns
@@ -165,7 +178,6 @@ def voc_evaluate(
         true_pos = voc_true_positives(tables, float(iou_threshold))
         ap = _average_precision(tables, true_pos, use_07_metric)
         base = tables.segments.join(tables.categories, [], "cross")
-        result = base.join(ap, ["seg", "category_id"], "left")
-        return finish(runner, result, tables, ["category_id"])
-    finally:
-        runner.close()
+        return base.join(ap, ["seg", "category_id"], "left"), tables, ["category_id"]
+
+    return build

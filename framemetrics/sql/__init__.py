@@ -27,11 +27,22 @@ from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluation import evaluate_binary_or_regression
+from framemetrics.sql.detection import coco_query, nms_query, voc_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
 from framemetrics.wrapping import bound_function
 
-__all__ = ["calibration_curve", "curve", "macro_file", "multiclass_query", "query", "quote_identifier"]
+__all__ = [
+    "calibration_curve",
+    "coco_query",
+    "curve",
+    "macro_file",
+    "multiclass_query",
+    "nms_query",
+    "query",
+    "quote_identifier",
+    "voc_query",
+]
 
 
 _TABLE = inspect.Parameter("table", inspect.Parameter.KEYWORD_ONLY, annotation=str)

@@ -44,6 +44,9 @@ class PolarsFrame(Frame):
     def select(self, columns: Mapping[str, Any]) -> PolarsFrame:
         return PolarsFrame(self.lazy.select(**columns))
 
+    def rename(self, names: Mapping[str, str]) -> PolarsFrame:
+        return PolarsFrame(self.lazy.rename(dict(names)))
+
     def filter(self, condition: pl.Expr) -> PolarsFrame:
         return PolarsFrame(self.lazy.filter(condition))
 

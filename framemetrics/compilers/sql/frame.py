@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.namespace import SQL
+from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.core.frame import Frame
 
 __all__ = ["SqlFrame", "Statement"]
@@ -51,9 +51,11 @@ class Statement:
         self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name), columns=listed)))
         return exp.table_(name)
 
-    def query(self, frame: SqlFrame) -> exp.Select:
-        """``WITH <stages> SELECT * FROM <frame>``: the statement that computes ``frame``."""
+    def query(self, frame: SqlFrame, order: Sequence[str] = ()) -> exp.Select:
+        """``WITH <stages> SELECT * FROM <frame> [ORDER BY order]``: the statement that computes ``frame``."""
         select = exp.select("*").from_(frame.source())
+        if order:
+            select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
         if self.ctes:
             select.set("with_", exp.With(expressions=[c.copy() for c in self.ctes], recursive=self.recursive or None))
         return select
@@ -119,6 +121,10 @@ class SqlFrame(Frame):
     def select(self, columns: Mapping[str, Any]) -> SqlFrame:
         named = [exp.alias_(SQL._value(e), n) for n, e in columns.items()]
         return self._derived(exp.select(*named).from_(self.source()), list(columns))
+
+    def rename(self, names: Mapping[str, str]) -> SqlFrame:
+        renamed = [exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names)) for c in self.columns]
+        return self._derived(exp.select(*renamed).from_(self.source()), [names.get(c, c) for c in self.columns])
 
     def filter(self, condition: exp.Expression) -> SqlFrame:
         if condition.find(exp.Window):  # a WHERE clause cannot hold a window: computed as a column first
