@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from framemetrics.calibration import calibration_curve
     from framemetrics.core.errors import ArgumentError
     from framemetrics.core.registry import REGISTRY, Metric, get_metric
+    from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
     from framemetrics.detection import (
         box_iou,
         coco_evaluate,
@@ -82,7 +83,6 @@ if TYPE_CHECKING:
         read_coco,
         voc_evaluate,
     )
-    from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
     from framemetrics.evaluation import evaluate
     from framemetrics.multiclass import (
         MULTICLASS,
@@ -135,8 +135,8 @@ __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
-    "break_even_point",
     "box_iou",
+    "break_even_point",
     "brier_score_loss",
     "calibration_curve",
     "class_table",
@@ -181,8 +181,8 @@ __all__ = [
     "median_absolute_error",
     "multiclass_confusion_matrix",
     "negative_likelihood_ratio",
-    "nms",
     "negative_predictive_value",
+    "nms",
     "positive_likelihood_ratio",
     "pr_auc_score",
     "precision_recall_curve",

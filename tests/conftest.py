@@ -11,13 +11,15 @@ per metric, so a test is written once for all of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 import polars as pl
 import pytest
+from warehouses import STARTERS, WAREHOUSES, Warehouse
 
 import framemetrics as fm
 from framemetrics.core.plan import default_neg_label
@@ -122,3 +124,29 @@ RUNNERS: dict[str, Runner] = {
 def engine(request: pytest.FixtureRequest) -> Runner:
     """A runner ``(frame, {metric: params}, Columns) -> per-group frame`` per engine."""
     return RUNNERS[request.param]
+
+
+@pytest.fixture(scope="session")
+def engines() -> Iterator[Callable[[str], Warehouse]]:
+    """The engines by name, each started when first asked for and stopped at the end of the session."""
+    with ExitStack() as stack:
+        started: dict[str, Warehouse] = {}
+
+        def get(name: str) -> Warehouse:
+            if name not in started:
+                started[name] = stack.enter_context(STARTERS[name]())
+            return started[name]
+
+        yield get
+
+
+@pytest.fixture(scope="session", params=WAREHOUSES)
+def warehouse(request: pytest.FixtureRequest, engines: Callable[[str], Warehouse]) -> Warehouse:
+    """Each engine in turn."""
+    return engines(request.param)
+
+
+@pytest.fixture(scope="session")
+def spark_session(engines: Callable[[str], Warehouse]) -> object:
+    """The SparkSession of the Spark engine, for ``engine="spark"``."""
+    return engines("spark").session

@@ -87,9 +87,9 @@ def test_fixture_precision_recall_scores_equal_pycocotools(fixture, reference, e
         "score": _dense(precision, "score", present, True),
         "recall": _dense(recall, "recall", present, False),
     }
-    for name in want:
-        np.testing.assert_array_equal(np.isnan(got[name]), np.isnan(want[name]), err_msg=name)
-        np.testing.assert_allclose(got[name], want[name], rtol=0, atol=TOLERANCE, err_msg=name)
+    for name, expected in want.items():
+        np.testing.assert_array_equal(np.isnan(got[name]), np.isnan(expected), err_msg=name)
+        np.testing.assert_allclose(got[name], expected, rtol=0, atol=TOLERANCE, err_msg=name)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -82,6 +82,8 @@ def test_box_iou_equals_pycocotools(d, g, crowd):
 
 
 def test_box_iou_of_corners():
-    frame = pl.DataFrame({"a": [0.0], "b": [0.0], "c": [2.0], "d": [2.0], "e": [1.0], "f": [0.0], "g": [3.0], "h": [2.0]})
+    frame = pl.DataFrame(
+        {"a": [0.0], "b": [0.0], "c": [2.0], "d": [2.0], "e": [1.0], "f": [0.0], "g": [3.0], "h": [2.0]}
+    )
     iou = frame.select(fm.box_iou(("a", "b", "c", "d"), ("e", "f", "g", "h"), box_format="xyxy")).item()
     assert iou == pytest.approx(1 / 3, abs=1e-15)

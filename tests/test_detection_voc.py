@@ -57,9 +57,11 @@ def voc_eval(gt: pl.DataFrame, dt: pl.DataFrame, category: int, threshold: float
             iw = np.maximum(ixmax - ixmin + 1.0, 0.0)
             ih = np.maximum(iymax - iymin + 1.0, 0.0)
             inters = iw * ih
-            uni = (bb[2] - bb[0] + 1.0) * (bb[3] - bb[1] + 1.0) + (bbgt[:, 2] - bbgt[:, 0] + 1.0) * (
-                bbgt[:, 3] - bbgt[:, 1] + 1.0
-            ) - inters
+            uni = (
+                (bb[2] - bb[0] + 1.0) * (bb[3] - bb[1] + 1.0)
+                + (bbgt[:, 2] - bbgt[:, 0] + 1.0) * (bbgt[:, 3] - bbgt[:, 1] + 1.0)
+                - inters
+            )
             overlaps = inters / uni
             ovmax, jmax = np.max(overlaps), np.argmax(overlaps)
         if ovmax > threshold:

@@ -11,45 +11,18 @@ every engine, and a null group, sorted last.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable
 
 import duckdb
 import numpy as np
 import polars as pl
 import pytest
-from warehouses import STARTERS, WAREHOUSES, Warehouse
+from warehouses import Warehouse
 
 import framemetrics as fm
 from framemetrics.multiclass import MULTICLASS
 
 LABELS = ["ant", "bee", "cat"]
-
-
-@pytest.fixture(scope="session")
-def engines() -> Iterator[Callable[[str], Warehouse]]:
-    """The engines by name, each started when first asked for and stopped at the end of the session."""
-    with ExitStack() as stack:
-        started: dict[str, Warehouse] = {}
-
-        def get(name: str) -> Warehouse:
-            if name not in started:
-                started[name] = stack.enter_context(STARTERS[name]())
-            return started[name]
-
-        yield get
-
-
-@pytest.fixture(scope="session", params=WAREHOUSES)
-def warehouse(request: pytest.FixtureRequest, engines: Callable[[str], Warehouse]) -> Warehouse:
-    """Each engine in turn."""
-    return engines(request.param)
-
-
-@pytest.fixture(scope="session")
-def spark_session(engines: Callable[[str], Warehouse]) -> object:
-    """The SparkSession of the Spark engine, for ``engine="spark"``."""
-    return engines("spark").session
 
 
 def _groups(rng: np.random.Generator, n: int) -> list[str | None]:

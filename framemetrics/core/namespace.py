@@ -187,6 +187,11 @@ class Namespace(ABC):
         partition's value on each of its rows.
         """
 
+    def flag(self, condition: Expr) -> Expr:
+        """1 where ``condition`` holds, 0 where it does not or is null (an integer; no boolean cast, which
+        PostgreSQL refuses)."""
+        return self.when(condition, self.lit(1)).otherwise(self.lit(0))
+
     def indicator(self, condition: Expr) -> Expr:
         """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""
         return self.to_float(condition)

@@ -25,7 +25,9 @@ def _coco_tables(
     engine: DetectionEngine, gt: Source, dt: Source, images: Source | None, by: tuple[str, ...], box_format: str
 ) -> DetectionTables:
     """The canonical tables, ``garea`` (``w * h`` without ``area``) and ``crowd`` (0 without ``iscrowd``) filled."""
-    tables = open_tables(engine, gt, dt, images, by, box_format, {"garea": ("area", "float"), "crowd": ("iscrowd", "id")})
+    tables = open_tables(
+        engine, gt, dt, images, by, box_format, {"garea": ("area", "float"), "crowd": ("iscrowd", "id")}
+    )
     ns = tables.ground_truths.ns
     c = ns.col
     columns = tables.ground_truths.columns
@@ -65,9 +67,11 @@ def _precision(tables: DetectionTables) -> Frame:
     ns = rows.ns
     c = ns.col
     group = ["seg", "category_id", "a", "m", "t"]
-    read = rows.join(points, ["npig"]).join(
-        true_pos.keep(*group, "k", "envelope", "score"), [*group, "k"], "left"
-    ).join(sequences, ["seg", "category_id", "m"], "left")
+    read = (
+        rows.join(points, ["npig"])
+        .join(true_pos.keep(*group, "k", "envelope", "score"), [*group, "k"], "left")
+        .join(sequences, ["seg", "category_id", "m"], "left")
+    )
     first_score = ns.coalesce(c("top_score"), ns.lit(0.0))
     read = read.select({
         **{n: c(n) for n in (*group, "r")},

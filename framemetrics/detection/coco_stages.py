@@ -140,12 +140,12 @@ def _step(previous: Frame) -> Frame:
     """One round: what earlier detections hold, each detection's best candidate left; changed groups only."""
     ns = previous.ns
     c = ns.col
-    held_rank = ns.when(ns.all(c("picked"), ns.eq(c("crowd"), 0)), c("drank")).otherwise()
+    held_rank = ns.when(ns.all(c("picked"), ns.eq(c("crowd"), 0)), ns.to_float(c("drank"))).otherwise()
     rows = previous.with_columns(holder=ns.window("min", held_rank, [*MATCH_GROUP, "gid"]))
     rows = rows.with_columns(available=ns.any(ns.is_null(c("holder")), c("holder") >= c("drank")))
-    order = [ns.to_int(ns.not_(c("available"))), *_preference(rows)]
+    order = [ns.flag(ns.not_(c("available"))), *_preference(rows)]
     rows = rows.with_columns(best=ns.all(c("available"), ns.eq(ns.row_number([*MATCH_GROUP, "did"], order), 1)))
-    changed = ns.window("max", ns.to_int(ns.ne(c("best"), c("picked"))), MATCH_GROUP)
+    changed = ns.window("max", ns.flag(ns.ne(c("best"), c("picked"))), MATCH_GROUP)
     rows = rows.with_columns(changed=changed).filter(ns.eq(c("changed"), 1))
     return rows.with_columns(picked=c("best"), fm_round=c("fm_round") + 1).keep(*previous.columns)
 
@@ -179,15 +179,13 @@ def true_positives(detections: Frame, matched: Frame, combos: Frame) -> tuple[Fr
     ns = detections.ns
     c = ns.col
     in_combo = detections.join(combos, [], "cross").filter(c("drank") <= c("m"))
-    in_range = ns.to_int(_in_range(in_combo))
+    in_range = ns.flag(_in_range(in_combo))
     through = in_combo.with_columns(
         in_range_through=ns.window("sum", in_range, _SEQUENCE, _detection_order(in_combo))
     ).named("fm_sequence")
     rows = matched.join(through, ["a", "image_id", "category_id", "did"])
     group = [*_SEQUENCE, "t"]
-    rows = rows.with_columns(
-        matched_in_range=ns.window("sum", ns.to_int(_in_range(rows)), group, _detection_order(rows))
-    )
+    rows = rows.with_columns(matched_in_range=ns.window("sum", ns.flag(_in_range(rows)), group, _detection_order(rows)))
     rows = rows.filter(ns.eq(c("gig"), 0))
     rows = rows.with_columns(k=ns.row_number(group, _detection_order(rows)))
     rows = rows.with_columns(fp=c("in_range_through") - c("matched_in_range"))

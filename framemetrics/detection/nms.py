@@ -60,10 +60,10 @@ def _step(previous: Frame) -> Frame:
     ns = previous.ns
     c = ns.col
     incoming = ns.eq(c("incoming"), 1)
-    kept_before = ns.window("max", ns.to_int(ns.all(incoming, ns.eq(c("other"), _KEPT))), ["part", "box"])
-    open_before = ns.window("max", ns.to_int(ns.all(incoming, ns.eq(c("other"), _UNDECIDED))), ["part", "box"])
+    kept_before = ns.window("max", ns.flag(ns.all(incoming, ns.eq(c("other"), _KEPT))), ["part", "box"])
+    open_before = ns.window("max", ns.flag(ns.all(incoming, ns.eq(c("other"), _UNDECIDED))), ["part", "box"])
     rows = previous.with_columns(kept_before=kept_before, open_before=open_before)
-    decided = (
+    decided = ns.to_int(
         ns.when(ns.ne(c("state"), _UNDECIDED), c("state"))
         .when(ns.eq(c("kept_before"), 1), ns.lit(_SUPPRESSED))
         .when(ns.eq(c("open_before"), 0), ns.lit(_KEPT))
@@ -73,7 +73,7 @@ def _step(previous: Frame) -> Frame:
     partner = ns.window("sum", c("decided"), ["part", "later", "earlier"]) - c("decided")
     later_state = ns.when(incoming, c("state")).otherwise(c("other"))
     rows = rows.with_columns(partner=partner).filter(ns.eq(later_state, _UNDECIDED))
-    return rows.with_columns(state=c("decided"), other=c("partner"), fm_round=c("fm_round") + 1).keep(
+    return rows.with_columns(state=c("decided"), other=ns.to_int(c("partner")), fm_round=c("fm_round") + 1).keep(
         *previous.columns
     )
 
@@ -83,8 +83,10 @@ def nms_kept(boxes: Frame, iou_threshold: float) -> Frame:
     ns = boxes.ns
     c = ns.col
     conflicts = _conflicts(boxes, iou_threshold)
-    waiting = conflicts.aggregate(["part", "later"], {}).select({"part": c("part"), "box": c("later"), "waits": ns.lit(1)})
-    state = ns.when(ns.is_null(c("waits")), ns.lit(_KEPT)).otherwise(ns.lit(_UNDECIDED))
+    waiting = conflicts.aggregate(["part", "later"], {}).select(
+        {"part": c("part"), "box": c("later"), "waits": ns.lit(1)}
+    )
+    state = ns.to_int(ns.when(ns.is_null(c("waits")), ns.lit(_KEPT)).otherwise(ns.lit(_UNDECIDED)))
     states = boxes.select({"part": c("part"), "box": c("did")}).join(waiting, ["part", "box"], "left")
     states = states.select({"part": c("part"), "box": c("box"), "state": state}).named("fm_first_states")
     ends = [("later", "earlier", 1), ("earlier", "later", 0)]
@@ -101,7 +103,9 @@ def nms_kept(boxes: Frame, iou_threshold: float) -> Frame:
     rounds = start.fixpoint(_step).filter(ns.eq(c("incoming"), 1))
     last = rounds.with_columns(last=ns.window("max", c("fm_round"), ["part", "box"]))
     final = last.filter(ns.eq(c("fm_round"), c("last"))).aggregate(["part", "box"], {"state": ns.min(c("state"))})
-    decided = states.join(final.select({"part": c("part"), "box": c("box"), "final": c("state")}), ["part", "box"], "left")
+    decided = states.join(
+        final.select({"part": c("part"), "box": c("box"), "final": c("state")}), ["part", "box"], "left"
+    )
     kept = decided.filter(ns.eq(ns.coalesce(c("final"), c("state")), _KEPT))
     return kept.select({"did": c("box")}).named("fm_kept")
 

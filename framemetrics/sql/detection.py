@@ -1,12 +1,13 @@
 """Object detection as SQL text: :func:`coco_query`, :func:`voc_query`, :func:`nms_query`.
 
 The statements are the ones ``engine="duckdb"`` runs, for any dialect: one
-``WITH RECURSIVE`` statement. The matching and suppression fixpoints are
-recursive common table expressions whose recursive term reads the previous
-round once, through window functions only, which DuckDB, PostgreSQL, Spark,
-ClickHouse and DataFusion accept (the tests run them there); BigQuery and
-Snowflake forbid window functions in a recursive term, so these dialects are
-refused.
+statement. COCO's matching and NMS are fixpoints, written as recursive common
+table expressions whose recursive term reads the previous round once,
+through window functions only: DuckDB, PostgreSQL, ClickHouse and DataFusion
+accept them (the tests run them there); Spark, BigQuery and Snowflake forbid
+window functions over a recursive reference, so :func:`coco_query` and
+:func:`nms_query` refuse these dialects. VOC needs no fixpoint:
+:func:`voc_query` writes every dialect.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from framemetrics.detection.voc import voc_build
 
 __all__ = ["coco_query", "nms_query", "voc_query"]
 
-_REFUSED = {"bigquery", "snowflake"}
+_RECURSIVE_WINDOWS_FORBIDDEN = {"spark", "bigquery", "snowflake"}
 
 
-def _check_dialect(dialect: str) -> None:
-    if dialect in _REFUSED:
+def _check_recursive(dialect: str) -> None:
+    if dialect in _RECURSIVE_WINDOWS_FORBIDDEN:
         raise ArgumentError(
-            f"detection SQL needs window functions in a recursive common table expression, which {dialect} forbids"
+            f"this query is a fixpoint: a recursive common table expression with window functions, "
+            f"which {dialect} forbids (duckdb, postgres, clickhouse and datafusion run it)"
         )
 
 
@@ -82,7 +84,7 @@ def coco_query(
         Whether the ground truth has the ``area`` and ``iscrowd`` columns
         (without them: ``w * h`` and 0).
     dialect : str
-        duckdb, spark, postgres, clickhouse or datafusion.
+        duckdb, postgres, clickhouse or datafusion.
 
     Returns
     -------
@@ -91,11 +93,11 @@ def coco_query(
 
     Examples
     --------
-    >>> text = coco_query(gt_table="gt", dt_table="dt", images_table="images", by="camera", dialect="spark")
-    >>> text.startswith("WITH RECURSIVE"), "`camera`" in text
+    >>> text = coco_query(gt_table="gt", dt_table="dt", images_table="images", by="camera", dialect="postgres")
+    >>> text.startswith("WITH RECURSIVE"), '"camera"' in text
     (True, True)
     """
-    _check_dialect(dialect)
+    _check_recursive(dialect)
     if output not in ("stats", "precision", "recall"):
         raise ArgumentError(f"output must be 'stats', 'precision' or 'recall', got {output!r}")
     by = as_tuple(by)
@@ -124,7 +126,6 @@ def voc_query(
     >>> "ROW_NUMBER()" in voc_query(gt_table="gt", dt_table="dt", box_format="xyxy")
     True
     """
-    _check_dialect(dialect)
     by = as_tuple(by)
     tables = _tables(gt_table, dt_table, images_table, by, box_format, ["difficult"] if difficult else [])
     build = voc_build(gt_table, dt_table, images_table, by, box_format, iou_threshold, use_07_metric)
@@ -147,7 +148,7 @@ def nms_query(
     >>> nms_query(table="detections", dialect="postgres").splitlines()[-3:]
     ['FROM "detections" AS "t"', 'JOIN fm_kept AS "k"', '  ON "t"."id" = "k".did']
     """
-    _check_dialect(dialect)
+    _check_recursive(dialect)
     by = as_tuple(by)
     columns = ["id", "score", *BOX_COLUMNS[check_box_format(box_format)], *by]
     text = TextEngine({table: columns})

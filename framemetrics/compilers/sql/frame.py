@@ -123,7 +123,9 @@ class SqlFrame(Frame):
         return self._derived(exp.select(*named).from_(self.source()), list(columns))
 
     def rename(self, names: Mapping[str, str]) -> SqlFrame:
-        renamed = [exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names)) for c in self.columns]
+        renamed = [
+            exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names)) for c in self.columns
+        ]
         return self._derived(exp.select(*renamed).from_(self.source()), [names.get(c, c) for c in self.columns])
 
     def filter(self, condition: exp.Expression) -> SqlFrame:

@@ -172,7 +172,7 @@ class SqlNamespace(Namespace):
         return exp.Filter(this=exp.Count(this=exp.Star()), expression=exp.Where(this=condition))
 
     def row_number(self, partition: Sequence[str], order: Sequence[exp.Expression]) -> exp.Expression:
-        return _over(exp.RowNumber(), partition, order)
+        return self.to_int(_over(exp.RowNumber(), partition, order))  # DataFusion's is unsigned
 
     def window(
         self, kind: str, x: exp.Expression, partition: Sequence[str], order: Sequence[exp.Expression] = ()

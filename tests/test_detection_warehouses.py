@@ -1,0 +1,102 @@
+"""Detection SQL run on the warehouse engines equals the same SQL run on DuckDB (which equals pycocotools).
+
+A slice of the COCO fixture (its first images) keeps the precision table and
+Spark's planning small; the engines start once per session (``conftest``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+import framemetrics as fm
+from framemetrics.core.errors import ArgumentError
+
+COCO_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "coco"
+
+
+def _tables() -> dict[str, pl.DataFrame]:
+    gt, dt, images = fm.read_coco(COCO_DIR / "instances_val2014_100.json",
+                                  COCO_DIR / "instances_val2014_fakebbox100_results.json")  # fmt: skip
+    chosen = images["image_id"].sort().head(12)
+    images = images.filter(pl.col("image_id").is_in(chosen.implode())).select(
+        "image_id",
+        camera=pl.when(pl.col("image_id") % 3 == 0).then(None).otherwise((pl.col("image_id") % 2).cast(pl.String)),
+    )
+    gt = gt.filter(pl.col("image_id").is_in(chosen.implode()))
+    dt = dt.filter(pl.col("image_id").is_in(chosen.implode()))
+    return {"gt": gt, "dt": dt, "images": images, "voc_gt": gt.rename({"iscrowd": "difficult"})}
+
+
+TABLES = _tables()
+FIXPOINT_CASES = {
+    "coco stats by camera": lambda d: fm.sql.coco_query(gt_table="gt", dt_table="dt", images_table="images",
+                                                         by="camera", dialect=d),
+    "coco per category": lambda d: fm.sql.coco_query(gt_table="gt", dt_table="dt", per_category=True, dialect=d),
+    "coco recall table": lambda d: fm.sql.coco_query(gt_table="gt", dt_table="dt", output="recall", dialect=d),
+    "coco precision table": lambda d: fm.sql.coco_query(gt_table="gt", dt_table="dt", output="precision", dialect=d),
+    "nms": lambda d: fm.sql.nms_query(table="dt", iou_threshold=0.3, dialect=d),
+}  # fmt: skip
+VOC_CASES = {
+    "voc all-point": lambda d: fm.sql.voc_query(gt_table="voc_gt", dt_table="dt", images_table="images", by="camera",
+                                                dialect=d),
+    "voc 11-point": lambda d: fm.sql.voc_query(gt_table="voc_gt", dt_table="dt", use_07_metric=True, dialect=d),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def reference_engine() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    for name, frame in TABLES.items():
+        con.register(name, frame)
+    return con
+
+
+@pytest.fixture(scope="module")
+def loaded(warehouse):
+    for name, frame in TABLES.items():
+        warehouse.load(name, frame)
+    return warehouse
+
+
+def _same(a: object, b: object) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+    return a == b
+
+
+def _compare(got: pl.DataFrame, expected: pl.DataFrame) -> None:
+    assert got.columns == expected.columns
+    assert got.height == expected.height
+    keys = [
+        c for c in expected.columns if expected.schema[c] != pl.Float64 or c in ("iou_threshold", "recall_threshold")
+    ]
+    got, expected = got.sort(keys, nulls_last=True), expected.sort(keys, nulls_last=True)
+    for column in expected.columns:
+        pairs = zip(got[column].to_list(), expected[column].to_list(), strict=True)
+        assert all(_same(a, b) for a, b in pairs), column
+
+
+@pytest.mark.parametrize("case", [*FIXPOINT_CASES, *VOC_CASES])
+def test_detection_sql_equals_duckdb(loaded, reference_engine, case):
+    write = {**FIXPOINT_CASES, **VOC_CASES}[case]
+    if loaded.dialect == "spark" and case in FIXPOINT_CASES:
+        with pytest.raises(ArgumentError, match="spark forbids"):
+            write("spark")
+        return
+    _compare(loaded.run(write(loaded.dialect)), reference_engine.sql(write("duckdb")).pl())
+
+
+def test_duckdb_sql_equals_the_duckdb_engine(reference_engine):
+    stats = fm.coco_evaluate(TABLES["gt"], TABLES["dt"], images=TABLES["images"], by="camera", engine="duckdb")
+    _compare(reference_engine.sql(FIXPOINT_CASES["coco stats by camera"]("duckdb")).pl(), stats)
+    for dialect in ("bigquery", "snowflake"):
+        with pytest.raises(ArgumentError, match="forbids"):
+            FIXPOINT_CASES["nms"](dialect)
+        assert "WITH" in VOC_CASES["voc 11-point"](dialect)
