@@ -11,6 +11,7 @@ from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS,
 from framemetrics.core.frame import Frame
 from framemetrics.detection import coco_stages as stages
 from framemetrics.detection.boxes import check_box_format
+from framemetrics.detection.checks import bad_number
 from framemetrics.detection.engines import DetectionEngine
 from framemetrics.detection.tables import Build, DetectionTables, by_columns, evaluate_with, open_tables
 from framemetrics.sources import Source
@@ -28,13 +29,22 @@ def _coco_tables(
     tables = open_tables(
         engine, gt, dt, images, by, box_format, {"garea": ("area", "float"), "crowd": ("iscrowd", "id")}
     )
-    ns = tables.ground_truths.ns
+    ground_truths = tables.ground_truths
+    ns = ground_truths.ns
     c = ns.col
-    columns = tables.ground_truths.columns
-    tables.ground_truths = tables.ground_truths.with_columns(
-        garea=c("garea") if "garea" in columns else c("gw") * c("gh"),
-        crowd=ns.coalesce(c("crowd"), 0) if "crowd" in columns else ns.lit(0),
-    )
+    if "garea" in ground_truths.columns:
+        area = c("garea")
+        tables.checks.rows_where(ground_truths, "ground truth", {"area": (
+            "null, NaN, infinite or negative", ns.any(bad_number(ns, area), area < 0)
+        )})  # fmt: skip
+    else:
+        ground_truths = ground_truths.with_columns(garea=c("gw") * c("gh"))
+    if "crowd" in ground_truths.columns:
+        not_flag = ns.not_(ns.coalesce(ns.any(ns.eq(c("crowd"), 0), ns.eq(c("crowd"), 1)), ns.lit(False)))
+        tables.checks.rows_where(ground_truths, "ground truth", {"iscrowd": ("null or not 0 or 1", not_flag)})
+    else:
+        ground_truths = ground_truths.with_columns(crowd=ns.lit(0))
+    tables.ground_truths = ground_truths
     return tables
 
 

@@ -30,8 +30,9 @@ from framemetrics.core.detection import Box, coco_iou
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
+from framemetrics.detection.checks import Checks, bad_number
 from framemetrics.detection.engines import DetectionEngine, detection_engine
-from framemetrics.detection.tables import by_names
+from framemetrics.detection.tables import box_checks, by_names
 from framemetrics.sources import Source
 
 __all__ = ["nms", "nms_boxes", "nms_kept"]
@@ -168,6 +169,10 @@ def nms(
         kept, boxes = nms_boxes(runner, dt, iou_threshold, partition, score_threshold, box_format, carried)
         ns = boxes.ns
         c = ns.col
+        checks = Checks()
+        box_checks(checks, boxes, "d", "detections", box_format, "did")
+        checks.rows_where(boxes, "detections", {"score": ("null, NaN or infinite", bad_number(ns, c("score")))})
+        checks.raise_for(runner.run(checks.frame()).row(0, named=True))
         rows = boxes.join(kept, ["did"])
         rows = rows.with_columns(fm_order=ns.row_number([], [c("part"), -c("score"), c("did")]))
         result = runner.run(rows.keep("fm_order", *carried))
@@ -198,7 +203,6 @@ def nms_boxes(
     kinds = {"did": "id", "score": "float", **dict.fromkeys([*segment_names, *carried], "as is")}
     boxes = canonical_boxes(frame, "d", box_format, kinds)
     boxes = boxes.with_columns(part=ns.window("min", c("did"), list(segment_names)) if by else ns.lit(0))
-    if score_threshold is not None:
-        boxes = boxes.filter(c("score") > ns.lit(float(score_threshold)))
     boxes = boxes.named("fm_boxes")
-    return nms_kept(boxes.keep("part", "did", "score", "dx", "dy", "dw", "dh"), iou_threshold), boxes
+    competing = boxes if score_threshold is None else boxes.filter(c("score") > ns.lit(float(score_threshold)))
+    return nms_kept(competing.keep("part", "did", "score", "dx", "dy", "dw", "dh"), iou_threshold), boxes

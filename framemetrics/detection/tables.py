@@ -16,11 +16,21 @@ from typing import Any
 import polars as pl
 
 from framemetrics.core.frame import Frame
-from framemetrics.detection.boxes import box_columns, canonical_boxes
+from framemetrics.detection.boxes import BOX_COLUMNS, box_columns, canonical_boxes
+from framemetrics.detection.checks import Checks, bad_number
 from framemetrics.detection.engines import DetectionEngine, TextEngine, detection_engine
 from framemetrics.sources import Source
 
-__all__ = ["Build", "DetectionTables", "by_columns", "by_names", "detection_sql", "evaluate_with", "open_tables"]
+__all__ = [
+    "Build",
+    "DetectionTables",
+    "box_checks",
+    "by_columns",
+    "by_names",
+    "detection_sql",
+    "evaluate_with",
+    "open_tables",
+]
 
 
 @dataclass
@@ -33,6 +43,7 @@ class DetectionTables:
     segments: Frame
     categories: Frame
     by: tuple[str, ...]
+    checks: Checks | None = None
 
 
 def by_names(by: Sequence[str]) -> dict[str, str]:
@@ -83,12 +94,22 @@ def open_tables(
     extras = {name: kind for name, (_, kind) in gt_extras.items()}
     ground_truths = canonical_boxes(gt_frame, "g", box_format, {**kinds, "gid": "id", **extras}, corners)
     detections = canonical_boxes(dt_frame, "d", box_format, {**kinds, "did": "id", "score": "float"}, corners)
+    checks = Checks()
+    box_checks(checks, ground_truths, "g", "ground truth", box_format, "gid")
+    box_checks(checks, detections, "d", "detections", box_format, "did")
+    checks.rows_where(detections, "detections", {"score": ("null, NaN or infinite", bad_number(ns, c("score")))})
     if images is None:
         keys = ["image_id", *segment_names]
         image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
+        if by:
+            checks.segments_agree(image_rows, by)
     else:
         image_frame = engine.frame(images, {"image_id": "image_id", **segment_names}, "images")
         image_rows = image_frame.with_columns(image_id=ns.to_int(c("image_id")))
+        checks.rows_where(image_rows, "images", {"image_id": ("null", ns.is_null(c("image_id")))})
+        checks.repeated(image_rows, "image_id", "images", "image_id")
+        checks.unlisted(ground_truths, image_rows, "ground truth")
+        checks.unlisted(detections, image_rows, "detections")
     segment = ns.window("min", c("image_id"), list(segment_names)) if by else ns.lit(0)
     image_rows = image_rows.with_columns(seg=segment).named("fm_images")
     seg_of = image_rows.keep("image_id", "seg")
@@ -100,18 +121,36 @@ def open_tables(
         segments=first_images if by else image_rows.constant({"seg": [0]}),
         categories=categories.aggregate(["category_id"], {}).named("fm_categories"),
         by=by,
+        checks=checks,
     )
+
+
+def box_checks(checks: Checks, frame: Frame, prefix: str, table: str, box_format: str, key: str) -> None:
+    """The checks of a canonical box frame: ids not null and unique, coordinates finite, sizes not negative."""
+    ns = frame.ns
+    c = ns.col
+    first, second, third, fourth = BOX_COLUMNS[box_format]
+    boxes = dict(zip([first, second, third, fourth], "xywh", strict=True))
+    negative = "negative" if box_format == "xywh" else f"less than {first} or {second}"
+    ids = [n for n in ("image_id", "category_id") if n in frame.columns]
+    checks.rows_where(frame, table, {
+        **{n: ("null", ns.is_null(c(n))) for n in ids},
+        "id": ("null", ns.is_null(c(key))),
+        **{user: ("null, NaN or infinite", bad_number(ns, c(prefix + f))) for user, f in boxes.items()},
+        f"{third}, {fourth}": (negative, ns.any(c(prefix + "w") < 0, c(prefix + "h") < 0)),
+    })  # fmt: skip
+    checks.repeated(frame, key, table, "id")
 
 
 Build = Callable[[DetectionEngine], tuple[Frame, DetectionTables, Sequence[str]]]
 """A detection computation: from the engine's tables to the result frame, its tables and its row order."""
 
 
-def _output(build: Build, engine: DetectionEngine) -> tuple[Frame, list[str]]:
-    """The result of ``build`` without ``seg``, the segment columns under the user's names; its sort keys."""
+def _output(build: Build, engine: DetectionEngine) -> tuple[Frame, list[str], Checks | None]:
+    """The result of ``build`` without ``seg``, the segment columns under the user's names; its sort keys, checks."""
     frame, tables, order = build(engine)
     output = frame.drop("seg").rename(by_names(tables.by))
-    return output, [*tables.by, *(k for k in order if k in output.columns)]
+    return output, [*tables.by, *(k for k in order if k in output.columns)], tables.checks
 
 
 def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
@@ -127,7 +166,9 @@ def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
     """
     runner = detection_engine(engine, con)
     try:
-        output, keys = _output(build, runner)
+        output, keys, checks = _output(build, runner)
+        if checks is not None:
+            checks.raise_for(runner.run(checks.frame()).row(0, named=True))
         result = runner.run(output)
         return result.sort(keys, nulls_last=True) if keys else result
     finally:
@@ -137,5 +178,5 @@ def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
 def detection_sql(tables: Mapping[str, Sequence[str]], build: Build, dialect: str) -> str:
     """``build`` as SQL text of ``dialect``, reading the named ``tables`` (their columns as declared)."""
     text = TextEngine(tables)
-    output, keys = _output(build, text)
+    output, keys, _ = _output(build, text)
     return text.sql(output, keys, dialect)

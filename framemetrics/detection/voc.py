@@ -172,9 +172,13 @@ def voc_build(
         tables = open_tables(engine, gt, dt, images, by, box_format, {"difficult": ("difficult", "id")}, True)
         ns = tables.ground_truths.ns
         c = ns.col
-        columns = tables.ground_truths.columns
-        difficult = ns.coalesce(c("difficult"), 0) if "difficult" in columns else ns.lit(0)
-        tables.ground_truths = tables.ground_truths.with_columns(difficult=difficult)
+        if "difficult" in tables.ground_truths.columns:
+            flag = ns.coalesce(ns.any(ns.eq(c("difficult"), 0), ns.eq(c("difficult"), 1)), ns.lit(False))
+            tables.checks.rows_where(
+                tables.ground_truths, "ground truth", {"difficult": ("null or not 0 or 1", ns.not_(flag))}
+            )
+        else:
+            tables.ground_truths = tables.ground_truths.with_columns(difficult=ns.lit(0))
         true_pos = voc_true_positives(tables, float(iou_threshold))
         ap = _average_precision(tables, true_pos, use_07_metric)
         base = tables.segments.join(tables.categories, [], "cross")

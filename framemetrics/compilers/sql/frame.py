@@ -56,9 +56,23 @@ class Statement:
         select = exp.select("*").from_(frame.source())
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
-        if self.ctes:
-            select.set("with_", exp.With(expressions=[c.copy() for c in self.ctes], recursive=self.recursive or None))
+        needed = self._needed(select)
+        ctes = [c.copy() for c in self.ctes if c.alias in needed]
+        if ctes:
+            select.set("with_", exp.With(expressions=ctes, recursive=self.recursive or None))
         return select
+
+    def _needed(self, tree: exp.Expression) -> set[str]:
+        """The stages ``tree`` reads, directly or through other stages."""
+        bodies = {cte.alias: cte.this for cte in self.ctes}
+        needed: set[str] = set()
+        pending = [tree]
+        while pending:
+            for table in pending.pop().find_all(exp.Table):
+                if table.name in bodies and table.name not in needed:
+                    needed.add(table.name)
+                    pending.append(bodies[table.name])
+        return needed
 
 
 class SqlFrame(Frame):
