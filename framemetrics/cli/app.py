@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 
 import framemetrics as fm
+from framemetrics.cli.detection import detection
 from framemetrics.cli.engines import check_memory_limit, engine_connection
 from framemetrics.cli.errors import FrameMetricsGroup, reading
 from framemetrics.cli.output import FORMATS, choose_format, stdout_console, write_frame
@@ -316,6 +317,9 @@ def report(path: str, y_score: tuple[str, ...], y_pred: str | None, labels: str 
                    lambda con: fm.evaluation_report(path, con=con, **kwargs))  # fmt: skip
     size = written.stat().st_size / 1024
     click.echo(f"wrote {written} ({size:.0f} KB) in {time.perf_counter() - started:.1f} s", err=True)
+
+
+cli.add_command(detection)
 
 
 @cli.command(name="metrics")
