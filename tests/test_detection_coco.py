@@ -190,3 +190,22 @@ def test_generated_data_equal_pycocotools_per_segment(engine, data):
         members = images.filter(pl.col("half") == row["half"])["image_id"].to_list()
         want = stats(coco_eval(gt, dt, all_images, [1, 2, 3], img_ids=members))
         assert _close([row[s] for s in COCO_STATS], want), (row, want)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_source_kind_gives_the_same_stats(fixture, tmp_path, engine):
+    gt, dt, images, _ = fixture
+    want = fm.coco_evaluate(gt, dt, images=images, engine=engine)
+    con = __import__("duckdb").connect()
+    for name, frame in {"gt_table": gt, "dt_table": dt, "images_table": images.select("image_id")}.items():
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+        frame.write_parquet(tmp_path / f"{name}.parquet")
+    kinds = {
+        "duckdb tables": ("gt_table", "dt_table", "images_table"),
+        "parquet": tuple(str(tmp_path / f"{n}.parquet") for n in ("gt_table", "dt_table", "images_table")),
+        "pandas": (gt.to_pandas(), dt.to_pandas(), images.select("image_id").to_pandas()),
+        "arrow": (gt.to_arrow(), dt.to_arrow(), images.select("image_id").to_arrow()),
+    }
+    for kind, (g, d, i) in kinds.items():
+        got = fm.coco_evaluate(g, d, images=i, engine=engine, con=con)
+        assert _close(list(got.row(0)), list(want.row(0))), kind

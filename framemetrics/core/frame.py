@@ -62,6 +62,17 @@ class Frame(ABC):
     def constant(self, columns: Mapping[str, Sequence[Any]]) -> Self:
         """Constant rows of this frame's engine, one list per column (floats as doubles, ints as 64-bit)."""
 
+    def with_first(self, name: str, partition: Sequence[str], order: Sequence[Expr], eligible: Expr) -> Self:
+        """The rows with ``name``: true on the row of each partition first in ascending ``order`` among the
+        ``eligible`` rows (``order`` leaves no tie among them and holds no null).
+
+        Here a row number over an ordered window (one sort, which SQL engines
+        share between windows of the same order).
+        """
+        ns = self.ns
+        rank = ns.row_number(partition, [ns.flag(ns.not_(eligible)), *order])
+        return self.with_columns(**{name: ns.all(eligible, ns.eq(rank, 1))})
+
     def named(self, name: str) -> Self:
         """This frame as the stage ``name``: computed once for every later reader (SQL: a ``WITH`` table)."""
         return self

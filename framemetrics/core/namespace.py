@@ -58,6 +58,10 @@ class Namespace(ABC):
         return self.lit(None)
 
     @abstractmethod
+    def null_int(self) -> Expr:
+        """A null of 64-bit integer type (a branch beside integers: ClickHouse refuses mixed types)."""
+
+    @abstractmethod
     def col(self, name: str) -> Expr:
         """The column ``name``."""
 

@@ -37,6 +37,7 @@ become:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from framemetrics.core.detection import (
     AREA_RANGES,
@@ -67,6 +68,7 @@ AREA_CODES = {name: code for code, name in enumerate(AREA_RANGES)}
 MATCH_GROUP = ("a", "t", "image_id", "category_id")
 """The rows one greedy matching runs over."""
 _SEQUENCE = ("seg", "category_id", "a", "m")
+Expr = Any
 
 
 def _detection_order(f: Frame) -> list:
@@ -130,21 +132,19 @@ def candidate_pairs(detections: Frame, ground_truths: Frame) -> Frame:
     )
 
 
-def _preference(f: Frame) -> list:
-    """A detection's candidates, preferred first: not ignored, higher IoU, later ground truth."""
-    ns = f.ns
-    return [ns.col("gig"), -ns.col("iou"), -ns.col("gid")]
+def _with_best(rows: Frame, eligible: Expr) -> Frame:
+    """``rows`` with ``best``: each detection's first eligible candidate (not ignored, higher IoU, later id)."""
+    c = rows.ns.col
+    return rows.with_first("best", [*MATCH_GROUP, "did"], [c("gig"), -c("iou"), -c("gid")], eligible)
 
 
 def _step(previous: Frame) -> Frame:
     """One round: what earlier detections hold, each detection's best candidate left; changed groups only."""
     ns = previous.ns
     c = ns.col
-    held_rank = ns.when(ns.all(c("picked"), ns.eq(c("crowd"), 0)), ns.to_float(c("drank"))).otherwise()
+    held_rank = ns.when(ns.all(c("picked"), ns.eq(c("crowd"), 0)), c("drank")).otherwise(ns.null_int())
     rows = previous.with_columns(holder=ns.window("min", held_rank, [*MATCH_GROUP, "gid"]))
-    rows = rows.with_columns(available=ns.any(ns.is_null(c("holder")), c("holder") >= c("drank")))
-    order = [ns.flag(ns.not_(c("available"))), *_preference(rows)]
-    rows = rows.with_columns(best=ns.all(c("available"), ns.eq(ns.row_number([*MATCH_GROUP, "did"], order), 1)))
+    rows = _with_best(rows, ns.any(ns.is_null(c("holder")), c("holder") >= c("drank")))
     changed = ns.window("max", ns.flag(ns.ne(c("best"), c("picked"))), MATCH_GROUP)
     rows = rows.with_columns(changed=changed).filter(ns.eq(c("changed"), 1))
     return rows.with_columns(picked=c("best"), fm_round=c("fm_round") + 1).keep(*previous.columns)
@@ -154,9 +154,7 @@ def matches(candidates: Frame) -> Frame:
     """pycocotools' greedy matching: ``a, t, image_id, category_id, did, gid, gig`` per matched detection."""
     ns = candidates.ns
     c = ns.col
-    first = candidates.with_columns(
-        picked=ns.eq(ns.row_number([*MATCH_GROUP, "did"], _preference(candidates)), 1), fm_round=ns.lit(0)
-    )
+    first = _with_best(candidates, ns.lit(True)).rename({"best": "picked"}).with_columns(fm_round=ns.lit(0))
     rounds = first.fixpoint(_step)
     last = rounds.with_columns(last=ns.window("max", c("fm_round"), MATCH_GROUP))
     final = last.filter(ns.all(ns.eq(c("fm_round"), c("last")), c("picked")))

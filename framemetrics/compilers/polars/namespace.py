@@ -28,6 +28,9 @@ class PolarsNamespace(Namespace):
             return pl.lit(value, dtype=pl.Float64)
         return pl.lit(value)
 
+    def null_int(self) -> pl.Expr:
+        return pl.lit(None, dtype=pl.Int64)
+
     def col(self, name: str) -> pl.Expr:
         return pl.col(name)
 

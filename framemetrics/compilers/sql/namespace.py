@@ -83,6 +83,9 @@ class SqlNamespace(Namespace):
             return exp.Literal.string(value)
         raise TypeError(f"cannot use {type(value).__name__} {value!r} as a SQL parameter")
 
+    def null_int(self) -> exp.Expression:
+        return exp.cast(exp.null(), exp.DataType.Type.BIGINT)
+
     def col(self, name: str) -> exp.Column:
         return exp.column(name)
 
