@@ -53,7 +53,7 @@ def detector_output(detections: int, images: int, per_image: int = 7, categories
     ).with_columns(area=(pl.col("w") * pl.col("h") * (0.5 + 0.4 * _uniform(7))).round(2))  # fmt: skip
     source = (_uniform(8) * n_gt).cast(pl.Int64)
     near = _uniform(9) < 0.3
-    jitter = lambda seed: (_uniform(seed) - 0.5) * 0.2  # noqa: E731
+    jitter = lambda seed: (_uniform(seed) - 0.5) * 0.2
     dt = pl.select(id=pl.int_range(1, detections + 1)).with_columns(src=source, near=near)
     dt = dt.join(gt.with_row_index("src").with_columns(pl.col("src").cast(pl.Int64)), on="src", how="left")
     dt = dt.with_columns(
@@ -143,7 +143,7 @@ def run_detection_benchmark(
         seconds = _timed(lambda e=engine: fm.coco_evaluate(gt, dt, images=image_rows, engine=e), repeat)
         lines.append({"evaluator": f"framemetrics ({engine})", "segments": 1, "seconds": round(seconds, 2)})
         if segments:
-            run = lambda e=engine: fm.coco_evaluate(gt, dt, images=image_rows, by="camera", engine=e)  # noqa: E731
+            run = lambda e=engine: fm.coco_evaluate(gt, dt, images=image_rows, by="camera", engine=e)
             lines.append(
                 {"evaluator": f"framemetrics ({engine})", "segments": 10, "seconds": round(_timed(run, repeat), 2)}
             )
