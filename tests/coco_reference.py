@@ -9,11 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
+
+COCO_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "coco"
+"""The shared COCO fixture, used in place: ``../shared/data/coco`` beside the repository."""
+
+
+def coco_files() -> tuple[Path, Path]:
+    """The fixture's ground truth and results files; a clear error where the shared data is not beside the clone."""
+    files = COCO_DIR / "instances_val2014_100.json", COCO_DIR / "instances_val2014_fakebbox100_results.json"
+    missing = [str(f) for f in files if not f.exists()]
+    if missing:
+        raise FileNotFoundError(f"the shared COCO fixture is missing: {', '.join(missing)} (clone beside ../shared)")
+    return files
 
 
 def coco_dataset(gt: pl.DataFrame, images: list[int], categories: list[int]) -> COCO:

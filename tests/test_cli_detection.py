@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from coco_reference import coco_files
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
 from framemetrics.cli import cli
 
-COCO_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "coco"
-GT_JSON = str(COCO_DIR / "instances_val2014_100.json")
-DT_JSON = str(COCO_DIR / "instances_val2014_fakebbox100_results.json")
+
+@pytest.fixture(scope="module")
+def coco_json() -> tuple[str, str]:
+    gt, dt = coco_files()
+    return str(gt), str(dt)
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
@@ -25,7 +27,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    gt, dt, images = fm.read_coco(GT_JSON, DT_JSON)
+    gt, dt, images = fm.read_coco(*coco_files())
     folder = tmp_path_factory.mktemp("detection")
     paths = {}
     for name, frame in {"gt": gt, "dt": dt, "images": images.select("image_id", camera=pl.col("image_id") % 3)}.items():
@@ -38,10 +40,10 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "polars"])
-def test_coco_json_gives_the_library_stats(engine):
-    code, out, _ = invoke("detection", GT_JSON, DT_JSON, "--engine", engine, "--format", "csv")
+def test_coco_json_gives_the_library_stats(engine, coco_json):
+    code, out, _ = invoke("detection", *coco_json, "--engine", engine, "--format", "csv")
     assert code == 0
-    gt, dt, images = fm.read_coco(GT_JSON, DT_JSON)
+    gt, dt, images = fm.read_coco(*coco_json)
     assert_frame_equal(
         pl.read_csv(io.StringIO(out)), fm.coco_evaluate(gt, dt, images=images), rel_tol=1e-12, abs_tol=1e-12
     )
@@ -60,12 +62,13 @@ def test_tables_with_segments_and_voc(tables):
     assert pl.read_json(io.StringIO(out))["ap"].to_list() == pytest.approx(expected["ap"].to_list(), nan_ok=True)
 
 
-def test_errors_and_exit_codes(tables):
+def test_errors_and_exit_codes(tables, coco_json):
+    gt_json, dt_json = coco_json
     code, _, err = invoke("detection", tables["gt"], tables["bad"])
     assert code == 1 and "column 'score' (detections): 2 rows are null, NaN or infinite" in err
-    code, _, err = invoke("detection", "missing.json", DT_JSON)
+    code, _, err = invoke("detection", "missing.json", dt_json)
     assert code == 3
-    code, _, err = invoke("detection", GT_JSON, DT_JSON, "--engine", "polars", "--memory-limit", "1GB")
+    code, _, err = invoke("detection", gt_json, dt_json, "--engine", "polars", "--memory-limit", "1GB")
     assert code == 2 and "--memory-limit" in err
-    code, _, err = invoke("detection", GT_JSON, DT_JSON, "--by", "camera")
+    code, _, err = invoke("detection", gt_json, dt_json, "--by", "camera")
     assert code == 1 and "'camera'" in err

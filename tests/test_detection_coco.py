@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
-from coco_reference import as_array, coco_eval, stats
+from coco_reference import as_array, coco_eval, coco_files, stats
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import framemetrics as fm
 from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS, MAX_DETECTIONS, RECALL_THRESHOLDS
 
-COCO_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "coco"
-GT_JSON = COCO_DIR / "instances_val2014_100.json"
-DT_JSON = COCO_DIR / "instances_val2014_fakebbox100_results.json"
 ENGINES = ("polars", "duckdb")
 TOLERANCE = 1e-12
 
 
 @pytest.fixture(scope="module")
 def fixture():
-    gt, dt, images = fm.read_coco(GT_JSON, DT_JSON)
-    categories = sorted({c["id"] for c in __import__("json").loads(GT_JSON.read_text())["categories"]})
+    gt_json, dt_json = coco_files()
+    gt, dt, images = fm.read_coco(gt_json, dt_json)
+    categories = sorted({c["id"] for c in __import__("json").loads(gt_json.read_text())["categories"]})
     return gt, dt, images, categories
 
 

@@ -7,21 +7,19 @@ Spark's planning small; the engines start once per session (``conftest``).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import duckdb
 import polars as pl
 import pytest
+from coco_reference import coco_files
 
 import framemetrics as fm
 from framemetrics.core.errors import ArgumentError
 
-COCO_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "coco"
 
-
-def _tables() -> dict[str, pl.DataFrame]:
-    gt, dt, images = fm.read_coco(COCO_DIR / "instances_val2014_100.json",
-                                  COCO_DIR / "instances_val2014_fakebbox100_results.json")  # fmt: skip
+@pytest.fixture(scope="module")
+def tables() -> dict[str, pl.DataFrame]:
+    gt, dt, images = fm.read_coco(*coco_files())
     chosen = images["image_id"].sort().head(12)
     images = images.filter(pl.col("image_id").is_in(chosen.implode())).select(
         "image_id",
@@ -32,7 +30,6 @@ def _tables() -> dict[str, pl.DataFrame]:
     return {"gt": gt, "dt": dt, "images": images, "voc_gt": gt.rename({"iscrowd": "difficult"})}
 
 
-TABLES = _tables()
 FIXPOINT_CASES = {
     "coco stats by camera": lambda d: fm.sql.coco_query(gt_table="gt", dt_table="dt", images_table="images",
                                                          by="camera", dialect=d),
@@ -49,16 +46,16 @@ VOC_CASES = {
 
 
 @pytest.fixture(scope="module")
-def reference_engine() -> duckdb.DuckDBPyConnection:
+def reference_engine(tables) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
-    for name, frame in TABLES.items():
+    for name, frame in tables.items():
         con.register(name, frame)
     return con
 
 
 @pytest.fixture(scope="module")
-def loaded(warehouse):
-    for name, frame in TABLES.items():
+def loaded(warehouse, tables):
+    for name, frame in tables.items():
         warehouse.load(name, frame)
     return warehouse
 
@@ -93,8 +90,8 @@ def test_detection_sql_equals_duckdb(loaded, reference_engine, case):
     _compare(loaded.run(write(loaded.dialect)), reference_engine.sql(write("duckdb")).pl())
 
 
-def test_duckdb_sql_equals_the_duckdb_engine(reference_engine):
-    stats = fm.coco_evaluate(TABLES["gt"], TABLES["dt"], images=TABLES["images"], by="camera", engine="duckdb")
+def test_duckdb_sql_equals_the_duckdb_engine(reference_engine, tables):
+    stats = fm.coco_evaluate(tables["gt"], tables["dt"], images=tables["images"], by="camera", engine="duckdb")
     _compare(reference_engine.sql(FIXPOINT_CASES["coco stats by camera"]("duckdb")).pl(), stats)
     for dialect in ("bigquery", "snowflake"):
         with pytest.raises(ArgumentError, match="forbids"):
