@@ -51,8 +51,9 @@ def _coco_tables(
 def _evaluated(tables: DetectionTables, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame, Frame, Frame]:
     """The per-threshold rows, true positives, sequences and recall points of ``combos``."""
     detections = stages.ranked_detections(tables.detections)
-    candidates = stages.candidate_pairs(detections, tables.ground_truths)
-    matched = stages.matches(candidates)
+    representatives = stages.area_representatives(tables.ground_truths)
+    candidates = stages.candidate_pairs(detections, tables.ground_truths, representatives)
+    matched = stages.matches(candidates, representatives)
     combo_frame = stages.combo_grid(detections, combos)
     true_pos, sequences = stages.true_positives(detections, matched, combo_frame)
     areas = stages.area_grid(detections, sorted({area for area, _ in combos}, key=list(AREA_RANGES).index))

@@ -55,6 +55,7 @@ from framemetrics.core.frame import Frame
 __all__ = [
     "AREA_CODES",
     "MATCH_GROUP",
+    "area_representatives",
     "candidate_pairs",
     "ground_truth_counts",
     "matches",
@@ -107,10 +108,47 @@ def area_grid(f: Frame, areas: Sequence[str] = tuple(AREA_RANGES)) -> Frame:
     })  # fmt: skip
 
 
-def candidate_pairs(detections: Frame, ground_truths: Frame) -> Frame:
+def _ignored(f: Frame, low: Expr, high: Expr) -> Expr:
+    """1 where the ground truth is ignored in the area range ``[low, high]``: crowd, or its area outside."""
+    ns = f.ns
+    c = ns.col
+    return ns.flag(ns.any(ns.eq(c("crowd"), 1), c("garea") < low, c("garea") > high))
+
+
+def area_representatives(ground_truths: Frame) -> Frame:
+    """``image_id, category_id, a, rep``: the first area range whose ignore flags equal ``a``'s in that image
+    and category (its matching is the same).
+
+    Most images and categories have two distinct sets of flags among the four
+    ranges (the range of their boxes' size is ``all``'s), so the matching
+    runs on half of the rows.
+    """
+    ns = ground_truths.ns
+    c = ns.col
+    codes = list(AREA_CODES.values())
+    flags = ground_truths.with_columns(**{
+        f"fm_gig_{a}": _ignored(ground_truths, ns.lit(low), ns.lit(high))
+        for a, (low, high) in zip(codes, AREA_RANGES.values(), strict=True)
+    })  # fmt: skip
+    differ = {
+        f"fm_differ_{a}_{b}": ns.sum(ns.abs(c(f"fm_gig_{a}") - c(f"fm_gig_{b}"))) for a in codes for b in codes if a < b
+    }
+    pairs = flags.aggregate(["image_id", "category_id"], differ)
+    rows = None
+    for a in codes:
+        same = [(ns.eq(c(f"fm_differ_{b}_{a}"), 0), ns.lit(b)) for b in codes if b < a]
+        rep = ns.case(same, ns.lit(a)) if same else ns.lit(a)
+        part = pairs.select({"image_id": c("image_id"), "category_id": c("category_id"), "a": ns.lit(a), "rep": rep})
+        rows = part if rows is None else rows.concat(part)
+    return rows.named("fm_area_representatives")
+
+
+def candidate_pairs(detections: Frame, ground_truths: Frame, representatives: Frame) -> Frame:
     """Pairs of a detection and a ground truth that can match, once per area range and IoU threshold reached.
 
-    Columns: ``a, t, image_id, category_id, did, drank, gid, crowd, gig, iou``.
+    Only the representative area ranges (:func:`area_representatives`) are
+    kept. Columns: ``a, t, image_id, category_id, did, drank, gid, crowd,
+    gig, iou``.
     """
     ns = detections.ns
     c = ns.col
@@ -122,11 +160,11 @@ def candidate_pairs(detections: Frame, ground_truths: Frame) -> Frame:
     pairs = pairs.filter(c("iou") >= ns.lit(IOU_THRESHOLDS[0])).named("fm_pairs")
     thresholds = pairs.constant({"t": list(range(len(IOU_THRESHOLDS))), "threshold": list(IOU_THRESHOLDS)})
     grid = area_grid(pairs).join(thresholds, [], "cross")
-    outside = ns.any(c("garea") < c("low"), c("garea") > c("high"))
     reached = pairs.join(grid, [], "cross").filter(c("iou") >= c("threshold"))
-    ignored = ns.when(ns.any(ns.eq(c("crowd"), 1), outside), ns.lit(1)).otherwise(ns.lit(0))
+    kept = representatives.filter(ns.eq(c("a"), c("rep"))).keep("image_id", "category_id", "a")
+    reached = reached.join(kept, ["image_id", "category_id", "a"])
     return (
-        reached.with_columns(gig=ignored)
+        reached.with_columns(gig=_ignored(reached, c("low"), c("high")))
         .keep(*MATCH_GROUP, "did", "drank", "gid", "crowd", "gig", "iou")
         .named("fm_candidates")
     )
@@ -150,15 +188,23 @@ def _step(previous: Frame) -> Frame:
     return rows.with_columns(picked=c("best"), fm_round=c("fm_round") + 1).keep(*previous.columns)
 
 
-def matches(candidates: Frame) -> Frame:
-    """pycocotools' greedy matching: ``a, t, image_id, category_id, did, gid, gig`` per matched detection."""
+def matches(candidates: Frame, representatives: Frame) -> Frame:
+    """pycocotools' greedy matching: ``a, t, image_id, category_id, did, gid, gig`` per matched detection.
+
+    Matched on the representative area ranges, then copied to every range they represent.
+    """
     ns = candidates.ns
     c = ns.col
     first = _with_best(candidates, ns.lit(True)).rename({"best": "picked"}).with_columns(fm_round=ns.lit(0))
     rounds = first.fixpoint(_step)
     last = rounds.with_columns(last=ns.window("max", c("fm_round"), MATCH_GROUP))
     final = last.filter(ns.all(ns.eq(c("fm_round"), c("last")), c("picked")))
-    return final.keep(*MATCH_GROUP, "did", "gid", "gig").named("fm_matches")
+    final = final.keep(*MATCH_GROUP, "did", "gid", "gig").rename({"a": "rep"})
+    return (
+        final.join(representatives, ["image_id", "category_id", "rep"])
+        .keep(*MATCH_GROUP, "did", "gid", "gig")
+        .named("fm_matches")
+    )
 
 
 def _in_range(f: Frame):
