@@ -12,7 +12,9 @@ become:
    category with ``bbIou >= 0.5`` (no pair below the lowest threshold ever
    matches), then one copy per area range ``a`` and IoU threshold ``t``
    that the pair reaches, the ground truth ignored (``gig``) when crowd or
-   outside the range.
+   outside the range. A range whose ignore flags equal an earlier range's
+   in an image and category matches as that one does: only the first is
+   matched, then copied (:func:`area_representatives`).
 3. :func:`matches`: the greedy matching, as a fixpoint. A detection takes,
    among the candidates not held by a detection ranked before it, the
    first by (not ignored, higher IoU, later ground truth in ``(ignored,
