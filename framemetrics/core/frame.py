@@ -83,7 +83,7 @@ class Frame(ABC):
 
     @abstractmethod
     def join(self, other: Self, on: Sequence[str], how: str = "inner") -> Self:
-        """Rows of both where the ``on`` columns are equal (nulls equal too).
+        """Rows of both where the ``on`` columns are equal (``=``: keys must never be null; a null key matches nothing).
 
         ``how`` is ``"inner"``, ``"left"`` or ``"cross"`` (``on`` empty). The
         key columns appear once, then the other columns of ``self`` and of

@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from framemetrics.core.checks import invalid_input, rows
+from framemetrics.core.checks import DOMAINS, check, invalid_input, rows
 from framemetrics.core.frame import Frame
 
-__all__ = ["Checks", "bad_number"]
+__all__ = ["Checks"]
 
 Expr = Any
 
@@ -42,6 +42,26 @@ class Checks:
         self._add(frame, {
             column: (f"column {column!r} ({table}): {{rows}} {text}", ns.count_where(condition))
             for column, (text, condition) in conditions.items()
+        })  # fmt: skip
+
+    def domains(self, frame: Frame, table: str, values: Mapping[str, tuple[Expr, str]]) -> None:
+        """Count the rows outside a domain of :mod:`framemetrics.core.checks`: ``{column: (value, domain)}``.
+
+        The domains and their words are the metrics' own (``present``: null;
+        ``finite``: null, NaN or infinite; ``nonnegative``: also negative).
+        """
+        ns = frame.ns
+        self._add(frame, {
+            column: (f"column {column!r} ({table}): {{rows}} {DOMAINS[domain].words}", check(domain, column).count(ns, value))
+            for column, (value, domain) in values.items()
+        })  # fmt: skip
+
+    def flags(self, frame: Frame, table: str, values: Mapping[str, Expr]) -> None:
+        """Count the rows whose flag (``iscrowd``, ``difficult``) is null or not 0 or 1: ``{column: value}``."""
+        ns = frame.ns
+        self.rows_where(frame, table, {
+            column: ("null or not 0 or 1", ns.not_(ns.coalesce(ns.any(ns.eq(v, 0), ns.eq(v, 1)), ns.lit(False))))
+            for column, v in values.items()
         })  # fmt: skip
 
     def repeated(self, frame: Frame, key: str, table: str, column: str) -> None:
@@ -86,8 +106,3 @@ class Checks:
         ]
         if problems:
             raise invalid_input(problems, 0)
-
-
-def bad_number(ns: Any, x: Expr) -> Expr:
-    """``x`` is null, NaN or infinite."""
-    return ns.any(ns.is_null(x), ns.not_(ns.is_finite(x)))

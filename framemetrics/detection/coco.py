@@ -11,7 +11,6 @@ from framemetrics.core.detection import AREA_RANGES, COCO_STATS, IOU_THRESHOLDS,
 from framemetrics.core.frame import Frame
 from framemetrics.detection import coco_stages as stages
 from framemetrics.detection.boxes import check_box_format
-from framemetrics.detection.checks import bad_number
 from framemetrics.detection.engines import DetectionEngine
 from framemetrics.detection.tables import Build, DetectionTables, by_columns, evaluate_with, open_tables
 from framemetrics.sources import Source
@@ -34,14 +33,11 @@ def _coco_tables(
     c = ns.col
     if "garea" in ground_truths.columns:
         area = c("garea")
-        tables.checks.rows_where(ground_truths, "ground truth", {"area": (
-            "null, NaN, infinite or negative", ns.any(bad_number(ns, area), area < 0)
-        )})  # fmt: skip
+        tables.checks.domains(ground_truths, "ground truth", {"area": (area, "nonnegative")})
     else:
         ground_truths = ground_truths.with_columns(garea=c("gw") * c("gh"))
     if "crowd" in ground_truths.columns:
-        not_flag = ns.not_(ns.coalesce(ns.any(ns.eq(c("crowd"), 0), ns.eq(c("crowd"), 1)), ns.lit(False)))
-        tables.checks.rows_where(ground_truths, "ground truth", {"iscrowd": ("null or not 0 or 1", not_flag)})
+        tables.checks.flags(ground_truths, "ground truth", {"iscrowd": c("crowd")})
     else:
         ground_truths = ground_truths.with_columns(crowd=ns.lit(0))
     tables.ground_truths = ground_truths

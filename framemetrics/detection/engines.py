@@ -1,9 +1,9 @@
 """The tables of a detection call on its engine: the user's sources as frames, and running the result.
 
-Polars reads each source as a ``LazyFrame``; DuckDB registers every source
-on one cursor of its own (frames through Arrow, files by ``read_parquet`` /
-``read_csv``, table names of ``con`` quoted) and runs the stages as one
-statement there.
+Polars reads each source as a ``LazyFrame``; DuckDB reads every source on
+one connection (``con``, or a quiet one of its own): frames registered
+through Arrow and unregistered at the end, files by ``read_parquet`` /
+``read_csv``, table names quoted; it runs the stages as one statement there.
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.frame import Frame
 from framemetrics.sources import Source, from_pandas, open_duckdb, open_polars, quiet_connection, to_polars
 
-__all__ = ["DETECTION_ENGINES", "DetectionEngine", "TextEngine", "detection_engine"]
+__all__ = ["DetectionEngine", "TextEngine", "detection_engine"]
 
-DETECTION_ENGINES = ("polars", "duckdb")
 _names = itertools.count()
 
 
@@ -70,7 +69,7 @@ def _check_columns(columns: Mapping[str, str], available: Sequence[str], role: s
     for name, column in columns.items():
         check_column_name(column, f"{role} {name}")
         if column not in available:
-            raise missing_column(column, f"{role}", available)
+            raise missing_column(column, role, available)
 
 
 class _Polars(DetectionEngine):

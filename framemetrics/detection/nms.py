@@ -30,7 +30,7 @@ from framemetrics.core.detection import Box, coco_iou
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
-from framemetrics.detection.checks import Checks, bad_number
+from framemetrics.detection.checks import Checks
 from framemetrics.detection.engines import DetectionEngine, detection_engine
 from framemetrics.detection.tables import box_checks, by_names
 from framemetrics.sources import Source
@@ -171,7 +171,7 @@ def nms(
         c = ns.col
         checks = Checks()
         box_checks(checks, boxes, "d", "detections", box_format, "did")
-        checks.rows_where(boxes, "detections", {"score": ("null, NaN or infinite", bad_number(ns, c("score")))})
+        checks.domains(boxes, "detections", {"score": (c("score"), "finite")})
         checks.raise_for(runner.run(checks.frame()).row(0, named=True))
         rows = boxes.join(kept, ["did"])
         rows = rows.with_columns(fm_order=ns.row_number([], [c("part"), -c("score"), c("did")]))

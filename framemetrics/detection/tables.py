@@ -17,7 +17,7 @@ import polars as pl
 
 from framemetrics.core.frame import Frame
 from framemetrics.detection.boxes import BOX_COLUMNS, box_columns, canonical_boxes
-from framemetrics.detection.checks import Checks, bad_number
+from framemetrics.detection.checks import Checks
 from framemetrics.detection.engines import DetectionEngine, TextEngine, detection_engine
 from framemetrics.sources import Source
 
@@ -97,7 +97,7 @@ def open_tables(
     checks = Checks()
     box_checks(checks, ground_truths, "g", "ground truth", box_format, "gid")
     box_checks(checks, detections, "d", "detections", box_format, "did")
-    checks.rows_where(detections, "detections", {"score": ("null, NaN or infinite", bad_number(ns, c("score")))})
+    checks.domains(detections, "detections", {"score": (c("score"), "finite")})
     if images is None:
         keys = ["image_id", *segment_names]
         image_rows = ground_truths.keep(*keys).concat(detections.keep(*keys)).aggregate(keys, {})
@@ -106,7 +106,7 @@ def open_tables(
     else:
         image_frame = engine.frame(images, {"image_id": "image_id", **segment_names}, "images")
         image_rows = image_frame.with_columns(image_id=ns.to_int(c("image_id")))
-        checks.rows_where(image_rows, "images", {"image_id": ("null", ns.is_null(c("image_id")))})
+        checks.domains(image_rows, "images", {"image_id": (c("image_id"), "present")})
         checks.repeated(image_rows, "image_id", "images", "image_id")
         checks.unlisted(ground_truths, image_rows, "ground truth")
         checks.unlisted(detections, image_rows, "detections")
@@ -133,12 +133,14 @@ def box_checks(checks: Checks, frame: Frame, prefix: str, table: str, box_format
     boxes = dict(zip([first, second, third, fourth], "xywh", strict=True))
     negative = "negative" if box_format == "xywh" else f"less than {first} or {second}"
     ids = [n for n in ("image_id", "category_id") if n in frame.columns]
-    checks.rows_where(frame, table, {
-        **{n: ("null", ns.is_null(c(n))) for n in ids},
-        "id": ("null", ns.is_null(c(key))),
-        **{user: ("null, NaN or infinite", bad_number(ns, c(prefix + f))) for user, f in boxes.items()},
-        f"{third}, {fourth}": (negative, ns.any(c(prefix + "w") < 0, c(prefix + "h") < 0)),
+    checks.domains(frame, table, {
+        **{n: (c(n), "present") for n in ids},
+        "id": (c(key), "present"),
+        **{user: (c(prefix + f), "finite") for user, f in boxes.items()},
     })  # fmt: skip
+    checks.rows_where(
+        frame, table, {f"{third}, {fourth}": (negative, ns.any(c(prefix + "w") < 0, c(prefix + "h") < 0))}
+    )
     checks.repeated(frame, key, table, "id")
 
 

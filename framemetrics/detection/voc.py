@@ -173,10 +173,7 @@ def voc_build(
         ns = tables.ground_truths.ns
         c = ns.col
         if "difficult" in tables.ground_truths.columns:
-            flag = ns.coalesce(ns.any(ns.eq(c("difficult"), 0), ns.eq(c("difficult"), 1)), ns.lit(False))
-            tables.checks.rows_where(
-                tables.ground_truths, "ground truth", {"difficult": ("null or not 0 or 1", ns.not_(flag))}
-            )
+            tables.checks.flags(tables.ground_truths, "ground truth", {"difficult": c("difficult")})
         else:
             tables.ground_truths = tables.ground_truths.with_columns(difficult=ns.lit(0))
         true_pos = voc_true_positives(tables, float(iou_threshold))

@@ -53,7 +53,7 @@ class PolarsFrame(Frame):
         """
         lazy = self.lazy.with_columns(fm_first=eligible.fill_null(False))
         for key in order:
-            least = pl.when(pl.col("fm_first")).then(key).min().over(list(partition) or pl.lit(0))
+            least = POLARS.window("min", pl.when(pl.col("fm_first")).then(key), partition)
             lazy = lazy.with_columns(fm_first=pl.col("fm_first") & (key == least).fill_null(False))
         return PolarsFrame(lazy.rename({"fm_first": name}))
 
@@ -68,7 +68,7 @@ class PolarsFrame(Frame):
         assert isinstance(other, PolarsFrame)
         if how == "cross":
             return PolarsFrame(self.lazy.join(other.lazy, how="cross"))
-        return PolarsFrame(self.lazy.join(other.lazy, on=list(on), how=how, nulls_equal=True, coalesce=True))
+        return PolarsFrame(self.lazy.join(other.lazy, on=list(on), how=how, coalesce=True))
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> PolarsFrame:
         if not keys:

@@ -120,7 +120,7 @@ class SqlFrame(Frame):
         """This frame in a ``FROM``: a table, or the query as a derived table."""
         if isinstance(self.tree, exp.Table):
             return self.tree.copy()
-        return exp.Subquery(this=self.tree.copy(), alias=exp.TableAlias(this=exp.to_identifier(self.statement.alias())))
+        return _aliased(self, self.statement.alias())
 
     def _derived(self, tree: exp.Expression, columns: Sequence[str], other: SqlFrame | None = None) -> SqlFrame:
         inner = self.inner or (other is not None and other.inner)
