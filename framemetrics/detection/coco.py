@@ -127,6 +127,7 @@ def coco_evaluate(
     box_format: str = "xywh",
     engine: str = "polars",
     con: object = None,
+    spark: object = None,
 ) -> pl.DataFrame:
     """pycocotools' 12 bbox ``stats`` per segment of images (and per category), in the engine.
 
@@ -150,9 +151,11 @@ def coco_evaluate(
         One row per segment and category (``category_id``): pycocotools
         with ``params.catIds = [category]``.
     box_format : {"xywh", "xyxy"}
-    engine : {"polars", "duckdb"}
+    engine : {"polars", "duckdb", "spark"}
     con : DuckDB connection, optional
         Where table names are read.
+    spark : pyspark.sql.SparkSession, optional
+        Where table names are read with ``engine="spark"`` (Spark DataFrames need none).
 
     Returns
     -------
@@ -185,7 +188,7 @@ def coco_evaluate(
     [0.9, 1.0, 1.0, 0.9]
     """
     check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category))
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category), spark)
 
 
 def coco_precision_table(
@@ -197,6 +200,7 @@ def coco_precision_table(
     box_format: str = "xywh",
     engine: str = "polars",
     con: object = None,
+    spark: object = None,
 ) -> pl.DataFrame:
     """pycocotools' ``eval["precision"]`` and ``eval["scores"]`` as a long table, per segment.
 
@@ -220,7 +224,7 @@ def coco_precision_table(
     (12120, 0.9999999999999998, 0.9)
     """
     check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "precision"))
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "precision"), spark)
 
 
 def coco_recall_table(
@@ -232,6 +236,7 @@ def coco_recall_table(
     box_format: str = "xywh",
     engine: str = "polars",
     con: object = None,
+    spark: object = None,
 ) -> pl.DataFrame:
     """pycocotools' ``eval["recall"]`` as a long table, per segment.
 
@@ -253,7 +258,7 @@ def coco_recall_table(
     (120, 1.0)
     """
     check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "recall"))
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "recall"), spark)
 
 
 _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]

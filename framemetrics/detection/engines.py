@@ -4,11 +4,15 @@ Polars reads each source as a ``LazyFrame``; DuckDB reads every source on
 one connection (``con``, or a quiet one of its own): frames registered
 through Arrow and unregistered at the end, files by ``read_parquet`` /
 ``read_csv``, table names quoted; it runs the stages as one statement there.
+Spark reads Spark DataFrames (as temporary views) or table names of its
+session and runs the same statement in its dialect, or a script where the
+stages hold a fixpoint; only the result is collected.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,9 +25,11 @@ from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import identifier, table_name
+from framemetrics.compilers.sql.script import script_views, statement_sql
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.frame import Frame
 from framemetrics.sources import Source, from_pandas, open_duckdb, open_polars, quiet_connection, to_polars
+from framemetrics.spark import SparkSource, open_spark
 
 __all__ = ["DetectionEngine", "TextEngine", "detection_engine"]
 
@@ -124,6 +130,40 @@ class _DuckDB(DetectionEngine):
             self.connection.close()
 
 
+class _Spark(DetectionEngine):
+    """Spark DataFrames or table names (read by ``session``) as temporary views; the stages as one Spark SQL
+    statement, or a script where they hold a fixpoint (:mod:`framemetrics.compilers.sql.script`)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.statement = Statement()
+        self.sources: list[SparkSource] = []
+
+    def _open(self, source: Source) -> list[str]:
+        opened = open_spark(source, self.session)
+        self.sources.append(opened)
+        self.table = opened.table
+        return list(opened.dtypes)
+
+    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        return SqlFrame.table(self.statement, self.table, columns)
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, SqlFrame)
+        query = self.statement.query(frame)
+        run = self.sources[0].run
+        result = pl.from_arrow(run(statement_sql(query, "spark")).toArrow())
+        rounds = [re.compile(rf"{re.escape(name)}(_\d+)?") for name in script_views(query)]
+        for view in run("SHOW VIEWS").collect():
+            if view["isTemporary"] and any(r.fullmatch(view["viewName"]) for r in rounds):
+                run(f"DROP VIEW {to_sql(identifier(view['viewName']), 'spark')}")
+        return result
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+
 class TextEngine(DetectionEngine):
     """No engine: table names read as SQL text (``fm.sql``), their columns as the caller declares them."""
 
@@ -141,11 +181,12 @@ class TextEngine(DetectionEngine):
     def sql(self, frame: Frame, order: Sequence[str], dialect: str) -> str:
         """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
         assert isinstance(frame, SqlFrame)
-        return to_sql(self.statement.query(frame, order), dialect, pretty=True)
+        return statement_sql(self.statement.query(frame, order), dialect)
 
 
-def detection_engine(engine: str, con: Any = None) -> DetectionEngine:
-    """The engine named ``engine`` (``"polars"`` or ``"duckdb"``), reading table names from ``con``.
+def detection_engine(engine: str, con: Any = None, spark: Any = None) -> DetectionEngine:
+    """The engine named ``engine`` (``"polars"``, ``"duckdb"``, ``"spark"``), reading table names from ``con``
+    (a DuckDB connection) or, for Spark, from ``spark`` (a SparkSession; Spark DataFrames need none).
 
     Examples
     --------
@@ -156,4 +197,6 @@ def detection_engine(engine: str, con: Any = None) -> DetectionEngine:
         return _Polars(con)
     if engine == "duckdb":
         return _DuckDB(con)
-    raise ArgumentError(f"engine must be 'polars' or 'duckdb', got {engine!r}")
+    if engine == "spark":
+        return _Spark(spark)
+    raise ArgumentError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")

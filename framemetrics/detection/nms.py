@@ -120,6 +120,7 @@ def nms(
     box_format: str = "xywh",
     engine: str = "polars",
     con: object = None,
+    spark: object = None,
 ) -> pl.DataFrame:
     """Greedy non-maximum suppression per partition, in the engine: the rows kept, every column kept.
 
@@ -137,8 +138,8 @@ def nms(
         Keep only boxes with ``score > score_threshold`` first (detectron2,
         mmdetection).
     box_format : {"xywh", "xyxy"}
-    engine : {"polars", "duckdb"}
-    con : DuckDB connection, optional
+    engine, con, spark
+        As :func:`framemetrics.coco_evaluate` (Spark collects the kept rows).
 
     Returns
     -------
@@ -163,7 +164,7 @@ def nms(
     """
     check_box_format(box_format)
     partition = as_tuple(by)
-    runner = detection_engine(engine, con)
+    runner = detection_engine(engine, con, spark)
     try:
         carried = {f"fm_col_{i}": name for i, name in enumerate(runner.columns(dt))}
         kept, boxes = nms_boxes(runner, dt, iou_threshold, partition, score_threshold, box_format, carried)

@@ -155,7 +155,7 @@ def _output(build: Build, engine: DetectionEngine) -> tuple[Frame, list[str], Ch
     return output, [*tables.by, *(k for k in order if k in output.columns)], tables.checks
 
 
-def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
+def evaluate_with(engine: str, con: Any, build: Build, spark: Any = None) -> pl.DataFrame:
     """Run ``build`` on ``engine``: the result as a Polars frame, sorted (nulls last).
 
     Examples
@@ -166,7 +166,7 @@ def evaluate_with(engine: str, con: Any, build: Build) -> pl.DataFrame:
     >>> evaluate_with("duckdb", None, build)["gid"].to_list()
     [1, 2]
     """
-    runner = detection_engine(engine, con)
+    runner = detection_engine(engine, con, spark)
     try:
         output, keys, checks = _output(build, runner)
         if checks is not None:

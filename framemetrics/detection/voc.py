@@ -108,6 +108,7 @@ def voc_evaluate(
     box_format: str = "xywh",
     engine: str = "polars",
     con: object = None,
+    spark: object = None,
 ) -> pl.DataFrame:
     """Pascal VOC average precision per segment and category, as py-faster-rcnn's ``voc_eval``.
 
@@ -123,7 +124,7 @@ def voc_evaluate(
     use_07_metric : bool
         VOC2007's 11-point interpolation instead of the area under the
         envelope.
-    images, by, box_format, engine, con
+    images, by, box_format, engine, con, spark
         As :func:`framemetrics.coco_evaluate`.
 
     Returns
@@ -154,7 +155,7 @@ def voc_evaluate(
     check_box_format(box_format)
     if not 0.0 <= float(iou_threshold) <= 1.0:
         raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
-    return evaluate_with(engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric))
+    return evaluate_with(engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric), spark)
 
 
 def voc_build(

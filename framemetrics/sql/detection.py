@@ -4,10 +4,13 @@ The statements are the ones ``engine="duckdb"`` runs, for any dialect: one
 statement. COCO's matching and NMS are fixpoints, written as recursive common
 table expressions whose recursive term reads the previous round once,
 through window functions only: DuckDB, PostgreSQL, ClickHouse and DataFusion
-accept them (the tests run them there); Spark, BigQuery and Snowflake forbid
-window functions over a recursive reference, so :func:`coco_query` and
-:func:`nms_query` refuse these dialects. VOC needs no fixpoint:
-:func:`voc_query` writes every dialect.
+accept them (the tests run them there). Spark forbids window functions over
+a recursive reference: for Spark :func:`coco_query` and :func:`nms_query`
+return a SQL script (``BEGIN ... END``, Spark 4) that caches each round as a
+temporary view (:mod:`framemetrics.compilers.sql.script`), the statements
+``engine="spark"`` runs. BigQuery and Snowflake forbid them too and are
+refused (no engine of the tests runs their scripting). VOC needs no
+fixpoint: :func:`voc_query` writes every dialect.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from collections.abc import Sequence
 from sqlglot import exp
 
 from framemetrics.columns import as_tuple
-from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
+from framemetrics.compilers.sql.script import statement_sql
 from framemetrics.core.errors import ArgumentError
 from framemetrics.detection.boxes import BOX_COLUMNS, check_box_format
 from framemetrics.detection.coco import coco_build
@@ -29,14 +32,14 @@ from framemetrics.detection.voc import voc_build
 
 __all__ = ["coco_query", "nms_query", "voc_query"]
 
-_RECURSIVE_WINDOWS_FORBIDDEN = {"spark", "bigquery", "snowflake"}
+_RECURSIVE_WINDOWS_FORBIDDEN = {"bigquery", "snowflake"}
 
 
 def _check_recursive(dialect: str) -> None:
     if dialect in _RECURSIVE_WINDOWS_FORBIDDEN:
         raise ArgumentError(
             f"this query is a fixpoint: a recursive common table expression with window functions, "
-            f"which {dialect} forbids (duckdb, postgres, clickhouse and datafusion run it)"
+            f"which {dialect} forbids (duckdb, postgres, clickhouse and datafusion run it; spark runs it as a script)"
         )
 
 
@@ -84,12 +87,12 @@ def coco_query(
         Whether the ground truth has the ``area`` and ``iscrowd`` columns
         (without them: ``w * h`` and 0).
     dialect : str
-        duckdb, postgres, clickhouse or datafusion.
+        duckdb, postgres, clickhouse, datafusion or spark.
 
     Returns
     -------
     str
-        One statement.
+        One statement; for Spark a script whose last statement gives the rows.
 
     Examples
     --------
@@ -161,4 +164,4 @@ def nms_query(
     select = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("t", quoted=True))).from_(source)
     select = select.join(kept_table, on=condition)
     select.set("with_", text.statement.query(kept).args["with_"])
-    return to_sql(select, dialect, pretty=True)
+    return statement_sql(select, dialect)

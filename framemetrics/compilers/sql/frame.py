@@ -4,8 +4,8 @@ Each operation nests the previous query as a derived table; :meth:`SqlFrame.name
 turns a stage into a named common table expression (read by every later
 stage that needs it, and by a reviewer); :meth:`SqlFrame.fixpoint` is a
 ``WITH RECURSIVE`` expression whose recursive term reads the previous round
-once, through windows only, which DuckDB, PostgreSQL, Spark, ClickHouse and
-DataFusion all accept. Join keys are compared with ``=``: the stages join on
+once, through windows only, which DuckDB, PostgreSQL, ClickHouse and
+DataFusion accept (Spark runs it as a script: :mod:`framemetrics.compilers.sql.script`). Join keys are compared with ``=``: the stages join on
 ids and integer codes that are never null.
 """
 
