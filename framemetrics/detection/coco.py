@@ -47,11 +47,13 @@ def _coco_tables(
 def _evaluated(tables: DetectionTables, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame, Frame, Frame]:
     """The per-threshold rows, true positives, sequences and recall points of ``combos``."""
     detections = stages.ranked_detections(tables.detections)
-    representatives = stages.area_representatives(tables.ground_truths)
-    candidates = stages.candidate_pairs(detections, tables.ground_truths, representatives)
-    matched = stages.matches(candidates, representatives)
+    pairs = stages.scored_pairs(detections, tables.ground_truths)
+    area_reps = stages.area_representatives(tables.ground_truths)
+    threshold_reps = stages.threshold_representatives(pairs)
+    candidates = stages.candidate_pairs(pairs, area_reps, threshold_reps)
+    matched = stages.matches(candidates, area_reps, threshold_reps)
     combo_frame = stages.combo_grid(detections, combos)
-    true_pos, sequences = stages.true_positives(detections, matched, combo_frame)
+    true_pos, sequences = stages.true_positives(detections, matched, combos)
     areas = stages.area_grid(detections, sorted({area for area, _ in combos}, key=list(AREA_RANGES).index))
     counts = stages.ground_truth_counts(tables.ground_truths, areas)
     points = stages.recall_points(counts)
@@ -188,7 +190,9 @@ def coco_evaluate(
     [0.9, 1.0, 1.0, 0.9]
     """
     check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category), spark)
+    return evaluate_with(
+        engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category), spark
+    )
 
 
 def coco_precision_table(

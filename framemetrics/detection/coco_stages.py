@@ -8,13 +8,15 @@ become:
 
 1. :func:`ranked_detections`: each image and category's detections by score
    (ties by id), the first ``maxDets[-1] = 100`` kept.
-2. :func:`candidate_pairs`: detection x ground truth of the same image and
+2. :func:`scored_pairs`: detection x ground truth of the same image and
    category with ``bbIou >= 0.5`` (no pair below the lowest threshold ever
-   matches), then one copy per area range ``a`` and IoU threshold ``t``
-   that the pair reaches, the ground truth ignored (``gig``) when crowd or
-   outside the range. A range whose ignore flags equal an earlier range's
-   in an image and category matches as that one does: only the first is
-   matched, then copied (:func:`area_representatives`).
+   matches); :func:`candidate_pairs`: one copy per area range ``a`` and IoU
+   threshold ``t`` that the pair reaches, the ground truth ignored
+   (``gig``) when crowd or outside the range. A range whose ignore flags
+   equal an earlier range's in an image and category matches as that one
+   does, and so does a threshold reached by as many pairs as a lower one:
+   only the first is matched, then copied (:func:`area_representatives`,
+   :func:`threshold_representatives`).
 3. :func:`matches`: the greedy matching, as a fixpoint. A detection takes,
    among the candidates not held by a detection ranked before it, the
    first by (not ignored, higher IoU, later ground truth in ``(ignored,
@@ -63,6 +65,8 @@ __all__ = [
     "matches",
     "ranked_detections",
     "recall_points",
+    "scored_pairs",
+    "threshold_representatives",
     "true_positives",
 ]
 
@@ -145,12 +149,10 @@ def area_representatives(ground_truths: Frame) -> Frame:
     return rows.named("fm_area_representatives")
 
 
-def candidate_pairs(detections: Frame, ground_truths: Frame, representatives: Frame) -> Frame:
-    """Pairs of a detection and a ground truth that can match, once per area range and IoU threshold reached.
+def scored_pairs(detections: Frame, ground_truths: Frame) -> Frame:
+    """Detection x ground truth of an image and category with ``bbIou >= 0.5`` (no pair below ever matches).
 
-    Only the representative area ranges (:func:`area_representatives`) are
-    kept. Columns: ``a, t, image_id, category_id, did, drank, gid, crowd,
-    gig, iou``.
+    Columns: ``image_id, category_id, did, drank, gid, crowd, garea, iou``.
     """
     ns = detections.ns
     c = ns.col
@@ -159,12 +161,45 @@ def candidate_pairs(detections: Frame, ground_truths: Frame, representatives: Fr
     )
     d, g = Box(c("dx"), c("dy"), c("dw"), c("dh")), Box(c("gx"), c("gy"), c("gw"), c("gh"))
     pairs = pairs.with_columns(iou=coco_iou(ns, d, g, ns.eq(c("crowd"), 1)))
-    pairs = pairs.filter(c("iou") >= ns.lit(IOU_THRESHOLDS[0])).named("fm_pairs")
-    thresholds = pairs.constant({"t": list(range(len(IOU_THRESHOLDS))), "threshold": list(IOU_THRESHOLDS)})
-    grid = area_grid(pairs).join(thresholds, [], "cross")
-    reached = pairs.join(grid, [], "cross").filter(c("iou") >= c("threshold"))
-    kept = representatives.filter(ns.eq(c("a"), c("rep"))).keep("image_id", "category_id", "a")
-    reached = reached.join(kept, ["image_id", "category_id", "a"])
+    pairs = pairs.filter(c("iou") >= ns.lit(IOU_THRESHOLDS[0]))
+    return pairs.keep("image_id", "category_id", "did", "drank", "gid", "crowd", "garea", "iou").named("fm_pairs")
+
+
+def threshold_representatives(pairs: Frame) -> Frame:
+    """``image_id, category_id, t, trep``: the least IoU threshold whose candidates in that image and category
+    are those of ``t`` (the same number of pairs reach both, so the same pairs: the matching is the same).
+
+    Only thresholds some pair reaches have a row. Pairs spread over few of
+    the ten thresholds, so the matching runs on about a third of the rows.
+    """
+    ns = pairs.ns
+    c = ns.col
+    reached = {f"fm_reach_{t}": ns.count_where(c("iou") >= ns.lit(v)) for t, v in enumerate(IOU_THRESHOLDS)}
+    counts = pairs.aggregate(["image_id", "category_id"], reached)
+    rows = None
+    for t in range(len(IOU_THRESHOLDS)):
+        same = [(ns.eq(c(f"fm_reach_{u}"), c(f"fm_reach_{t}")), ns.lit(u)) for u in range(t)]
+        rep = ns.case(same, ns.lit(t)) if same else ns.lit(t)
+        part = counts.filter(c(f"fm_reach_{t}") > 0)
+        part = part.select({"image_id": c("image_id"), "category_id": c("category_id"), "t": ns.lit(t), "trep": rep})
+        rows = part if rows is None else rows.concat(part)
+    return rows.named("fm_threshold_representatives")
+
+
+def candidate_pairs(pairs: Frame, areas: Frame, thresholds: Frame) -> Frame:
+    """The pairs of :func:`scored_pairs` once per representative area range and IoU threshold they reach.
+
+    ``areas`` and ``thresholds``: :func:`area_representatives` and
+    :func:`threshold_representatives`. Columns: ``a, t, image_id,
+    category_id, did, drank, gid, crowd, gig, iou``.
+    """
+    ns = pairs.ns
+    c = ns.col
+    values = pairs.constant({"t": list(range(len(IOU_THRESHOLDS))), "threshold": list(IOU_THRESHOLDS)})
+    kept_t = thresholds.filter(ns.eq(c("t"), c("trep"))).keep("image_id", "category_id", "t")
+    kept_a = areas.filter(ns.eq(c("a"), c("rep"))).keep("image_id", "category_id", "a")
+    reached = pairs.join(kept_t, ["image_id", "category_id"]).join(values, ["t"]).filter(c("iou") >= c("threshold"))
+    reached = reached.join(kept_a, ["image_id", "category_id"]).join(area_grid(pairs), ["a"])
     return (
         reached.with_columns(gig=_ignored(reached, c("low"), c("high")))
         .keep(*MATCH_GROUP, "did", "drank", "gid", "crowd", "gig", "iou")
@@ -190,51 +225,80 @@ def _step(previous: Frame) -> Frame:
     return rows.with_columns(picked=c("best"), fm_round=c("fm_round") + 1).keep(*previous.columns)
 
 
-def matches(candidates: Frame, representatives: Frame) -> Frame:
+def matches(candidates: Frame, areas: Frame, thresholds: Frame) -> Frame:
     """pycocotools' greedy matching: ``a, t, image_id, category_id, did, gid, gig`` per matched detection.
 
-    Matched on the representative area ranges, then copied to every range they represent.
+    Matched on the representative area ranges and IoU thresholds, then
+    copied to every range and threshold they represent.
     """
     ns = candidates.ns
     c = ns.col
     first = _with_best(candidates, ns.lit(True)).rename({"best": "picked"}).with_columns(fm_round=ns.lit(0))
-    rounds = first.fixpoint(_step)
-    last = rounds.with_columns(last=ns.window("max", c("fm_round"), MATCH_GROUP))
-    final = last.filter(ns.all(ns.eq(c("fm_round"), c("last")), c("picked")))
-    final = final.keep(*MATCH_GROUP, "did", "gid", "gig").rename({"a": "rep"})
+    picks = first.fixpoint(_step).filter(c("picked"))  # each round of a group picks: its first detection's best
+    final = picks.with_columns(last=ns.window("max", c("fm_round"), MATCH_GROUP))
+    final = final.filter(ns.eq(c("fm_round"), c("last")))
+    final = final.keep(*MATCH_GROUP, "did", "gid", "gig").rename({"a": "rep", "t": "trep"})
     return (
-        final.join(representatives, ["image_id", "category_id", "rep"])
+        final.join(areas, ["image_id", "category_id", "rep"])
+        .join(thresholds, ["image_id", "category_id", "trep"])
         .keep(*MATCH_GROUP, "did", "gid", "gig")
         .named("fm_matches")
     )
 
 
-def _in_range(f: Frame):
+def _in_range(f: Frame) -> Expr:
+    """The detection's area in the row's range ``[low, high]``."""
     ns = f.ns
     c = ns.col
     return ns.all(c("darea") >= c("low"), c("darea") <= c("high"))
 
 
-def true_positives(detections: Frame, matched: Frame, combos: Frame) -> tuple[Frame, Frame]:
+def _in_bounds(ns: Any, area: str) -> Expr:
+    """The detection's area in the range named ``area``."""
+    low, high = AREA_RANGES[area]
+    return ns.all(ns.col("darea") >= ns.lit(low), ns.col("darea") <= ns.lit(high))
+
+
+def true_positives(detections: Frame, matched: Frame, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame]:
     """The true positives in pycocotools' order, and each sequence's size and first score.
 
-    ``combos``: the ``a, low, high, m`` evaluated. Returns the true
-    positives ``seg, category_id, a, m, t, k, score, precision, envelope``
-    and the sequences ``seg, category_id, m, detections, top_score``.
+    ``combos``: the (area range, maxDets) pairs evaluated. ``F`` is one
+    running count per pair over each segment and category's detections (one
+    sort of the detections), ``M`` one per maxDets over the matched ones.
+    Returns the true positives ``seg, category_id, a, m, t, k, score,
+    precision, envelope`` and the sequences ``seg, category_id, m,
+    detections, top_score``.
     """
     ns = detections.ns
     c = ns.col
-    in_combo = detections.join(combos, [], "cross").filter(c("drank") <= c("m"))
-    in_range = ns.flag(_in_range(in_combo))
-    through = in_combo.with_columns(
-        in_range_through=ns.window("sum", in_range, _SEQUENCE, _detection_order(in_combo))
-    ).named("fm_sequence")
-    rows = matched.join(through, ["a", "image_id", "category_id", "did"])
+    counted = {
+        f"fm_f_{i}": ns.window(
+            "sum", ns.flag(ns.all(_in_bounds(ns, area), c("drank") <= m)), ["seg", "category_id"],
+            _detection_order(detections),
+        )
+        for i, (area, m) in enumerate(combos)
+    }  # fmt: skip
+    through = detections.keep("image_id", "category_id", "did", "seg", "score", "darea", "drank")
+    through = through.with_columns(**counted)
+    rows = matched.join(through, ["image_id", "category_id", "did"]).join(area_grid(matched), ["a"])
+    per_m = sorted({m for _, m in combos})
+    rows = rows.with_columns(**{
+        f"fm_m_{m}": ns.window(
+            "sum", ns.flag(ns.all(_in_range(rows), c("drank") <= m)), ["seg", "category_id", "a", "t"],
+            _detection_order(rows),
+        )
+        for m in per_m
+    })  # fmt: skip
+    grid = rows.constant({
+        "combo": list(range(len(combos))), "a": [AREA_CODES[area] for area, _ in combos], "m": [m for _, m in combos]
+    })  # fmt: skip
+    rows = rows.filter(ns.eq(c("gig"), 0)).join(grid, ["a"]).filter(c("drank") <= c("m"))
+    detected = ns.case(
+        [(ns.eq(c("combo"), i), c(f"fm_f_{i}")) for i in range(len(combos) - 1)], c(f"fm_f_{len(combos) - 1}")
+    )
+    matched_in_range = ns.case([(ns.eq(c("m"), m), c(f"fm_m_{m}")) for m in per_m[:-1]], c(f"fm_m_{per_m[-1]}"))
     group = [*_SEQUENCE, "t"]
-    rows = rows.with_columns(matched_in_range=ns.window("sum", ns.flag(_in_range(rows)), group, _detection_order(rows)))
-    rows = rows.filter(ns.eq(c("gig"), 0))
-    rows = rows.with_columns(k=ns.row_number(group, _detection_order(rows)))
-    rows = rows.with_columns(fp=c("in_range_through") - c("matched_in_range"))
+    rows = rows.with_columns(k=ns.row_number(group, _detection_order(rows)), fp=detected - matched_in_range)
     rows = rows.with_columns(precision=coco_precision(ns, c("k"), c("fp")))
     rows = rows.with_columns(envelope=ns.window("max", c("precision"), group, [-c("k")]))
     tps = rows.keep(*group, "k", "score", "precision", "envelope").named("fm_true_positives")

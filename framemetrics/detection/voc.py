@@ -155,7 +155,9 @@ def voc_evaluate(
     check_box_format(box_format)
     if not 0.0 <= float(iou_threshold) <= 1.0:
         raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
-    return evaluate_with(engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric), spark)
+    return evaluate_with(
+        engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric), spark
+    )
 
 
 def voc_build(
