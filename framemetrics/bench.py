@@ -444,6 +444,31 @@ def _mllib_loop(data: Any, n_groups: int) -> float:
     return (time.perf_counter() - start) / n_groups
 
 
+def local_spark() -> Any:
+    """A Spark session for benchmarks: ``local[2]`` on 127.0.0.1, no UI, 8 GiB driver, 8 shuffle partitions.
+
+    Examples
+    --------
+    From a benchmark (it starts a JVM, about 25 s)::
+
+        spark = local_spark()
+    """
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "8g")
+        .config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
 def run_spark_benchmark(
     rows: int, groups: int, repeat: int, cases: list[str] | None = None, mllib_groups: int = 0
 ) -> list[dict[str, object]]:
@@ -465,19 +490,7 @@ def run_spark_benchmark(
     """
     import tempfile
 
-    from pyspark.sql import SparkSession
-
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "8g")
-        .config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = local_spark()
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     chosen = cases or list(CASES)

@@ -7,9 +7,10 @@ to 3 decimals so that ties occur); every evaluator gets the same boxes, the
 peers as COCO dictionaries in memory (their ``loadRes``, ``evaluate``,
 ``accumulate`` and ``summarize`` are timed), framemetrics as frames. Each
 line prints the time and the ratio to framemetrics measured in the same run;
-``--segments N`` also times ``by=`` a column of N values. Peers run where
-installed (``pip install '.[bench]'``); ``--skip-pycocotools`` leaves out the
-slowest.
+``--segments`` also times ``by=`` a column of 10 values; ``--spark`` also
+times ``engine="spark"`` on a local Spark session (2 cores; the frames made
+Spark DataFrames and cached first). Peers run where installed (``pip install
+'.[bench]'``); ``--skip-pycocotools`` leaves out the slowest.
 """
 
 from __future__ import annotations
@@ -133,20 +134,31 @@ def _timed(run: Callable[[], Any], repeat: int) -> float:
     return best
 
 
+def _spark_frames(*frames: pl.DataFrame) -> list[Any]:
+    """The frames as cached Spark DataFrames of a local session (counted, so that the timing reads the cache)."""
+    from framemetrics.bench import local_spark
+
+    spark = local_spark()
+    cached = [spark.createDataFrame(frame.to_arrow()).cache() for frame in frames]
+    for frame in cached:
+        frame.count()
+    return cached
+
+
 def run_detection_benchmark(
-    detections: int, images: int, repeat: int, segments: bool, skip: set[str]
+    detections: int, images: int, repeat: int, segments: bool, skip: set[str], spark: bool = False
 ) -> list[dict[str, object]]:
     """Time every evaluator on the same generated data: one line each, with its ratio to framemetrics (DuckDB)."""
     gt, dt, image_rows = detector_output(detections, images)
+    engines = {"duckdb": (gt, dt, image_rows), "polars": (gt, dt, image_rows)}
+    if spark:
+        engines["spark"] = tuple(_spark_frames(gt, dt, image_rows))
     lines: list[dict[str, object]] = []
-    for engine in ("duckdb", "polars"):
-        seconds = _timed(lambda e=engine: fm.coco_evaluate(gt, dt, images=image_rows, engine=e), repeat)
-        lines.append({"evaluator": f"framemetrics ({engine})", "segments": 1, "seconds": round(seconds, 2)})
-        if segments:
-            run = lambda e=engine: fm.coco_evaluate(gt, dt, images=image_rows, by="camera", engine=e)
-            lines.append(
-                {"evaluator": f"framemetrics ({engine})", "segments": 10, "seconds": round(_timed(run, repeat), 2)}
-            )
+    for engine, (g, d, i) in engines.items():
+        for by in (None, "camera") if segments else (None,):
+            run = lambda e=engine, g=g, d=d, i=i, by=by: fm.coco_evaluate(g, d, images=i, by=by, engine=e)
+            seconds = round(_timed(run, repeat), 2)
+            lines.append({"evaluator": f"framemetrics ({engine})", "segments": 10 if by else 1, "seconds": seconds})
     data, results = coco_dicts(gt, dt, image_rows)
     for name, peer in _PEERS.items():
         if name in skip or importlib.util.find_spec(_MODULES[name]) is None:
@@ -168,9 +180,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--segments", action="store_true", help="also time by= a column of 10 values")
     parser.add_argument("--skip-pycocotools", action="store_true")
+    parser.add_argument("--spark", action="store_true", help="also time engine='spark' (local, 2 cores)")
     args = parser.parse_args(argv)
     skip = {"pycocotools"} if args.skip_pycocotools else set()
-    lines = run_detection_benchmark(args.detections, args.images, args.repeat, args.segments, skip)
+    lines = run_detection_benchmark(args.detections, args.images, args.repeat, args.segments, skip, args.spark)
     with pl.Config(tbl_rows=-1, tbl_hide_dataframe_shape=True):
         print(pl.DataFrame(lines))
 
