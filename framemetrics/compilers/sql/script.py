@@ -34,7 +34,7 @@ def has_fixpoint(query: exp.Expression) -> bool:
     False
     """
     with_ = query.args.get("with_")
-    return bool(with_ and with_.args.get("recursive"))
+    return bool(with_) and any(_is_recursive(cte) for cte in with_.expressions)
 
 
 def script_views(query: exp.Expression) -> list[str]:
