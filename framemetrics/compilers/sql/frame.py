@@ -20,7 +20,27 @@ from sqlglot import exp
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.core.frame import Frame
 
-__all__ = ["SqlFrame", "Statement"]
+__all__ = ["SqlFrame", "Statement", "needed_stages"]
+
+
+def needed_stages(tree: exp.Expression, ctes: Sequence[exp.CTE]) -> set[str]:
+    """The names of the stages of ``ctes`` that ``tree`` reads, directly or through other stages.
+
+    Examples
+    --------
+    >>> cte = exp.CTE(this=exp.select("x").from_("t"), alias=exp.TableAlias(this=exp.to_identifier("s")))
+    >>> needed_stages(exp.select("x").from_("s"), [cte])
+    {'s'}
+    """
+    bodies = {cte.alias: cte.this for cte in ctes}
+    needed: set[str] = set()
+    pending = [tree]
+    while pending:
+        for table in pending.pop().find_all(exp.Table):
+            if table.name in bodies and table.name not in needed:
+                needed.add(table.name)
+                pending.append(bodies[table.name])
+    return needed
 
 
 class Statement:
@@ -56,23 +76,11 @@ class Statement:
         select = exp.select("*").from_(frame.source())
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
-        needed = self._needed(select)
+        needed = needed_stages(select, self.ctes)
         ctes = [c.copy() for c in self.ctes if c.alias in needed]
         if ctes:
             select.set("with_", exp.With(expressions=ctes, recursive=self.recursive or None))
         return select
-
-    def _needed(self, tree: exp.Expression) -> set[str]:
-        """The stages ``tree`` reads, directly or through other stages."""
-        bodies = {cte.alias: cte.this for cte in self.ctes}
-        needed: set[str] = set()
-        pending = [tree]
-        while pending:
-            for table in pending.pop().find_all(exp.Table):
-                if table.name in bodies and table.name not in needed:
-                    needed.add(table.name)
-                    pending.append(bodies[table.name])
-        return needed
 
 
 class SqlFrame(Frame):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.frame import needed_stages
 
 __all__ = ["fixpoint_script", "has_fixpoint", "script_views", "statement_sql"]
 
@@ -49,14 +50,7 @@ def _is_recursive(cte: exp.CTE) -> bool:
 
 def _with_needed(select: exp.Expression, ctes: list[exp.CTE]) -> exp.Expression:
     """``select`` with the common table expressions of ``ctes`` it reads, directly or through others."""
-    bodies = {cte.alias: cte for cte in ctes}
-    needed: set[str] = set()
-    pending = [select]
-    while pending:
-        for table in pending.pop().find_all(exp.Table):
-            if table.name in bodies and table.name not in needed:
-                needed.add(table.name)
-                pending.append(bodies[table.name].this)
+    needed = needed_stages(select, ctes)
     listed = [cte.copy() for cte in ctes if cte.alias in needed]
     select = select.copy()
     if listed:
