@@ -133,6 +133,10 @@ class Namespace(ABC):
         """Natural logarithm."""
 
     @abstractmethod
+    def exp(self, x: Expr) -> Expr:
+        """``e`` to the power ``x``."""
+
+    @abstractmethod
     def abs(self, x: Expr) -> Expr:
         """Absolute value."""
 

@@ -80,6 +80,9 @@ class PolarsNamespace(Namespace):
     def ln(self, x: pl.Expr) -> pl.Expr:
         return x.log()
 
+    def exp(self, x: pl.Expr) -> pl.Expr:
+        return x.exp()
+
     def abs(self, x: pl.Expr) -> pl.Expr:
         return x.abs()
 

@@ -138,6 +138,9 @@ class SqlNamespace(Namespace):
     def ln(self, x: exp.Expression) -> exp.Expression:
         return exp.Ln(this=x)
 
+    def exp(self, x: exp.Expression) -> exp.Expression:
+        return exp.Exp(this=x)
+
     def abs(self, x: exp.Expression) -> exp.Expression:
         return exp.Abs(this=x)
 
