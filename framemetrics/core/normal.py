@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from statistics import NormalDist
 from typing import Any
 
 from framemetrics.core.namespace import Namespace
@@ -96,6 +97,4 @@ def normal_quantile(p: float) -> float:
     >>> round(normal_quantile(0.975), 9)
     1.959963985
     """
-    from statistics import NormalDist
-
     return NormalDist().inv_cdf(p)

@@ -19,13 +19,12 @@ import argparse
 import contextlib
 import importlib.util
 import io
-import time
-from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 
 import framemetrics as fm
+from framemetrics.bench import best_of, local_spark
 
 __all__ = ["coco_dicts", "detector_output", "main", "run_detection_benchmark"]
 
@@ -125,19 +124,8 @@ _PEERS = {"pycocotools": _pycocotools, "faster-coco-eval": _faster_coco_eval, "h
 _MODULES = {"pycocotools": "pycocotools", "faster-coco-eval": "faster_coco_eval", "hotcoco": "hotcoco"}
 
 
-def _timed(run: Callable[[], Any], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def _spark_frames(*frames: pl.DataFrame) -> list[Any]:
     """The frames as cached Spark DataFrames of a local session (counted, so that the timing reads the cache)."""
-    from framemetrics.bench import local_spark
-
     spark = local_spark()
     cached = [spark.createDataFrame(frame.to_arrow()).cache() for frame in frames]
     for frame in cached:
@@ -157,14 +145,14 @@ def run_detection_benchmark(
     for engine, (g, d, i) in engines.items():
         for by in (None, "camera") if segments else (None,):
             run = lambda e=engine, g=g, d=d, i=i, by=by: fm.coco_evaluate(g, d, images=i, by=by, engine=e)
-            seconds = round(_timed(run, repeat), 2)
+            seconds = round(best_of(repeat, run), 2)
             lines.append({"evaluator": f"framemetrics ({engine})", "segments": 10 if by else 1, "seconds": seconds})
     data, results = coco_dicts(gt, dt, image_rows)
     for name, peer in _PEERS.items():
         if name in skip or importlib.util.find_spec(_MODULES[name]) is None:
             continue
         lines.append(
-            {"evaluator": name, "segments": 1, "seconds": round(_timed(lambda p=peer: p(data, results), 1), 2)}
+            {"evaluator": name, "segments": 1, "seconds": round(best_of(1, lambda p=peer: p(data, results)), 2)}
         )
     ours = lines[0]["seconds"]
     for line in lines:

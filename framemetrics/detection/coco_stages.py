@@ -40,7 +40,7 @@ become:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from framemetrics.core.detection import (
@@ -140,13 +140,11 @@ def area_representatives(ground_truths: Frame) -> Frame:
         f"fm_differ_{a}_{b}": ns.sum(ns.abs(c(f"fm_gig_{a}") - c(f"fm_gig_{b}"))) for a in codes for b in codes if a < b
     }
     pairs = flags.aggregate(["image_id", "category_id"], differ)
-    rows = None
-    for a in codes:
-        same = [(ns.eq(c(f"fm_differ_{b}_{a}"), 0), ns.lit(b)) for b in codes if b < a]
-        rep = ns.case(same, ns.lit(a)) if same else ns.lit(a)
-        part = pairs.select({"image_id": c("image_id"), "category_id": c("category_id"), "a": ns.lit(a), "rep": rep})
-        rows = part if rows is None else rows.concat(part)
-    return rows.named("fm_area_representatives")
+
+    def same(b: int, a: int) -> Expr:
+        return ns.eq(c(f"fm_differ_{b}_{a}"), 0)
+
+    return _first_equal(pairs, codes, same, None, ("a", "rep")).named("fm_area_representatives")
 
 
 def scored_pairs(detections: Frame, ground_truths: Frame) -> Frame:
@@ -176,14 +174,38 @@ def threshold_representatives(pairs: Frame) -> Frame:
     c = ns.col
     reached = {f"fm_reach_{t}": ns.count_where(c("iou") >= ns.lit(v)) for t, v in enumerate(IOU_THRESHOLDS)}
     counts = pairs.aggregate(["image_id", "category_id"], reached)
+    codes = list(range(len(IOU_THRESHOLDS)))
+
+    def same(u: int, t: int) -> Expr:
+        return ns.eq(c(f"fm_reach_{u}"), c(f"fm_reach_{t}"))
+
+    def present(t: int) -> Expr:
+        return c(f"fm_reach_{t}") > 0
+
+    return _first_equal(counts, codes, same, present, ("t", "trep")).named("fm_threshold_representatives")
+
+
+def _first_equal(
+    groups: Frame,
+    codes: Sequence[int],
+    same: Callable[[int, int], Expr],
+    present: Callable[[int], Expr] | None,
+    names: tuple[str, str],
+) -> Frame:
+    """``image_id, category_id, <code>, <rep>``: for each image and category (a row of ``groups``) and code,
+    the least code ``b`` with ``same(b, code)`` (itself if none), where ``present(code)`` holds."""
+    ns = groups.ns
+    c = ns.col
+    code_name, rep_name = names
     rows = None
-    for t in range(len(IOU_THRESHOLDS)):
-        same = [(ns.eq(c(f"fm_reach_{u}"), c(f"fm_reach_{t}")), ns.lit(u)) for u in range(t)]
-        rep = ns.case(same, ns.lit(t)) if same else ns.lit(t)
-        part = counts.filter(c(f"fm_reach_{t}") > 0)
-        part = part.select({"image_id": c("image_id"), "category_id": c("category_id"), "t": ns.lit(t), "trep": rep})
+    for code in codes:
+        earlier = [(same(b, code), ns.lit(b)) for b in codes if b < code]
+        rep = ns.case(earlier, ns.lit(code)) if earlier else ns.lit(code)
+        part = groups if present is None else groups.filter(present(code))
+        part = part.select({"image_id": c("image_id"), "category_id": c("category_id"), code_name: ns.lit(code),
+                            rep_name: rep})  # fmt: skip
         rows = part if rows is None else rows.concat(part)
-    return rows.named("fm_threshold_representatives")
+    return rows
 
 
 def candidate_pairs(pairs: Frame, areas: Frame, thresholds: Frame) -> Frame:
@@ -246,17 +268,9 @@ def matches(candidates: Frame, areas: Frame, thresholds: Frame) -> Frame:
     )
 
 
-def _in_range(f: Frame) -> Expr:
-    """The detection's area in the row's range ``[low, high]``."""
-    ns = f.ns
-    c = ns.col
-    return ns.all(c("darea") >= c("low"), c("darea") <= c("high"))
-
-
-def _in_bounds(ns: Any, area: str) -> Expr:
-    """The detection's area in the range named ``area``."""
-    low, high = AREA_RANGES[area]
-    return ns.all(ns.col("darea") >= ns.lit(low), ns.col("darea") <= ns.lit(high))
+def _in_range(ns: Any, low: Expr, high: Expr) -> Expr:
+    """The detection's area in the range ``[low, high]``."""
+    return ns.all(ns.col("darea") >= low, ns.col("darea") <= high)
 
 
 def true_positives(detections: Frame, matched: Frame, combos: Sequence[tuple[str, int]]) -> tuple[Frame, Frame]:
@@ -273,7 +287,8 @@ def true_positives(detections: Frame, matched: Frame, combos: Sequence[tuple[str
     c = ns.col
     counted = {
         f"fm_f_{i}": ns.window(
-            "sum", ns.flag(ns.all(_in_bounds(ns, area), c("drank") <= m)), ["seg", "category_id"],
+            "sum", ns.flag(ns.all(_in_range(ns, *map(ns.lit, AREA_RANGES[area])), c("drank") <= m)),
+            ["seg", "category_id"],
             _detection_order(detections),
         )
         for i, (area, m) in enumerate(combos)
@@ -284,7 +299,7 @@ def true_positives(detections: Frame, matched: Frame, combos: Sequence[tuple[str
     per_m = sorted({m for _, m in combos})
     rows = rows.with_columns(**{
         f"fm_m_{m}": ns.window(
-            "sum", ns.flag(ns.all(_in_range(rows), c("drank") <= m)), ["seg", "category_id", "a", "t"],
+            "sum", ns.flag(ns.all(_in_range(ns, c("low"), c("high")), c("drank") <= m)), ["seg", "category_id", "a", "t"],
             _detection_order(rows),
         )
         for m in per_m

@@ -94,12 +94,23 @@ class _Polars(DetectionEngine):
         return frame.collect()
 
 
-class _DuckDB(DetectionEngine):
+class _SqlEngine(DetectionEngine):
+    """An engine whose frames are stages of one :class:`Statement`, each source read as ``self.table``."""
+
+    def __init__(self) -> None:
+        self.statement = Statement()
+        self.table: exp.Expression | None = None
+
+    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        return SqlFrame.table(self.statement, self.table, columns)
+
+
+class _DuckDB(_SqlEngine):
     def __init__(self, con: duckdb.DuckDBPyConnection | None) -> None:
+        super().__init__()
         self.own = con is None
         self.connection = quiet_connection() if con is None else con
         self.registered: list[str] = []
-        self.statement = Statement()
 
     def _table(self, source: Source) -> exp.Expression:
         source = from_pandas(source)
@@ -116,9 +127,6 @@ class _DuckDB(DetectionEngine):
         self.table = self._table(source)
         return self.connection.sql(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0))).columns
 
-    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
-        return SqlFrame.table(self.statement, self.table, columns)
-
     def run(self, frame: Frame) -> pl.DataFrame:
         assert isinstance(frame, SqlFrame)
         return to_polars(self.connection.sql(to_sql(self.statement.query(frame))))
@@ -130,13 +138,13 @@ class _DuckDB(DetectionEngine):
             self.connection.close()
 
 
-class _Spark(DetectionEngine):
+class _Spark(_SqlEngine):
     """Spark DataFrames or table names (read by ``session``) as temporary views; the stages as one Spark SQL
     statement, or a script where they hold a fixpoint (:mod:`framemetrics.compilers.sql.script`)."""
 
     def __init__(self, session: Any) -> None:
+        super().__init__()
         self.session = session
-        self.statement = Statement()
         self.sources: list[SparkSource] = []
 
     def _open(self, source: Source) -> list[str]:
@@ -144,9 +152,6 @@ class _Spark(DetectionEngine):
         self.sources.append(opened)
         self.table = opened.table
         return list(opened.dtypes)
-
-    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
-        return SqlFrame.table(self.statement, self.table, columns)
 
     def run(self, frame: Frame) -> pl.DataFrame:
         assert isinstance(frame, SqlFrame)
@@ -164,19 +169,16 @@ class _Spark(DetectionEngine):
             source.close()
 
 
-class TextEngine(DetectionEngine):
+class TextEngine(_SqlEngine):
     """No engine: table names read as SQL text (``fm.sql``), their columns as the caller declares them."""
 
     def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
+        super().__init__()
         self.tables = tables
-        self.statement = Statement()
 
     def _open(self, source: Source) -> list[str]:
         self.table = table_name(source)
         return list(self.tables[source])
-
-    def _frame(self, columns: Mapping[str, str]) -> SqlFrame:
-        return SqlFrame.table(self.statement, self.table, columns)
 
     def sql(self, frame: Frame, order: Sequence[str], dialect: str) -> str:
         """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
