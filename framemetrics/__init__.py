@@ -92,6 +92,7 @@ if TYPE_CHECKING:
         multiclass_confusion_matrix,
     )
     from framemetrics.report import evaluation_report
+    from framemetrics.uncertainty import compare_auc, roc_auc_ci
 
 
 def _lazy_names() -> dict[str, str]:
@@ -145,6 +146,7 @@ __all__ = [
     "coco_precision_table",
     "coco_recall_table",
     "cohen_kappa_score",
+    "compare_auc",
     "curve_table",
     "d2_absolute_error_score",
     "d2_brier_score",
@@ -191,6 +193,7 @@ __all__ = [
     "r2_score",
     "read_coco",
     "recall_score",
+    "roc_auc_ci",
     "roc_auc_error_bound",
     "roc_auc_score",
     "roc_curve",

@@ -222,6 +222,9 @@ def resolve(
     neg_label: Any,
     zero_division: float | None,
     bins: int | None = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    interval_outputs: tuple[str, ...] = ("low", "high"),
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
 
@@ -254,6 +257,9 @@ def resolve(
         zero_division=zero_division,
         thresholded=thresholded,
         bins=bins,
+        ci=ci,
+        ci_method=ci_method,
+        interval_outputs=interval_outputs,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)

@@ -11,6 +11,7 @@ import polars as pl
 from framemetrics.columns import (
     By,
     Engine,
+    Prepared,
     by_expressions,
     check_engine,
     check_output_names,
@@ -38,7 +39,7 @@ from framemetrics.sources import (
 from framemetrics.spark import SparkSource
 from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
-__all__ = ["check_schema", "evaluate", "evaluate_binary_or_regression", "raise_for_invalid"]
+__all__ = ["check_schema", "evaluate", "evaluate_binary_or_regression", "raise_for_invalid", "run_prepared"]
 
 
 def check_schema(
@@ -61,7 +62,7 @@ def check_schema(
         numeric = role not in labels or (role in ("y_true", "y_pred") and "regression" in plan.families)
         if numeric and role != "by" and kind != "numeric":
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
-    check_output_names(by, ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
+    check_output_names(by, ["n_rows", *plan.output_columns, *(c.name for c in plan.checks)])
 
 
 def raise_for_invalid(
@@ -107,6 +108,8 @@ def evaluate(
     zero_division: float | None = None,
     bins: int | None = None,
     nulls: Literal["error", "drop"] = "error",
+    ci: float | None = None,
+    ci_method: str | None = None,
     engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     spark: Any = None,
@@ -165,6 +168,16 @@ def evaluate(
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first (reflected
         in ``n_rows``); NaN is never dropped.
+    ci : float, optional
+        A confidence level (0.95): each metric ``m`` gets ``m_low`` and
+        ``m_high`` beside it. Binary metrics: DeLong's interval for
+        ``roc_auc_score`` and ``gini_score``, Wilson's for the proportions
+        (accuracy, error rate, precision, recall, specificity, the false
+        positive and negative rates, NPV, prevalence); weights are frequency
+        weights for DeLong and give Kish's effective size to Wilson
+        (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
+    ci_method : {"delong", "wilson"}, optional
+        Force a method where it applies.
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute: by default Polars, and Spark for a Spark DataFrame
         (which no other engine reads: framemetrics never collects its rows).
@@ -233,6 +246,7 @@ def evaluate(
     if task == "multiclass":
         given = {"threshold": threshold != 0.5, "pos_label": pos_label != 1, "neg_label": neg_label is not None}
         given["bins"] = bins is not None
+        given["ci"] = ci is not None
         if any(given.values()):
             raise ArgumentError(f"{', '.join(k for k, v in given.items() if v)}: binary only, not for multiclass")
         return evaluate_multiclass(
@@ -253,7 +267,7 @@ def evaluate(
     return evaluate_binary_or_regression(
         source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
         by=by, metrics=chosen, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, bins=bins,
-        nulls=nulls, engine=engine, con=con, spark=spark,
+        nulls=nulls, ci=ci, ci_method=ci_method, engine=engine, con=con, spark=spark,
     )  # fmt: skip
 
 
@@ -272,6 +286,8 @@ def evaluate_binary_or_regression(
     zero_division: float | None = None,
     bins: int | None = None,
     nulls: Literal["error", "drop"] = "error",
+    ci: float | None = None,
+    ci_method: str | None = None,
     engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     spark: Any = None,
@@ -302,10 +318,28 @@ def evaluate_binary_or_regression(
         neg_label=neg_label,
         zero_division=zero_division,
         bins=bins,
+        ci=ci,
+        ci_method=ci_method,
     )
+    return run_prepared(source, prepared, nulls, engine, con, spark)
+
+
+def run_prepared(
+    source: Source,
+    prepared: Prepared,
+    nulls: str,
+    engine: Engine,
+    con: duckdb.DuckDBPyConnection | None,
+    spark: Any,
+) -> pl.DataFrame:
+    """Run a binary or regression request (:func:`~framemetrics.columns.prepare_metrics`) on ``engine``.
+
+    The body of :func:`evaluate_binary_or_regression`, shared by the
+    functions of :mod:`framemetrics.uncertainty`: the schema checked, the
+    plan run, invalid rows raised, the check counts dropped.
+    """
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    threshold, by = prepared.threshold, prepared.by
-    drop = prepared.drop
+    threshold, by, drop = prepared.threshold, prepared.by, prepared.drop
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)

@@ -123,6 +123,26 @@ CREATE OR REPLACE MACRO fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg
 CREATE OR REPLACE MACRO fm_stat_tn(y_true, y_pred, sample_weight, neg_label) AS
     COALESCE(SUM(sample_weight * CAST(y_true = neg_label AND y_pred = neg_label AS DOUBLE)), 0);
 
+-- Squared weight of the rows with y_true = pos_label and y_pred = pos_label (Kish's n).
+CREATE OR REPLACE MACRO fm_stat_tp_sq(y_true, y_pred, sample_weight, pos_label) AS
+    COALESCE(SUM(sample_weight * sample_weight * CAST(y_true = pos_label AND y_pred = pos_label AS
+        DOUBLE)), 0);
+
+-- Squared weight of the rows with y_true = neg_label and y_pred = pos_label (Kish's n).
+CREATE OR REPLACE MACRO fm_stat_fp_sq(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    COALESCE(SUM(sample_weight * sample_weight * CAST(y_true = neg_label AND y_pred = pos_label AS
+        DOUBLE)), 0);
+
+-- Squared weight of the rows with y_true = pos_label and y_pred = neg_label (Kish's n).
+CREATE OR REPLACE MACRO fm_stat_fn_sq(y_true, y_pred, sample_weight, pos_label, neg_label) AS
+    COALESCE(SUM(sample_weight * sample_weight * CAST(y_true = pos_label AND y_pred = neg_label AS
+        DOUBLE)), 0);
+
+-- Squared weight of the rows with y_true = neg_label and y_pred = neg_label (Kish's n).
+CREATE OR REPLACE MACRO fm_stat_tn_sq(y_true, y_pred, sample_weight, neg_label) AS
+    COALESCE(SUM(sample_weight * sample_weight * CAST(y_true = neg_label AND y_pred = neg_label AS
+        DOUBLE)), 0);
+
 -- Total weight of the group.
 CREATE OR REPLACE MACRO fm_stat_sum_weight(sample_weight) AS
     COALESCE(SUM(sample_weight), 0);
@@ -314,6 +334,22 @@ CREATE OR REPLACE MACRO fm_stat_ks_score(y_score, tp, fp, pos_total, neg_total, 
 CREATE OR REPLACE MACRO fm_stat_bep_tp(pw, nw, tp, fp, pos_total) AS
     COALESCE(SUM(CASE WHEN pw + nw > 0 THEN pw * LEAST(GREATEST((pos_total - (tp + fp - (pw + nw)))
         / (pw + nw), CAST(0.0 AS DOUBLE)), CAST(1.0 AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END), 0);
+
+-- sum pw a, a = fp - nw / 2: the positives' DeLong placements in weight units (exact for integer weights).
+CREATE OR REPLACE MACRO fm_stat_delong_pos_sum(pw, nw, fp) AS
+    COALESCE(SUM(pw * (fp - nw / 2)), 0);
+
+-- sum pw a^2, a = fp - nw / 2: the second moment of the positives' placements in weight units.
+CREATE OR REPLACE MACRO fm_stat_delong_pos_sq(pw, nw, fp) AS
+    COALESCE(SUM(pw * (fp - nw / 2) * (fp - nw / 2)), 0);
+
+-- sum nw b, b = tp - pw / 2: the negatives' DeLong placements in weight units (exact for integer weights).
+CREATE OR REPLACE MACRO fm_stat_delong_neg_sum(pw, nw, tp) AS
+    COALESCE(SUM(nw * (tp - pw / 2)), 0);
+
+-- sum nw b^2, b = tp - pw / 2: the second moment of the negatives' placements in weight units.
+CREATE OR REPLACE MACRO fm_stat_delong_neg_sq(pw, nw, tp) AS
+    COALESCE(SUM(nw * (tp - pw / 2) * (tp - pw / 2)), 0);
 
 -- Positive weight of the group (P).
 CREATE OR REPLACE MACRO fm_stat_sum_pos(pw) AS

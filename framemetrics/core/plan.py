@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import reduce
 from typing import Any
 
 from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
+from framemetrics.core.formulas.guards import bounded
+from framemetrics.core.intervals import Interval, check_level, interval_z, metric_interval
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.statistics import STATISTICS
 
 __all__ = [
     "KAPPA_WEIGHTS",
+    "IntervalCall",
     "MetricCall",
     "MetricsArg",
     "Plan",
@@ -51,6 +55,49 @@ class MetricCall:
     def statistics(self) -> tuple[str, ...]:
         """The statistics computed for this call (its formula gets NULL for the ``skipped``)."""
         return tuple(s for s in self.metric.statistics if s not in self.skipped)
+
+
+@dataclass(frozen=True)
+class IntervalCall:
+    """A requested interval: the metric's call, its method, the normal quantile ``z`` of the level, the outputs.
+
+    Each output (``se``, ``low``, ``high``) is the column ``<metric>_<output>``.
+    """
+
+    call: MetricCall
+    interval: Interval
+    z: float
+    outputs: tuple[str, ...] = ("low", "high")
+
+    def values(self, ns: Any, columns: Mapping[str, Any], *, guarded: bool = True) -> dict[str, Any]:
+        """Each output column's expression over the statistics and check counts named in ``columns``.
+
+        ``guarded`` passes each through :func:`~framemetrics.core.formulas.guards.bounded`,
+        as :func:`~framemetrics.core.formulas.apply_formula` does.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from framemetrics.compilers.polars import POLARS
+        >>> ic = make_plan("recall_score", weighted=False, ci=0.95).intervals[0]
+        >>> stats = {"tp": pl.lit(3.0), "fn": pl.lit(7.0), "tp_sq": pl.lit(3.0), "fn_sq": pl.lit(7.0)}
+        >>> values = ic.values(POLARS, stats | {c.name: pl.lit(0) for c in ic.call.checks})
+        >>> round(pl.select(values["recall_score_low"]).item(), 6)
+        0.107791
+        """
+        n_invalid = reduce(lambda a, b: a + b, (columns[c.name] for c in self.call.checks))
+        bounds = self.interval.bounds(ns, columns, ns.lit(self.z), n_invalid)
+        return {name: bounded(ns, bounds[o]) if guarded else bounds[o] for o, name in self.columns().items()}
+
+    def columns(self) -> dict[str, str]:
+        """Each output mapped to its column name.
+
+        Examples
+        --------
+        >>> make_plan("recall_score", weighted=False, ci=0.9).intervals[0].columns()
+        {'low': 'recall_score_low', 'high': 'recall_score_high'}
+        """
+        return {output: f"{self.call.name}_{output}" for output in self.outputs}
 
 
 @dataclass(frozen=True)
@@ -88,6 +135,19 @@ class Plan:
     k: int = 2
     beta: float = 1.0
     kappa_weights: tuple[str | None, ...] = ()
+    intervals: tuple[IntervalCall, ...] = ()
+
+    @property
+    def output_columns(self) -> tuple[str, ...]:
+        """The metric columns in order, each followed by its interval's columns.
+
+        Examples
+        --------
+        >>> make_plan(["roc_auc_score", "log_loss"], weighted=False).output_columns
+        ('roc_auc_score', 'log_loss')
+        """
+        intervals = {i.call.name: tuple(i.columns().values()) for i in self.intervals}
+        return tuple(name for c in self.calls for name in (c.name, *intervals.get(c.name, ())))
 
     @property
     def first_pass(self) -> tuple[str, ...]:
@@ -222,6 +282,9 @@ def make_plan(
     float_labels: bool = False,
     listed_scores: bool = False,
     argmax_pred: bool = False,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    interval_outputs: tuple[str, ...] = ("low", "high"),
 ) -> Plan:
     """Resolve metric names and parameters of one task into a :class:`Plan`.
 
@@ -257,6 +320,13 @@ def make_plan(
         Multiclass: the predicted classes are the argmax of the scores
         (:func:`~framemetrics.core.multiclass.argmax_label`), not a column:
         the label metrics are served and nothing of ``y_pred`` is checked.
+    ci : float, optional
+        Binary: a confidence level; each metric gets an interval
+        (:func:`~framemetrics.core.intervals.metric_interval`).
+    ci_method : str, optional
+        The interval method instead of each metric's default.
+    interval_outputs : tuple of str, default ("low", "high")
+        The interval columns of each metric (``se`` where the method has one).
 
     Returns
     -------
@@ -300,12 +370,25 @@ def make_plan(
         if len(values) > 1:
             raise ArgumentError(f"one evaluation takes one {key}, got {sorted(values)}")
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
+    if ci is not None and task == "multiclass":
+        raise ArgumentError("ci: intervals of multiclass metrics are not available yet")
     if task == "multiclass":
         checks = _multiclass_checks(
             calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores, argmax_pred
         )
         return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
-    return _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
+    plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
+    return plan if ci is None else _with_intervals(plan, chosen, check_level(ci, "ci"), ci_method, interval_outputs)
+
+
+def _with_intervals(
+    plan: Plan, inputs: dict[str, Any], level: float, method: str | None, outputs: tuple[str, ...]
+) -> Plan:
+    """``plan`` with an interval of every call at ``level`` and the statistics the intervals read."""
+    z = interval_z(level)
+    intervals = tuple(IntervalCall(call, metric_interval(call.name, inputs, method), z, outputs) for call in plan.calls)
+    statistics = dict.fromkeys([*plan.statistics, *(s for i in intervals for s in i.interval.statistics)])
+    return replace(plan, intervals=intervals, statistics=tuple(statistics))
 
 
 _INPUT_DEFAULTS = {"alpha": 0.5, "max_fpr": 1.0, "power": 0.0}

@@ -37,8 +37,10 @@ __all__ = [
     "group_mean",
     "log1p",
     "negative_weight",
+    "negatives_above",
     "pinball",
     "positive_weight",
+    "positives_above",
     "quantile_level",
     "roc_gap",
     "tweedie_deviance",
@@ -180,6 +182,15 @@ def _cell(true_label: str, pred_label: str) -> Callable[[Namespace, Rows], Expr]
         return ns.sum(x.sample_weight * ns.indicator(hit))
 
     build.__doc__ = f"Weight of the rows with y_true = {true_label} and y_pred = {pred_label}."
+    return build
+
+
+def _squared_cell(true_label: str, pred_label: str) -> Callable[[Namespace, Rows], Expr]:
+    def build(ns: Namespace, x: Rows) -> Expr:
+        hit = ns.all(ns.eq(x.y_true, getattr(x, true_label)), ns.eq(x.y_pred, getattr(x, pred_label)))
+        return ns.sum(x.sample_weight * x.sample_weight * ns.indicator(hit))
+
+    build.__doc__ = f"Squared weight of the rows with y_true = {true_label} and y_pred = {pred_label} (Kish's n)."
     return build
 
 
@@ -334,6 +345,18 @@ def _bep_tp(ns: Namespace, c: CurvePoints) -> Expr:
     return ns.sum(ns.when(block > 0, c.pw * share).otherwise(ns.lit(0.0)))
 
 
+def negatives_above(c: CurvePoints) -> Expr:
+    """A positive's DeLong placement in weight units, ``a = fp - nw / 2``: the negative weight above its score,
+    ties counting half (its placement is ``V10 = 1 - a / N``)."""
+    return c.fp - c.nw / 2
+
+
+def positives_above(c: CurvePoints) -> Expr:
+    """A negative's DeLong placement in weight units, ``b = tp - pw / 2``: the positive weight above its score,
+    ties counting half (its placement is ``V01 = b / P``)."""
+    return c.tp - c.pw / 2
+
+
 def _ks_score(ns: Namespace, c: CurvePoints) -> Expr:
     """The highest score whose gap is within KS_TOLERANCE of the group's largest."""
     return ns.max(ns.when(roc_gap(ns, c) >= c.gap_max - ns.lit(KS_TOLERANCE), c.y_score).otherwise())
@@ -345,6 +368,10 @@ _ALL = [
     Statistic("fp", _cell("neg_label", "pos_label"), counted="cell"),
     Statistic("fn", _cell("pos_label", "neg_label"), counted="cell"),
     Statistic("tn", _cell("neg_label", "neg_label"), counted="cell"),
+    Statistic("tp_sq", _squared_cell("pos_label", "pos_label"), counted="sum"),
+    Statistic("fp_sq", _squared_cell("neg_label", "pos_label"), counted="sum"),
+    Statistic("fn_sq", _squared_cell("pos_label", "neg_label"), counted="sum"),
+    Statistic("tn_sq", _squared_cell("neg_label", "neg_label"), counted="sum"),
     Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group.", counted="sum"),
     Statistic(
         "sum_positive",
@@ -490,6 +517,30 @@ _ALL = [
     ),
     Statistic("ks_score", _ks_score, curve=True, gap_max=True),
     Statistic("bep_tp", _bep_tp, curve=True),
+    Statistic(
+        "delong_pos_sum",
+        lambda ns, c: ns.sum(c.pw * negatives_above(c)),
+        curve=True,
+        doc="sum pw a, a = fp - nw / 2: the positives' DeLong placements in weight units (exact for integer weights).",
+    ),
+    Statistic(
+        "delong_pos_sq",
+        lambda ns, c: ns.sum(c.pw * negatives_above(c) * negatives_above(c)),
+        curve=True,
+        doc="sum pw a^2, a = fp - nw / 2: the second moment of the positives' placements in weight units.",
+    ),
+    Statistic(
+        "delong_neg_sum",
+        lambda ns, c: ns.sum(c.nw * positives_above(c)),
+        curve=True,
+        doc="sum nw b, b = tp - pw / 2: the negatives' DeLong placements in weight units (exact for integer weights).",
+    ),
+    Statistic(
+        "delong_neg_sq",
+        lambda ns, c: ns.sum(c.nw * positives_above(c) * positives_above(c)),
+        curve=True,
+        doc="sum nw b^2, b = tp - pw / 2: the second moment of the negatives' placements in weight units.",
+    ),
     Statistic("sum_pos", lambda ns, c: ns.sum(c.pw), curve=True, doc="Positive weight of the group (P)."),
     Statistic("sum_neg", lambda ns, c: ns.sum(c.nw), curve=True, doc="Negative weight of the group (N)."),
 ]

@@ -119,9 +119,18 @@ def shared_stage(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFram
 
 
 def canonical_frame(
-    frame: pl.LazyFrame, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], *, drop_nulls: bool
+    frame: pl.LazyFrame,
+    plan: Plan,
+    columns: Mapping[str, pl.Expr],
+    by: tuple[str, ...],
+    *,
+    drop_nulls: bool,
+    extra: Mapping[str, pl.Expr] | None = None,
 ) -> pl.LazyFrame:
     """As SQL's ``fm_input``: group keys ``fm_g0...`` and the canonical input columns.
+
+    ``extra`` adds columns beyond the plan's roles (a second score), dropped
+    at a null too with ``drop_nulls``.
 
     Examples
     --------
@@ -133,12 +142,14 @@ def canonical_frame(
     ['fm_g0', 'y_true', 'y_pred', 'sample_weight']
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
+    extra = dict(extra or {})
     data = frame.select(
         *(pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)),
         *(columns[role].alias(role) for role in plan.roles),
+        *(value.alias(name) for name, value in extra.items()),
         *(() if plan.weighted else (pl.lit(1.0).alias("sample_weight"),)),
     )
-    return data.drop_nulls(list(plan.roles)) if drop_nulls else data
+    return data.drop_nulls([*plan.roles, *extra]) if drop_nulls else data
 
 
 def run_polars(
@@ -196,7 +207,9 @@ def run_polars(
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
-    outputs += [pl.col("n_rows"), *(formula_expr(call, columns_of, columns_of) for call in plan.calls)]
+    values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
+    values |= {name: v.alias(name) for i in plan.intervals for name, v in i.values(POLARS, columns_of).items()}
+    outputs += [pl.col("n_rows"), *(values[name] for name in plan.output_columns)]
     outputs += [pl.col(c.name) for c in plan.checks]
     result = stats.select(outputs)
     if by:

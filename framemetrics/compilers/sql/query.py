@@ -214,6 +214,12 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     ctes += statistics_ctes(plan, literals, keys, plan.row_statistics)
     outputs = [exp.alias_(exp.column(k, table="fm_statistics"), k, copy=False) for k in keys]
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
+    columns = {name: SQL.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
+    outputs += [
+        exp.alias_(value, identifier(name), copy=False)
+        for i in plan.intervals
+        for name, value in i.values(SQL, columns, guarded=False).items()
+    ]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     curves, rankings = curve_ctes(plan, literals, keys, stage)
@@ -224,7 +230,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     # A metric is a number or null (guards.bounded), applied to each formula's column: the formula written once.
     final = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]
     final.append(exp.column("n_rows"))
-    final += [exp.alias_(bounded(SQL, exp.column(identifier(c.name))), identifier(c.name)) for c in plan.calls]
+    final += [exp.alias_(bounded(SQL, exp.column(identifier(n))), identifier(n)) for n in plan.output_columns]
     final += [exp.column(c.name) for c in plan.checks] if checks else []
     select = exp.select(*final, copy=False).from_("fm_values", copy=False)
     if keys:

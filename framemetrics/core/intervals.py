@@ -1,0 +1,325 @@
+"""Confidence intervals of the metrics, written once: DeLong's for ROC AUC, Wilson's for proportions.
+
+An :class:`Interval` is, like a metric, statistics per group and a formula
+over them: :attr:`Interval.statistics` are names of
+:data:`~framemetrics.core.statistics.STATISTICS` and :attr:`Interval.bounds`
+gives the standard error (where the method has one) and the two bounds at
+the normal quantile ``z`` of the level. :func:`metric_interval` picks each
+metric's method.
+
+**DeLong** (DeLong, DeLong and Clarke-Pearson 1988), for ``roc_auc_score``
+and ``gini_score``. A positive's placement is ``V10 = 1 - a / N`` and a
+negative's ``V01 = b / P``, with ``a`` the negative weight above its score
+and ``b`` the positive weight above it, ties counting half
+(:func:`~framemetrics.core.statistics.negatives_above`,
+:func:`~framemetrics.core.statistics.positives_above`); the AUC is their mean
+and ``Var(AUC) = S10 / P + S01 / N``, with ``S10 = sum pw (V10 - AUC)^2 / (P - 1)``
+and ``S01 = sum nw (V01 - AUC)^2 / (N - 1)``: per distinct score, as Sun and
+Xu's (2014) midranks. Weights are frequency weights: an integer weight is
+that many repeated rows (pROC on the repeated rows is the reference), and
+``P, N`` are the weights of the classes; null when either is at most 1.
+The sums are taken in weight units, ``sum pw a^2 - (sum pw a)^2 / P``, so
+that for integer weights they are exact (up to 2^53): a group whose
+placements are all equal gets a variance of exactly 0, as pROC. Weights
+beyond about 1e100 overflow the sums: the interval is then null. The
+interval is ``AUC -+ z se``, clipped to [0, 1] as pROC's ``ci.auc``; Gini's
+is the AUC's mapped by ``2 AUC - 1``, its standard error ``2 se``.
+
+**Wilson** (1927), for the proportions ``successes / trials`` of the
+confusion cells (accuracy, precision, recall, specificity...): with ``p``
+the proportion, ``n`` the trials and ``z2 = z^2``, the bounds are
+``(p + z2 / (2n) -+ z sqrt(p (1 - p) / n + z2 / (4 n^2))) / (1 + z2 / n)``,
+statsmodels' ``proportion_confint(method="wilson")``. With weights, ``n``
+is Kish's effective sample size ``(sum w)^2 / sum w^2`` of the trials and
+``p`` the weighted proportion; null without trials, or where ``sum w^2``
+leaves the double range (weights beyond about 1e150 or below 1e-145).
+
+Examples
+--------
+>>> from framemetrics.compilers.sql import SQL
+>>> sorted(metric_interval("precision_score", {}, None).statistics)
+['fp', 'fp_sq', 'tp', 'tp_sq']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from framemetrics.core.errors import ArgumentError
+from framemetrics.core.formulas import apply_formula
+from framemetrics.core.formulas.guards import valid
+from framemetrics.core.namespace import Namespace
+from framemetrics.core.normal import normal_cdf, normal_quantile
+from framemetrics.core.statistics import Rows, negative_weight, positive_weight
+
+__all__ = [
+    "CI_METHODS",
+    "PAIRED_OUTPUTS",
+    "PAIRED_STAGES",
+    "PROPORTIONS",
+    "Interval",
+    "check_level",
+    "delong_variance",
+    "interval_z",
+    "metric_interval",
+    "paired_sums",
+    "wilson_bounds",
+]
+
+Expr = Any
+Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
+
+CI_METHODS = ("delong", "wilson", "bootstrap")
+# The least sum of squared weights whose terms keep their digits (a square below 2.2e-308 is subnormal).
+_LEAST_SQUARES = 1e-290
+
+# A proportion metric's successes and trials, as confusion cells.
+_ALL = ("tp", "fp", "fn", "tn")
+PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "accuracy_score": (("tp", "tn"), _ALL),
+    "error_rate": (("fp", "fn"), _ALL),
+    "prevalence": (("tp", "fn"), _ALL),
+    "precision_score": (("tp",), ("tp", "fp")),
+    "recall_score": (("tp",), ("tp", "fn")),
+    "specificity_score": (("tn",), ("tn", "fp")),
+    "false_positive_rate": (("fp",), ("fp", "tn")),
+    "false_negative_rate": (("fn",), ("fn", "tp")),
+    "negative_predictive_value": (("tn",), ("tn", "fn")),
+}
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One metric's interval method: the statistics it reads and its bounds.
+
+    ``bounds(ns, statistics, z, n_invalid)`` maps ``se`` (where the method
+    has one), ``low`` and ``high`` to expressions over the statistics' columns.
+    """
+
+    method: str
+    statistics: tuple[str, ...]
+    bounds: Bounds
+
+
+def check_level(level: Any, name: str = "level") -> float:
+    """``level`` as a confidence level: a number strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_level(0.95)
+    0.95
+    >>> check_level(95)
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: level must be a number strictly between 0 and 1 (0.95 for 95 %), got 95
+    """
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise ArgumentError(f"{name} must be a number strictly between 0 and 1 (0.95 for 95 %), got {level!r}")
+    return float(level)
+
+
+def interval_z(level: float) -> float:
+    """The normal quantile of a two-sided interval at ``level``: ``Phi^-1(1 - (1 - level) / 2)``.
+
+    Examples
+    --------
+    >>> round(interval_z(0.95), 6)
+    1.959964
+    """
+    return normal_quantile(1 - (1 - level) / 2)
+
+
+def _centred(ns: Namespace, squares: Expr, total: Expr, weight: Expr) -> Expr:
+    """``sum w (v - mean)^2`` from ``sum w v^2``, ``sum w v`` and ``sum w``; a rounding below 0 is 0."""
+    value = squares - total * (total / weight)
+    return ns.when(value < 0, ns.lit(0.0)).otherwise(value)
+
+
+def delong_variance(
+    ns: Namespace,
+    delong_pos_sum: Expr,
+    delong_pos_sq: Expr,
+    delong_neg_sum: Expr,
+    delong_neg_sq: Expr,
+    sum_pos: Expr,
+    sum_neg: Expr,
+) -> Expr:
+    """DeLong's ``Var(AUC) = S10 / P + S01 / N``, from the placements' sums in weight units; null if P or N <= 1.
+
+    ``S10 = (sum pw a^2 - (sum pw a)^2 / P) / (N^2 (P - 1))`` and
+    ``S01 = (sum nw b^2 - (sum nw b)^2 / N) / (P^2 (N - 1))``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> # scores: positives 0.9, 0.4; negatives 0.5, 0.1: a = (0, 1), b = (1, 2); AUC 0.75.
+    >>> v = delong_variance(POLARS, *(pl.lit(x) for x in (1.0, 1.0, 3.0, 5.0, 2.0, 2.0)))
+    >>> pl.select(v).item()
+    0.125
+    """
+    p, n = sum_pos, sum_neg
+    s10 = _centred(ns, delong_pos_sq, delong_pos_sum, p) / n / n / (p - 1)
+    s01 = _centred(ns, delong_neg_sq, delong_neg_sum, n) / p / p / (n - 1)
+    return ns.when(ns.any(p <= 1, n <= 1), ns.null()).otherwise(s10 / p + s01 / n)
+
+
+def paired_sums(ns: Namespace, x: Rows, a_1: Expr, a_2: Expr, b_1: Expr, b_2: Expr) -> dict[str, Expr]:
+    """The sums of DeLong's paired test over a group's rows: each row's placements under two scores' orders.
+
+    ``a_k, b_k`` are a row's placements in weight units under score ``k``
+    (:func:`~framemetrics.core.statistics.negatives_above` and
+    :func:`~framemetrics.core.statistics.positives_above` of its score's
+    point). The variance of the difference of the AUCs is DeLong's variance
+    of the placements' differences (:func:`delong_variance` of these sums):
+    pROC's ``L S L'`` with ``L = (1, -1)``, taken directly, so that two equal
+    scores give exactly 0.
+    """
+    pos, neg = positive_weight(ns, x), negative_weight(ns, x)
+    a, b = a_1 - a_2, b_1 - b_2
+    return {
+        "delong_pos_sum": ns.sum(pos * a),
+        "delong_pos_sq": ns.sum(pos * a * a),
+        "delong_neg_sum": ns.sum(neg * b),
+        "delong_neg_sq": ns.sum(neg * b * b),
+    }
+
+
+PAIRED_OUTPUTS = ("roc_auc_1", "roc_auc_2", "diff", "se", "z", "p_value", "low", "high")
+
+
+def _paired_estimates(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """The two AUCs (the formula of ``roc_auc_score``), their difference and its standard error."""
+    p, n = s["sum_pos"], s["sum_neg"]
+    no_auc = {"partial_auc": ns.null(), "sum_pos": p, "sum_neg": n}
+    aucs = [apply_formula(ns, "roc_auc_score", no_auc | {"auc_sum": s[f"auc_sum_{k}"]}, n_invalid, {"max_fpr": None})
+            for k in (1, 2)]  # fmt: skip
+    variance = delong_variance(ns, *(s[name] for name in _DELONG[1:5]), p, n)
+    se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(p, 0), ns.eq(n, 0))
+    return {"roc_auc_1": aucs[0], "roc_auc_2": aucs[1], "diff": aucs[0] - aucs[1], "se": se}
+
+
+def _paired_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """``z = diff / se`` (null where ``se = 0``) and the interval ``diff -+ z se``."""
+    diff, se = s["diff"], s["se"]
+    return {"z": ns.when(se > 0, diff / se).otherwise(ns.null()), "low": diff - z * se, "high": diff + z * se}
+
+
+def _paired_p_value(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """The two-sided ``p_value = 2 Phi(-|z|)``."""
+    return {"p_value": 2 * normal_cdf(ns, -ns.abs(s["z"]))}
+
+
+PairedStage = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
+
+# DeLong's paired test, three stages each reading the columns of the previous (a compiler makes each a
+# projection: the normal distribution function reads z many times, which must be a column, not a tree).
+PAIRED_STAGES: tuple[PairedStage, ...] = (_paired_estimates, _paired_bounds, _paired_p_value)
+"""DeLong's paired test of two AUCs on the same rows, in stages over the columns of the previous one.
+
+The first reads ``auc_sum_1, auc_sum_2, sum_pos, sum_neg`` and the sums of
+:func:`paired_sums`: ``roc_auc_1, roc_auc_2``, ``diff = AUC1 - AUC2`` and
+``se``, the square root of DeLong's variance of the difference; the next
+``z = diff / se`` and the interval ``diff -+ z se``, not clipped (pROC's
+``roc.test``); the last the two-sided ``p_value = 2 Phi(-|z|)``
+(:func:`~framemetrics.core.normal.normal_cdf`). Null with fewer than 2 of
+either class (weights at most 1); ``z`` and ``p_value`` null where ``se = 0``.
+"""
+
+
+def _clipped(ns: Namespace, x: Expr, low: float, high: float) -> Expr:
+    """``x`` clipped to [low, high]; null stays null."""
+    return ns.when(x < low, ns.lit(low)).when(x > high, ns.lit(high)).otherwise(x)
+
+
+_DELONG = ("auc_sum", "delong_pos_sum", "delong_pos_sq", "delong_neg_sum", "delong_neg_sq", "sum_pos", "sum_neg")
+
+
+def _delong(scale: float) -> Bounds:
+    """DeLong's interval of ``scale * AUC - (scale - 1)``: the AUC (1) or Gini (2)."""
+
+    def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        auc = s["auc_sum"] / 2
+        variance = delong_variance(ns, *(s[name] for name in _DELONG[1:]))
+        se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0))
+        low, high = _clipped(ns, auc - z * se, 0.0, 1.0), _clipped(ns, auc + z * se, 0.0, 1.0)
+        return {"se": scale * se, "low": scale * low - (scale - 1), "high": scale * high - (scale - 1)}
+
+    return bounds
+
+
+def wilson_bounds(ns: Namespace, successes: Expr, trials: Expr, trials_sq: Expr, z: Expr) -> dict[str, Expr]:
+    """Wilson's score interval of ``successes / trials`` with Kish's ``n = trials^2 / trials_sq``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> b = wilson_bounds(POLARS, pl.lit(3.0), pl.lit(10.0), pl.lit(10.0), pl.lit(1.959963984540054))
+    >>> [round(pl.select(b[k]).item(), 6) for k in ("low", "high")]
+    [0.107791, 0.603222]
+    """
+    n = trials * (trials / trials_sq)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * ns.sqrt(p * (1 - p) / n + z2 / (4 * n) / n) / denominator
+    undefined = ns.any(trials <= 0, trials_sq < _LEAST_SQUARES, ns.not_(ns.is_finite(trials_sq)))
+    return {
+        "low": ns.when(undefined, ns.null()).otherwise(_clipped(ns, centre - half, 0.0, 1.0)),
+        "high": ns.when(undefined, ns.null()).otherwise(_clipped(ns, centre + half, 0.0, 1.0)),
+    }
+
+
+def _wilson(successes: tuple[str, ...], trials: tuple[str, ...]) -> Bounds:
+    def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        def total(cells: tuple[str, ...], suffix: str = "") -> Expr:
+            value = s[cells[0] + suffix]
+            for cell in cells[1:]:
+                value = value + s[cell + suffix]
+            return value
+
+        wilson = wilson_bounds(ns, total(successes), total(trials), total(trials, "_sq"), z)
+        return {k: valid(ns, n_invalid, v) for k, v in wilson.items()}
+
+    return bounds
+
+
+def metric_interval(name: str, params: Mapping[str, Any], method: str | None) -> Interval:
+    """The interval of metric ``name`` (with its ``params``) by ``method``, or by default its own.
+
+    The defaults: DeLong for ``roc_auc_score`` (without ``max_fpr``) and
+    ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
+    bootstrap for every other metric. ``method="bootstrap"`` forces it.
+
+    Examples
+    --------
+    >>> metric_interval("roc_auc_score", {"max_fpr": None}, None).method
+    'delong'
+    >>> metric_interval("f1_score", {}, "wilson")
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: ci_method='wilson' does not apply to f1_score: it takes 'bootstrap'
+    """
+    if method is not None and method not in CI_METHODS:
+        raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
+    own = _own_interval(name, params)
+    if own is not None and method in (None, own.method):
+        return own
+    if method in (None, "bootstrap"):
+        raise ArgumentError(f"{name}: the bootstrap interval is not available yet")
+    takes = " or ".join(repr(m) for m in ([own.method] if own else []) + ["bootstrap"])
+    raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
+
+
+def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
+    if name in ("roc_auc_score", "gini_score") and params.get("max_fpr") in (None, 1, 1.0):
+        return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0))
+    if name in PROPORTIONS:
+        successes, trials = PROPORTIONS[name]
+        statistics = tuple(dict.fromkeys((*trials, *(f"{c}_sq" for c in trials))))
+        return Interval("wilson", statistics, _wilson(successes, trials))
+    return None
