@@ -92,7 +92,7 @@ if TYPE_CHECKING:
         multiclass_confusion_matrix,
     )
     from framemetrics.report import evaluation_report
-    from framemetrics.uncertainty import compare_auc, roc_auc_ci
+    from framemetrics.uncertainty import compare_auc, confidence_interval, roc_auc_ci, roc_auc_se
 
 
 def _lazy_names() -> dict[str, str]:
@@ -147,6 +147,7 @@ __all__ = [
     "coco_recall_table",
     "cohen_kappa_score",
     "compare_auc",
+    "confidence_interval",
     "curve_table",
     "d2_absolute_error_score",
     "d2_brier_score",
@@ -196,6 +197,7 @@ __all__ = [
     "roc_auc_ci",
     "roc_auc_error_bound",
     "roc_auc_score",
+    "roc_auc_se",
     "roc_curve",
     "root_mean_squared_error",
     "root_mean_squared_log_error",

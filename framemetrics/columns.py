@@ -224,7 +224,7 @@ def resolve(
     bins: int | None = None,
     ci: float | None = None,
     ci_method: str | None = None,
-    interval_outputs: tuple[str, ...] = ("low", "high"),
+    interval_outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high"),
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
 

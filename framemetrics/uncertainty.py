@@ -11,7 +11,7 @@ says when each interval is used.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import duckdb
@@ -33,15 +33,95 @@ from framemetrics.compilers.polars.query import canonical_frame, plan_inputs
 from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, user_column
+from framemetrics.compose import interval_expr
 from framemetrics.core.checks import check
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import PAIRED_OUTPUTS, PAIRED_STAGES, check_level, interval_z
 from framemetrics.core.plan import Plan
+from framemetrics.core.registry import get_metric
 from framemetrics.evaluation import check_schema, raise_for_invalid, run_prepared
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["compare_auc", "roc_auc_ci"]
+__all__ = ["Paired", "compare_auc", "confidence_interval", "paired_tree", "prepare_paired", "roc_auc_ci", "roc_auc_se"]
+
+ColumnLike = str | pl.Expr
+# roc_auc_ci's interval columns.
+AUC_INTERVAL = {"se": "se", "low": "low", "high": "high"}
+
+
+def confidence_interval(
+    metric: str,
+    y_true: ColumnLike,
+    prediction: ColumnLike,
+    sample_weight: ColumnLike | None = None,
+    *,
+    level: float = 0.95,
+    method: str | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    **params: Any,
+) -> pl.Expr:
+    """A metric's confidence interval as one Polars aggregation: a struct ``{low, high}`` (``se`` first for DeLong).
+
+    The interval :func:`framemetrics.evaluate` gives with ``ci=level``, for
+    use inside ``group_by().agg()``: DeLong's for ``roc_auc_score`` and
+    ``gini_score``, Wilson's for the proportions.
+
+    Parameters
+    ----------
+    metric : str
+        A binary metric with an interval.
+    y_true, prediction, sample_weight : str or polars.Expr
+        The labels, the metric's prediction (``y_pred`` labels or ``y_score``
+        scores, as the metric reads) and the weights.
+    level : float, default 0.95
+        The confidence level.
+    method : str, optional
+        The interval's method, if not the metric's default.
+    pos_label, neg_label, **params
+        As the metric's builder (``framemetrics.<metric>``).
+
+    Returns
+    -------
+    polars.Expr
+        A struct named ``<metric>_interval``.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "y": [0, 1, 1, 1, 0], "p": [0, 1, 0, 1, 1]})
+    >>> out = df.group_by("g", maintain_order=True).agg(fm.precision_score("y", "p"),
+    ...                                                 fm.confidence_interval("precision_score", "y", "p"))
+    >>> out.unnest("precision_score_interval").select(pl.col("low", "high").round(4)).rows()
+    [(0.2065, 1.0), (0.0945, 0.9055)]
+    """
+    role = get_metric(metric).prediction
+    arguments = {"y_true": y_true, role: prediction, "sample_weight": sample_weight}
+    return interval_expr(metric, level=level, method=method, pos_label=pos_label, neg_label=neg_label,
+                         **arguments, **params)  # fmt: skip
+
+
+def roc_auc_se(
+    y_true: ColumnLike, y_score: ColumnLike, sample_weight: ColumnLike | None = None, *, pos_label: Any = 1,
+    neg_label: Any = None,
+) -> pl.Expr:  # fmt: skip
+    """DeLong's standard error of the ROC AUC as one Polars aggregation.
+
+    ``sqrt(S10 / P + S01 / N)`` (:func:`roc_auc_ci` has the definition);
+    weights are frequency weights. Null with fewer than 2 positives or 2
+    negatives (a class weight at most 1).
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.5, 0.4, 0.9, 0.3, 0.8]})
+    >>> round(df.select(fm.roc_auc_se("y", "p")).item(), 6)
+    0.157135
+    """
+    interval = confidence_interval("roc_auc_score", y_true, y_score, sample_weight, pos_label=pos_label,
+                                   neg_label=neg_label)  # fmt: skip
+    return interval.struct.field("se").alias("roc_auc_se")
 
 
 def roc_auc_ci(
@@ -99,10 +179,9 @@ def roc_auc_ci(
     prepared = prepare_metrics(
         ["roc_auc_score"], threshold=0.5, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None,
-        ci=check_level(level), interval_outputs=("se", "low", "high"),
+        ci=check_level(level), interval_outputs=AUC_INTERVAL,
     )  # fmt: skip
-    result = run_prepared(source, prepared, nulls, engine, con, spark)
-    return result.rename({f"roc_auc_score_{name}": name for name in ("se", "low", "high")})
+    return run_prepared(source, prepared, nulls, engine, con, spark)
 
 
 def compare_auc(
@@ -157,37 +236,67 @@ def compare_auc(
     >>> out.select(pl.col("roc_auc_1", "roc_auc_2", "diff", "p_value").round(4)).rows()
     [(0.8889, 0.6667, 0.2222, 0.1573)]
     """
-    if isinstance(y_score, str) or len(y_score) != 2 or y_score[0] == y_score[1]:
-        raise ArgumentError(f"y_score must be two distinct score columns, got {y_score!r}")
-    z = interval_z(check_level(level))
     engine = check_engine(engine, source)
     source, by = by_expressions(source, by, engine, con)
-    prepared = prepare_metrics(
-        ["roc_auc_score"], threshold=0.5, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score[0],
-        sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None,
-    )  # fmt: skip
-    plan = prepared.resolved.plan
-    plan = replace(plan, checks=(*plan.checks, check("finite", "y_score_2")))
-    roles = prepared.resolved.roles | {"y_score_2": y_score[1]}
-    by = prepared.by
-    check_output_names(by, ["n_rows", *PAIRED_OUTPUTS])
+    paired = prepare_paired(y_true=y_true, y_score=y_score, by=by, level=level, sample_weight=sample_weight,
+                            pos_label=pos_label, neg_label=neg_label, nulls=nulls)  # fmt: skip
+    plan, roles, by = paired.plan, paired.roles, paired.by
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), False)
-        result = _paired_polars(frame, plan, roles, by, prepared.drop, z)
+        result = _paired_polars(frame, paired)
         raise_for_invalid(result, plan, roles, nulls, frame)
     else:
         opened = open_sql(source, engine, con, spark)
         try:
             check_schema(plan, roles, by, sql_schema(opened), False)
-            columns = sql_columns(plan, roles, False, 0.5) | {"y_score_2": user_column(roles["y_score_2"])}
-            inputs = QueryInputs(opened.table, columns, by, prepared.drop)
-            result = opened.fetch(paired_query(plan, inputs, _check_counts(plan, "sql"), z, with_checks=True), by)
+            result = opened.fetch(paired_tree(paired, opened.table, with_checks=True), by)
             raise_for_invalid(result, plan, roles, nulls, opened)
         finally:
             opened.close()
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A paired test's request checked: the plan of ``roc_auc_score`` with the second score's check, each
+    role's column (``y_score_2`` the second score), the group columns, whether nulls are dropped, ``z``."""
+
+    plan: Plan
+    roles: dict[str, str]
+    by: tuple[str, ...]
+    drop: bool
+    z: float
+
+
+def prepare_paired(*, y_true: str, y_score: Sequence[str], by: Any, level: float, **request: Any) -> Paired:
+    """Check the arguments of :func:`compare_auc` (and ``fm.sql.compare_auc``) and resolve them.
+
+    Examples
+    --------
+    >>> prepare_paired(y_true="y", y_score=["a", "b"], by="g", level=0.95, sample_weight=None, pos_label=1,
+    ...                neg_label=None, nulls="error").roles
+    {'y_true': 'y', 'y_score': 'a', 'y_score_2': 'b'}
+    """
+    if isinstance(y_score, str) or len(y_score) != 2 or y_score[0] == y_score[1]:
+        raise ArgumentError(f"y_score must be two distinct score columns, got {y_score!r}")
+    z = interval_z(check_level(level))
+    prepared = prepare_metrics(["roc_auc_score"], threshold=0.5, by=by, y_true=y_true, y_pred=None,
+                               y_score=y_score[0], zero_division=None, **request)  # fmt: skip
+    plan = prepared.resolved.plan
+    plan = replace(plan, checks=(*plan.checks, check("finite", "y_score_2")))
+    check_output_names(prepared.by, ["n_rows", *PAIRED_OUTPUTS])
+    roles = prepared.resolved.roles | {"y_score_2": y_score[1]}
+    return Paired(plan, roles, prepared.by, prepared.drop, z)
+
+
+def paired_tree(paired: Paired, table: Any, *, with_checks: bool = False) -> Any:
+    """The paired test's statement over ``table`` (a sqlglot FROM clause), as a tree."""
+    plan, roles = paired.plan, paired.roles
+    columns = sql_columns(plan, roles, False, 0.5) | {"y_score_2": user_column(roles["y_score_2"])}
+    inputs = QueryInputs(table, columns, paired.by, paired.drop)
+    return paired_query(plan, inputs, _check_counts(plan, "sql"), paired.z, with_checks=with_checks)
 
 
 def _check_counts(plan: Plan, engine: str) -> dict[str, Any]:
@@ -200,19 +309,19 @@ def _check_counts(plan: Plan, engine: str) -> dict[str, Any]:
     return {c.name: c.count(ns, ns.col(c.role), *labels) for c in plan.checks}
 
 
-def _paired_polars(
-    frame: pl.LazyFrame, plan: Plan, roles: dict[str, str], by: tuple[str, ...], drop: bool, z: float
-) -> pl.DataFrame:
+def _paired_polars(frame: pl.LazyFrame, paired: Paired) -> pl.DataFrame:
+    plan, roles, by = paired.plan, paired.roles, paired.by
     keys = [f"fm_g{i}" for i in range(len(by))]
     columns = polars_columns(plan, roles, False, 0.5)
-    data = canonical_frame(frame, plan, columns, by, drop_nulls=drop, extra={"y_score_2": pl.col(roles["y_score_2"])})
+    second = {"y_score_2": pl.col(roles["y_score_2"])}
+    data = canonical_frame(frame, plan, columns, by, drop_nulls=paired.drop, extra=second)
     x = rows_of(plan_inputs(plan))
     counts = _check_counts(plan, "polars") | {"n_rows": POLARS.count_rows()}
     stats = paired_statistics(data, keys, x, (pl.col("y_score"), pl.col("y_score_2")), counts)
     n_invalid = sum((pl.col(c.name) for c in plan.checks), pl.lit(0))
     columns = {name: pl.col(name) for name in stats.collect_schema().names()}
     for stage in PAIRED_STAGES:
-        values = stage(POLARS, columns, pl.lit(z), n_invalid)
+        values = stage(POLARS, columns, pl.lit(paired.z), n_invalid)
         stats = stats.with_columns(**values)
         columns |= {name: pl.col(name) for name in values}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

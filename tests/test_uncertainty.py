@@ -256,3 +256,33 @@ def test_wilson_against_statsmodels(df, weighted, level):
                 low, high = _wilson_reference(part, name, level, weight)
                 assert _close(row[f"{name}_low"], low, 1e-12) and _close(row[f"{name}_high"], high, 1e-12), (
                     engine, name, row, low, high)  # fmt: skip
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scored_groups(), st.booleans())
+def test_expression_builders_equal_evaluate(df, weighted):
+    """fm.roc_auc_se and fm.confidence_interval inside group_by().agg() give evaluate's values."""
+    weight = "w" if weighted else None
+    df = df.with_columns(yhat=(pl.col("b") >= 0.5).cast(pl.Int64))
+    names = ["roc_auc_score", "gini_score", "precision_score", "accuracy_score"]
+    want = fm.evaluate(df, y_true="y", y_score="a", y_pred="yhat", by="g", sample_weight=weight, metrics=names,
+                       ci=0.9)  # fmt: skip
+    got = (
+        df.group_by("g")
+        .agg(
+            fm.roc_auc_se("y", "a", weight),
+            *(
+                fm.confidence_interval(
+                    n, "y", "a" if fm.get_metric(n).family == "ranking" else "yhat", weight, level=0.9
+                ).alias(n)
+                for n in names
+            ),  # fmt: skip
+        )
+        .sort("g")
+    )
+    se = fm.roc_auc_ci(df, y_true="y", y_score="a", by="g", sample_weight=weight)["se"]
+    assert all(_close(a, b, 1e-12) for a, b in zip(got["roc_auc_se"], se, strict=True))
+    for name in names:
+        for bound in ("low", "high"):
+            pairs = zip(got[name].struct.field(bound), want[f"{name}_{bound}"], strict=True)
+            assert all(_close(a, b, 1e-12) for a, b in pairs), (name, bound)

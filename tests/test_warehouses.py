@@ -20,6 +20,7 @@ import pytest
 from warehouses import Warehouse
 
 import framemetrics as fm
+from framemetrics.core.intervals import PROPORTIONS
 from framemetrics.multiclass import MULTICLASS
 
 LABELS = ["ant", "bee", "cat"]
@@ -39,9 +40,12 @@ def binary_frame() -> pl.DataFrame:
             "y": rng.integers(0, 2, n),
             "p": rng.integers(0, 11, n) / 10,
             "w": rng.integers(0, 4, n).astype(float),
+            "q": rng.integers(0, 7, n) / 6,
         }
     )
-    bad = pl.DataFrame({"g": ["bad"] * 3, "y": [0, 1, 1], "p": [0.2, float("nan"), 0.7], "w": [1.0, 1.0, 1.0]})
+    bad = pl.DataFrame(
+        {"g": ["bad"] * 3, "y": [0, 1, 1], "p": [0.2, float("nan"), 0.7], "w": [1.0, 1.0, 1.0], "q": [0.1, 0.2, 0.3]}
+    )
     return pl.concat([frame, bad])
 
 
@@ -106,6 +110,11 @@ CASES: dict[str, Query] = {
     "binary metrics, bins": lambda d: fm.sql.query(
         ["roc_auc_score", "roc_auc_error_bound", "average_precision_score"], bins=4, dialect=d, **_BINARY
     ),
+    "binary metrics with intervals": lambda d: fm.sql.query(
+        ["roc_auc_score", "gini_score", *sorted(PROPORTIONS)], threshold=0.5, ci=0.9, dialect=d, **_BINARY
+    ),
+    "roc_auc_ci": lambda d: fm.sql.roc_auc_ci(level=0.9, dialect=d, **_BINARY),
+    "compare_auc": lambda d: fm.sql.compare_auc(**(_BINARY | {"y_score": ["p", "q"]}), dialect=d),
     "regression metrics": lambda d: fm.sql.query(
         _metrics("regression"), table="regression", y_true="y", y_pred="f", sample_weight="w", by="g", dialect=d
     ),
@@ -194,6 +203,20 @@ _ENTRY_POINTS = {
     "evaluate, regression": lambda source, **kw: fm.evaluate(
         source, y_true="y", y_pred="f", sample_weight="w", by="g", metrics=_metrics("regression"), **kw
     ),
+    "evaluate, intervals": lambda source, **kw: fm.evaluate(
+        source,
+        y_true="y",
+        y_score="p",
+        sample_weight="w",
+        by="g",
+        metrics=["roc_auc_score", "recall_score"],
+        ci=0.9,
+        **kw,
+    ),
+    "roc_auc_ci": lambda source, **kw: fm.roc_auc_ci(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
+    "compare_auc": lambda source, **kw: fm.compare_auc(
+        source, y_true="y", y_score=["p", "q"], sample_weight="w", by="g", **kw
+    ),
     "roc_curve": lambda source, **kw: fm.roc_curve(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
     "calibration_curve": lambda source, **kw: fm.calibration_curve(source, y_true="y", y_score="p", by="g", **kw),
     "evaluate_multiclass": lambda source, **kw: fm.evaluate_multiclass(source, **_WEIGHTED_MULTICLASS, **kw),
@@ -207,6 +230,9 @@ _ENTRY_POINTS = {
 _VALID = {  # the table of each entry point, its invalid group left out
     "evaluate": "binary",
     "evaluate, regression": "regression",
+    "evaluate, intervals": "binary",
+    "roc_auc_ci": "binary",
+    "compare_auc": "binary",
     "roc_curve": "binary",
     "calibration_curve": "binary",
     "evaluate_multiclass": "multiclass",

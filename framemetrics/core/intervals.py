@@ -94,13 +94,15 @@ PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 class Interval:
     """One metric's interval method: the statistics it reads and its bounds.
 
-    ``bounds(ns, statistics, z, n_invalid)`` maps ``se`` (where the method
-    has one), ``low`` and ``high`` to expressions over the statistics' columns.
+    ``bounds(ns, statistics, z, n_invalid)`` maps each of ``outputs``
+    (``se`` where the method has one, ``low``, ``high``) to an expression
+    over the statistics' columns.
     """
 
     method: str
     statistics: tuple[str, ...]
     bounds: Bounds
+    outputs: tuple[str, ...] = ("low", "high")
 
 
 def check_level(level: Any, name: str = "level") -> float:
@@ -202,14 +204,15 @@ def _paired_estimates(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: 
 
 
 def _paired_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
-    """``z = diff / se`` (null where ``se = 0``) and the interval ``diff -+ z se``."""
+    """``z = diff / se`` (null where ``se = 0``), ``fm_tail = -|z|`` and the interval ``diff -+ z se``."""
     diff, se = s["diff"], s["se"]
-    return {"z": ns.when(se > 0, diff / se).otherwise(ns.null()), "low": diff - z * se, "high": diff + z * se}
+    statistic = ns.when(se > 0, diff / se).otherwise(ns.null())
+    return {"z": statistic, "fm_tail": -ns.abs(statistic), "low": diff - z * se, "high": diff + z * se}
 
 
 def _paired_p_value(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
     """The two-sided ``p_value = 2 Phi(-|z|)``."""
-    return {"p_value": 2 * normal_cdf(ns, -ns.abs(s["z"]))}
+    return {"p_value": 2 * normal_cdf(ns, s["fm_tail"])}
 
 
 PairedStage = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
@@ -317,7 +320,7 @@ def metric_interval(name: str, params: Mapping[str, Any], method: str | None) ->
 
 def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
     if name in ("roc_auc_score", "gini_score") and params.get("max_fpr") in (None, 1, 1.0):
-        return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0))
+        return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0), ("se", "low", "high"))
     if name in PROPORTIONS:
         successes, trials = PROPORTIONS[name]
         statistics = tuple(dict.fromkeys((*trials, *(f"{c}_sq" for c in trials))))

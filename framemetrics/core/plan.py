@@ -61,13 +61,14 @@ class MetricCall:
 class IntervalCall:
     """A requested interval: the metric's call, its method, the normal quantile ``z`` of the level, the outputs.
 
-    Each output (``se``, ``low``, ``high``) is the column ``<metric>_<output>``.
+    Each output (``se``, ``low``, ``high``) is the column ``<metric>_<output>``,
+    or the name ``outputs`` maps it to.
     """
 
     call: MetricCall
     interval: Interval
     z: float
-    outputs: tuple[str, ...] = ("low", "high")
+    outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high")
 
     def values(self, ns: Any, columns: Mapping[str, Any], *, guarded: bool = True) -> dict[str, Any]:
         """Each output column's expression over the statistics and check counts named in ``columns``.
@@ -90,14 +91,17 @@ class IntervalCall:
         return {name: bounded(ns, bounds[o]) if guarded else bounds[o] for o, name in self.columns().items()}
 
     def columns(self) -> dict[str, str]:
-        """Each output mapped to its column name.
+        """Each output the method has (Wilson's has no ``se``) mapped to its column name.
 
         Examples
         --------
         >>> make_plan("recall_score", weighted=False, ci=0.9).intervals[0].columns()
         {'low': 'recall_score_low', 'high': 'recall_score_high'}
         """
-        return {output: f"{self.call.name}_{output}" for output in self.outputs}
+        names = (
+            self.outputs if isinstance(self.outputs, Mapping) else {o: f"{self.call.name}_{o}" for o in self.outputs}
+        )
+        return {output: name for output, name in names.items() if output in self.interval.outputs}
 
 
 @dataclass(frozen=True)
@@ -284,7 +288,7 @@ def make_plan(
     argmax_pred: bool = False,
     ci: float | None = None,
     ci_method: str | None = None,
-    interval_outputs: tuple[str, ...] = ("low", "high"),
+    interval_outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high"),
 ) -> Plan:
     """Resolve metric names and parameters of one task into a :class:`Plan`.
 
@@ -325,8 +329,9 @@ def make_plan(
         (:func:`~framemetrics.core.intervals.metric_interval`).
     ci_method : str, optional
         The interval method instead of each metric's default.
-    interval_outputs : tuple of str, default ("low", "high")
-        The interval columns of each metric (``se`` where the method has one).
+    interval_outputs : tuple of str or dict of str to str, default ("low", "high")
+        The interval columns of each metric (``se`` where the method has one),
+        named ``<metric>_<output>``, or as a mapping of output to name says.
 
     Returns
     -------
@@ -382,7 +387,7 @@ def make_plan(
 
 
 def _with_intervals(
-    plan: Plan, inputs: dict[str, Any], level: float, method: str | None, outputs: tuple[str, ...]
+    plan: Plan, inputs: dict[str, Any], level: float, method: str | None, outputs: tuple[str, ...] | Mapping[str, str]
 ) -> Plan:
     """``plan`` with an interval of every call at ``level`` and the statistics the intervals read."""
     z = interval_z(level)

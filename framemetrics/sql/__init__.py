@@ -24,23 +24,29 @@ from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.errors import ArgumentError
+from framemetrics.core.intervals import check_level
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluation import evaluate_binary_or_regression
 from framemetrics.sql.detection import coco_query, nms_query, voc_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
+from framemetrics.uncertainty import AUC_INTERVAL, paired_tree, prepare_paired
+from framemetrics.uncertainty import compare_auc as fm_compare_auc
+from framemetrics.uncertainty import roc_auc_ci as fm_roc_auc_ci
 from framemetrics.wrapping import bound_function
 
 __all__ = [
     "calibration_curve",
     "coco_query",
+    "compare_auc",
     "curve",
     "macro_file",
     "multiclass_query",
     "nms_query",
     "query",
     "quote_identifier",
+    "roc_auc_ci",
     "voc_query",
 ]
 
@@ -99,6 +105,9 @@ _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
     nulls : {"error", "drop"}, default "error"
         "drop" adds a ``WHERE`` dropping rows with a null in a used column.
         With "error", a group with invalid rows gets NULL metrics.
+    ci, ci_method
+        As in :func:`framemetrics.evaluate`: ``<metric>_low`` and
+        ``<metric>_high`` beside each metric.
     checks : bool, default False
         Also return the ``invalid_*`` row counts per group.
 
@@ -106,7 +115,7 @@ _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
     -------
     str
         One SQL statement returning the group columns, ``n_rows`` and one
-        column per metric.
+        column per metric (each followed by its interval with ``ci``).
 
     Examples
     --------
@@ -124,7 +133,7 @@ _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
 def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str, **request: Any) -> str:
     prepared = prepare_metrics(metrics, **request)
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
+    outputs = ["n_rows", *plan.output_columns, *(c.name for c in plan.checks if checks)]
     check_output_names(prepared.by, outputs)
     columns = sql_columns(plan, roles, thresholded, prepared.threshold)
     inputs = QueryInputs(table_name(table), columns, prepared.by, prepared.drop)
@@ -134,6 +143,88 @@ def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str
 query = _text_version(
     evaluate_binary_or_regression, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS, _DIALECT)
 )
+
+
+_ROC_AUC_CI_DOC = """SQL computing the ROC AUC with DeLong's standard error and interval per group of ``table``.
+
+    The statement :func:`framemetrics.roc_auc_ci` runs on DuckDB, in any
+    dialect (DuckDB, Spark, PostgreSQL, ClickHouse, DataFusion, BigQuery,
+    Snowflake).
+
+    Parameters
+    ----------
+    table : str
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
+    y_true, y_score, by, level, method, sample_weight, pos_label, neg_label, nulls
+        As in :func:`framemetrics.roc_auc_ci`.
+    dialect : str, default "duckdb"
+        The SQL dialect.
+
+    Returns
+    -------
+    str
+        One statement returning the group columns, ``n_rows``,
+        ``roc_auc_score``, ``se``, ``low`` and ``high``.
+
+    Examples
+    --------
+    >>> import duckdb, polars as pl, framemetrics as fm
+    >>> preds = pl.DataFrame({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.5, 0.4, 0.9, 0.3, 0.8]})
+    >>> duckdb.sql(fm.sql.roc_auc_ci(table="preds", y_true="y", y_score="p")).pl().select(pl.all().round(6)).rows()
+    [(6, 0.888889, 0.157135, 0.58091, 1.0)]
+    """
+
+
+def _roc_auc_ci(*, table: str, dialect: str, level: float, method: str, **request: Any) -> str:
+    if method != "delong":
+        raise ArgumentError(f"method must be 'delong', got {method!r}")
+    prepared = prepare_metrics(["roc_auc_score"], threshold=0.5, y_pred=None, zero_division=None,
+                               ci=check_level(level), interval_outputs=AUC_INTERVAL, **request)  # fmt: skip
+    plan, roles = prepared.resolved.plan, prepared.resolved.roles
+    check_output_names(prepared.by, ["n_rows", *plan.output_columns])
+    inputs = QueryInputs(table_name(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
+    return to_sql(plan_query(plan, inputs), dialect, pretty=True)
+
+
+roc_auc_ci = _text_version(fm_roc_auc_ci, _roc_auc_ci, _ROC_AUC_CI_DOC, name="roc_auc_ci", extra=(_DIALECT,))
+
+_COMPARE_AUC_DOC = """SQL of DeLong's paired test of two score columns' ROC AUCs per group of ``table``.
+
+    The statement :func:`framemetrics.compare_auc` runs on DuckDB, in any
+    dialect.
+
+    Parameters
+    ----------
+    table : str
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
+    y_true, y_score, by, level, sample_weight, pos_label, neg_label, nulls
+        As in :func:`framemetrics.compare_auc`.
+    dialect : str, default "duckdb"
+        The SQL dialect.
+
+    Returns
+    -------
+    str
+        One statement returning the group columns, ``n_rows``, ``roc_auc_1``,
+        ``roc_auc_2``, ``diff``, ``se``, ``z``, ``p_value``, ``low`` and ``high``.
+
+    Examples
+    --------
+    >>> import duckdb, polars as pl, framemetrics as fm
+    >>> preds = pl.DataFrame({"y": [0, 0, 1, 1, 0, 1], "new": [0.1, 0.5, 0.4, 0.9, 0.3, 0.8],
+    ...                       "old": [0.2, 0.6, 0.3, 0.5, 0.4, 0.7]})
+    >>> text = fm.sql.compare_auc(table="preds", y_true="y", y_score=["new", "old"])
+    >>> duckdb.sql(text).pl().select(pl.col("diff", "p_value").round(6)).rows()
+    [(0.222222, 0.157299)]
+    """
+
+
+def _compare_auc(*, table: str, dialect: str, **request: Any) -> str:
+    paired = prepare_paired(**request)
+    return to_sql(paired_tree(paired, table_name(table)), dialect, pretty=True)
+
+
+compare_auc = _text_version(fm_compare_auc, _compare_auc, _COMPARE_AUC_DOC, name="compare_auc", extra=(_DIALECT,))
 
 
 _CURVE_DOC = """Plain DuckDB SQL of a curve's points per group of ``table``.

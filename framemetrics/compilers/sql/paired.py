@@ -64,7 +64,7 @@ def paired_query(
         rows = rows.where(SQL.not_(SQL.is_null(second.copy())), copy=False)
     ctes: list[tuple[str, exp.Select]] = [("fm_input", rows)]
     group = [exp.column(key, table="fm_input") for key in keys]
-    paired = exp.select(*(g.copy() for g in group)).from_("fm_input")
+    paired = exp.select(*(exp.alias_(g.copy(), g.name) for g in group)).from_("fm_input")  # named: ClickHouse
     for k, score in ((1, "y_score"), (2, "y_score_2")):
         ctes += curve_statistics(x, keys, ("auc_sum", "sum_pos", "sum_neg"), score=SQL.col(score), prefix=f"fm_{k}")
         ctes.append((f"fm_{k}_placements", _placements(k, keys)))
@@ -79,16 +79,16 @@ def paired_query(
     columns |= {f"auc_sum_{k}": exp.column("auc_sum", table=f"fm_{k}_ranking") for k in (1, 2)}
     columns |= {name: exp.column(name, table="fm_1_ranking") for name in ("sum_pos", "sum_neg")}
     n_invalid = sum((columns[name] for name in checks), SQL.lit(0))
-    carried = [exp.alias_(exp.column(key, table="fm_paired"), key) for key in keys] + [columns["n_rows"]]
-    carried += [columns[name] for name in checks] if with_checks else []
-    select = exp.select(*carried).from_("fm_paired")
+    carried = [*keys, "n_rows", *(checks if with_checks else ())]
+    source = exp.select(*(exp.alias_(exp.column(n, table="fm_paired"), n) for n in carried)).from_("fm_paired")
     for k in (1, 2):
-        select = select.join(f"fm_{k}_ranking", on=same_group("fm_paired", f"fm_{k}_ranking", keys))
+        source = source.join(f"fm_{k}_ranking", on=same_group("fm_paired", f"fm_{k}_ranking", keys))
     for i, stage in enumerate(PAIRED_STAGES):
         values = stage(SQL, columns, SQL.lit(z), n_invalid)
-        ctes.append((f"fm_test_{i}", select.select(*(exp.alias_(v, name) for name, v in values.items()), copy=False)))
-        select = exp.select(exp.Star()).from_(f"fm_test_{i}")
-        columns = {name: exp.column(name) for name in [*columns, *values]}
+        ctes.append((f"fm_test_{i}", source.select(*(exp.alias_(v, n) for n, v in values.items()), copy=False)))
+        carried += list(values)
+        source = exp.select(*(exp.column(n) for n in carried)).from_(f"fm_test_{i}")  # named: ClickHouse's * fails
+        columns = {name: exp.column(name) for name in carried}
     final = [exp.alias_(exp.column(k), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
     final += [exp.column("n_rows"), *(exp.alias_(bounded(SQL, exp.column(n)), n) for n in PAIRED_OUTPUTS)]
     final += [exp.column(name) for name in checks] if with_checks else []
