@@ -267,19 +267,12 @@ def test_expression_builders_equal_evaluate(df, weighted):
     names = ["roc_auc_score", "gini_score", "precision_score", "accuracy_score"]
     want = fm.evaluate(df, y_true="y", y_score="a", y_pred="yhat", by="g", sample_weight=weight, metrics=names,
                        ci=0.9)  # fmt: skip
-    got = (
-        df.group_by("g")
-        .agg(
-            fm.roc_auc_se("y", "a", weight),
-            *(
-                fm.confidence_interval(
-                    n, "y", "a" if fm.get_metric(n).family == "ranking" else "yhat", weight, level=0.9
-                ).alias(n)
-                for n in names
-            ),  # fmt: skip
-        )
-        .sort("g")
-    )
+
+    def prediction(name: str) -> str:
+        return "a" if fm.get_metric(name).family == "ranking" else "yhat"
+
+    intervals = [fm.confidence_interval(n, "y", prediction(n), weight, level=0.9).alias(n) for n in names]
+    got = df.group_by("g").agg(fm.roc_auc_se("y", "a", weight), *intervals).sort("g")
     se = fm.roc_auc_ci(df, y_true="y", y_score="a", by="g", sample_weight=weight)["se"]
     assert all(_close(a, b, 1e-12) for a, b in zip(got["roc_auc_se"], se, strict=True))
     for name in names:
