@@ -15,7 +15,9 @@ peak memory. ``--macros`` times instead the aggregate ranking macros of
 ``sql/framemetrics.sql`` (``fm_roc_auc_score(y, p)`` in a ``GROUP BY``) on one
 group of 2e5 and of 1e6 rows against ``fm.sql.query`` on the same table.
 ``--report`` times the evaluation report against ``fm.evaluate`` of the
-same metrics, overall and per segment, on each engine.
+same metrics, overall and per segment, on each engine. ``--uncertainty``
+times the intervals against the point estimates they come with (DeLong's
+interval against the ROC AUC alone).
 """
 
 from __future__ import annotations
@@ -597,6 +599,38 @@ def run_report_benchmark(rows: int, groups: int, repeat: int, engines: list[str]
     return lines
 
 
+def run_uncertainty_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> list[dict[str, object]]:
+    """Time the intervals against the point estimates they come with, on each engine, weighted.
+
+    DeLong's interval (``fm.roc_auc_ci``) against the ROC AUC alone
+    (``fm.evaluate(metrics=["roc_auc_score"])``), both computed by framemetrics
+    in the same run: the ratio is what the interval costs.
+
+    Examples
+    --------
+    >>> [line["metrics"] for line in run_uncertainty_benchmark(2_000, 4, 1, ["polars"])]
+    ['DeLong interval (roc_auc_ci)']
+    """
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
+    frame = con.table("bench").pl() if "polars" in engines else None
+    columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "by": "g"}
+    lines = []
+    for engine in engines:
+        source = con.table("bench") if engine == "duckdb" else frame
+
+        def auc(source: Any = source, engine: str = engine) -> None:
+            fm.evaluate(source, metrics=["roc_auc_score"], engine=engine, **columns)
+
+        def delong(source: Any = source, engine: str = engine) -> None:
+            fm.roc_auc_ci(source, engine=engine, **columns)
+
+        case, baseline = "DeLong interval (roc_auc_ci)", "ROC AUC alone (framemetrics)"
+        lines.append(_line(engine, case, baseline, best_of(repeat, delong), best_of(repeat, auc)))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point: parse arguments, run, print the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -610,10 +644,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
     parser.add_argument("--macros", action="store_true", help="time the aggregate ranking macros instead")
     parser.add_argument("--report", action="store_true", help="time the evaluation report against evaluate instead")
+    parser.add_argument("--uncertainty", action="store_true",
+                        help="time the intervals against the point estimates instead")  # fmt: skip
     parser.add_argument("--mllib-groups", type=int, default=0,
                         help="spark: also time MLlib's evaluator on this many groups (scaled to all)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.report:
+    if args.uncertainty:
+        print(f"intervals against point estimates, {args.rows:,} rows x {args.groups:,} groups, best of {args.repeat}")
+        lines = run_uncertainty_benchmark(
+            args.rows, args.groups, args.repeat, [e for e in args.engines if e != "spark"]
+        )
+    elif args.report:
         print(
             f"evaluation report against evaluate, {args.rows:,} rows x {args.groups:,} segments, best of {args.repeat}"
         )

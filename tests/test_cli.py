@@ -52,6 +52,22 @@ def test_evaluate_writes_csv_in_a_pipe_equal_to_the_library(engine, parquet):
     assert_frame_equal(got, want, check_dtypes=False, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_evaluate_ci_adds_the_intervals_of_the_library(engine):
+    metrics = "roc_auc_score,recall_score,precision_score"
+    code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", metrics, "--ci", "0.9",
+                            "--engine", engine)  # fmt: skip
+    assert (code, err) == (0, "")
+    want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student", ci=0.9,
+                       metrics=["roc_auc_score", "recall_score", "precision_score"])  # fmt: skip
+    assert want.columns[2:5] == ["roc_auc_score", "roc_auc_score_low", "roc_auc_score_high"]
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci-method", "wilson")
+    assert code == 2 and "--ci-method needs --ci" in err
+    code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci", "95")
+    assert code == 2 and "95" in err
+
+
 @pytest.mark.parametrize("fmt", ["json", "parquet", "markdown", "table", "csv"])
 def test_every_output_format_holds_the_same_numbers(fmt, tmp_path):
     suffix = {"markdown": "md", "table": "txt"}.get(fmt, fmt)

@@ -30,8 +30,6 @@ wrongly typed column, no rows); 2 bad usage (unknown option, metric,
 metric parameter or curve); 3 a file could not be found or read."""
 
 
-
-
 def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def apply(function: Any) -> Any:
         for decorator in reversed(decorators):
@@ -138,10 +136,15 @@ def cli() -> None:
               help="Labels are y_score >= threshold when --y-pred is not given.")  # fmt: skip
 @click.option("--zero-division", type=click.Choice(["0", "1"]), help="Value of undefined ratios [default: null].")
 @click.option("--bins", type=click.IntRange(min=1), help="Approximate ranking metrics on bins of 1/BINS.")
+@click.option("--ci", type=click.FloatRange(0, 1, min_open=True, max_open=True), metavar="LEVEL",
+              help="Add <metric>_low and <metric>_high at this confidence level, e.g. 0.95 (README: Uncertainty).")  # fmt: skip
+@click.option("--ci-method", type=click.Choice(["delong", "wilson", "bootstrap"]),
+              help="The interval's method where it applies [default: DeLong for ROC AUC, Wilson for proportions].")  # fmt: skip
 @_OUTPUT
 def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str | None, labels: str | None,
              metrics: tuple[str, ...], threshold: float, zero_division: str | None, bins: int | None,
-             fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
+             ci: float | None, ci_method: str | None, fmt: str | None, output: str | None,
+             **columns: Any) -> None:  # fmt: skip
     """Metrics per segment of PATH (a Parquet or CSV file, a glob, or a folder of Parquet files).
 
     \b
@@ -150,6 +153,7 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
       framemetrics evaluate 'exports/*.parquet' --y-true y --y-score p \\
           -m roc_auc_score,log_loss,'fbeta_score(beta=2)' --by country --by month -o metrics.csv
       framemetrics evaluate bikes.csv --y-true n --y-pred pred -m r2_score,mean_absolute_error
+      framemetrics evaluate preds.parquet --y-true y --y-score p -m roc_auc_score,recall_score --ci 0.95
       framemetrics evaluate animals.parquet --y-true species --y-score p_cat --y-score p_dog \
           --y-score p_pig --labels cat,dog,pig -m f1_macro,log_loss,roc_auc_ovr
 
@@ -172,6 +176,10 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
         metrics=parse_metrics(metrics), threshold=threshold, bins=bins,
         zero_division=None if zero_division is None else float(zero_division),
     )  # fmt: skip
+    if ci is not None:
+        kwargs |= {"ci": ci, "ci_method": ci_method}
+    elif ci_method is not None:
+        raise click.UsageError("--ci-method needs --ci")
     result = _run(path, kwargs, "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))
     write_frame(result, fmt, output, out)
 

@@ -357,6 +357,28 @@ def positives_above(c: CurvePoints) -> Expr:
     return c.tp - c.pw / 2
 
 
+def _placement_moments(
+    side: str, weight: str, placement: Callable[[CurvePoints], Expr], formula: str, whose: str
+) -> tuple[Statistic, Statistic]:
+    """``delong_<side>_sum`` and ``delong_<side>_sq``: the first two moments of one class's DeLong
+    placements in weight units, ``sum w v`` and ``sum w v^2`` (exact for integer weights)."""
+    first, second = (f"sum {weight} {formula[0]}", f"sum {weight} {formula[0]}^2")
+    return (
+        Statistic(
+            f"delong_{side}_sum",
+            lambda ns, c: ns.sum(getattr(c, weight) * placement(c)),
+            curve=True,
+            doc=f"{first}, {formula}: the {whose} DeLong placements in weight units (exact for integer weights).",
+        ),
+        Statistic(
+            f"delong_{side}_sq",
+            lambda ns, c: ns.sum(getattr(c, weight) * placement(c) * placement(c)),
+            curve=True,
+            doc=f"{second}, {formula}: the second moment of the {whose} placements in weight units.",
+        ),
+    )
+
+
 def _ks_score(ns: Namespace, c: CurvePoints) -> Expr:
     """The highest score whose gap is within KS_TOLERANCE of the group's largest."""
     return ns.max(ns.when(roc_gap(ns, c) >= c.gap_max - ns.lit(KS_TOLERANCE), c.y_score).otherwise())
@@ -517,30 +539,8 @@ _ALL = [
     ),
     Statistic("ks_score", _ks_score, curve=True, gap_max=True),
     Statistic("bep_tp", _bep_tp, curve=True),
-    Statistic(
-        "delong_pos_sum",
-        lambda ns, c: ns.sum(c.pw * negatives_above(c)),
-        curve=True,
-        doc="sum pw a, a = fp - nw / 2: the positives' DeLong placements in weight units (exact for integer weights).",
-    ),
-    Statistic(
-        "delong_pos_sq",
-        lambda ns, c: ns.sum(c.pw * negatives_above(c) * negatives_above(c)),
-        curve=True,
-        doc="sum pw a^2, a = fp - nw / 2: the second moment of the positives' placements in weight units.",
-    ),
-    Statistic(
-        "delong_neg_sum",
-        lambda ns, c: ns.sum(c.nw * positives_above(c)),
-        curve=True,
-        doc="sum nw b, b = tp - pw / 2: the negatives' DeLong placements in weight units (exact for integer weights).",
-    ),
-    Statistic(
-        "delong_neg_sq",
-        lambda ns, c: ns.sum(c.nw * positives_above(c) * positives_above(c)),
-        curve=True,
-        doc="sum nw b^2, b = tp - pw / 2: the second moment of the negatives' placements in weight units.",
-    ),
+    *_placement_moments("pos", "pw", negatives_above, "a = fp - nw / 2", "positives'"),
+    *_placement_moments("neg", "nw", positives_above, "b = tp - pw / 2", "negatives'"),
     Statistic("sum_pos", lambda ns, c: ns.sum(c.pw), curve=True, doc="Positive weight of the group (P)."),
     Statistic("sum_neg", lambda ns, c: ns.sum(c.nw), curve=True, doc="Negative weight of the group (N)."),
 ]
