@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import framemetrics as fm
+from framemetrics.core.intervals import has_own_interval
 from framemetrics.report.collect import HISTOGRAM_BINS, collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
@@ -79,6 +80,21 @@ BINARY_ROWS = st.lists(
 )
 
 
+def _library(frame: pl.DataFrame, metrics: list[str], **columns: object) -> pl.DataFrame:
+    """fm.evaluate's frame of ``metrics``, each with its 95 % interval where it has one of its own (as the report)."""
+    plain = fm.evaluate(frame, metrics=metrics, **columns)
+    own = [m for m in metrics if has_own_interval(m, {})]
+    with_ci = fm.evaluate(frame, metrics=own, ci=0.95, **columns)
+    order = [
+        c
+        for m in ["n_rows", *metrics]
+        for c in (m, f"{m}_low", f"{m}_high")
+        if c in plain.columns or c in with_ci.columns
+    ]
+    keys = [c for c in plain.columns if c not in ("n_rows", *metrics)]
+    return pl.concat([plain, with_ci.drop(*keys, "n_rows", *own)], how="horizontal").select(*keys, *order)
+
+
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=BINARY_ROWS)
@@ -90,8 +106,8 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
     columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "engine": engine}
     data = collect(frame, by=("g",), max_points=8, max_segments=3, **columns)
     metrics = list(data.metrics)
-    assert_frame_equal(data.overall, fm.evaluate(frame, metrics=metrics, **columns), rel_tol=1e-12, abs_tol=1e-12)
-    want = fm.evaluate(frame, metrics=metrics, by="g", **columns)
+    assert_frame_equal(data.overall, _library(frame, metrics, **columns), rel_tol=1e-12, abs_tol=1e-12)
+    want = _library(frame, metrics, by="g", **columns)
     assert_frame_equal(data.segments, want, rel_tol=1e-12, abs_tol=1e-12)
     for name, got in (("roc_curve", data.roc), ("precision_recall_curve", data.pr)):
         whole = fm.curve_table(name, frame, drop_intermediate=False, max_points=8, **columns)
@@ -114,5 +130,25 @@ def test_a_column_named_like_the_report_level_changes_nothing(engine):
     )
     columns = {"y_true": "y", "y_score": "p", "engine": engine}
     data = collect(frame, by=("fm_level",), **columns)
-    assert_frame_equal(data.segments, fm.evaluate(frame, metrics=list(data.metrics), by="fm_level", **columns))
-    assert_frame_equal(data.overall, fm.evaluate(frame, metrics=list(data.metrics), **columns))
+    assert_frame_equal(data.segments, _library(frame, list(data.metrics), by="fm_level", **columns))
+    assert_frame_equal(data.overall, _library(frame, list(data.metrics), **columns))
+
+
+def test_a_cell_with_an_interval_is_tinted_only_where_the_interval_excludes_the_overall_value():
+    from framemetrics.report.page import _table
+
+    overall = pl.DataFrame({"roc_auc_score": [0.90], "roc_auc_score_low": [0.88], "roc_auc_score_high": [0.92]})
+    segments = pl.DataFrame(
+        {
+            "g": ["wide", "worse"],
+            "roc_auc_score": [0.85, 0.70],
+            "roc_auc_score_low": [0.70, 0.60],
+            "roc_auc_score_high": [0.95, 0.80],
+        }
+    )
+    page = _table(segments, "t", None, overall, ("g",))
+    header, body = page.split("<tbody>")
+    rows = body.split("<tr>")[1:]
+    assert "roc_auc_score_low" not in header and "roc_auc_score" in header
+    assert "background" not in rows[0] and "background" in rows[1]  # 0.85 within [0.70, 0.95] of 0.90: no tint
+    assert all(r.count('<svg class="bar"') == 1 and "[0." in r for r in rows)

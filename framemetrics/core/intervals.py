@@ -62,6 +62,7 @@ __all__ = [
     "Interval",
     "check_level",
     "delong_variance",
+    "has_own_interval",
     "interval_z",
     "metric_interval",
     "paired_sums",
@@ -316,6 +317,17 @@ def metric_interval(name: str, params: Mapping[str, Any], method: str | None) ->
         raise ArgumentError(f"{name}: the bootstrap interval is not available yet")
     takes = " or ".join(repr(m) for m in ([own.method] if own else []) + ["bootstrap"])
     raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
+
+
+def has_own_interval(name: str, params: Mapping[str, Any]) -> bool:
+    """Whether metric ``name`` has an interval of its own (DeLong's, Wilson's), not only the bootstrap.
+
+    Examples
+    --------
+    >>> has_own_interval("recall_score", {}), has_own_interval("log_loss", {})
+    (True, False)
+    """
+    return _own_interval(name, params) is not None
 
 
 def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:

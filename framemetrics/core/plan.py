@@ -17,7 +17,7 @@ from typing import Any
 from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.formulas.guards import bounded
-from framemetrics.core.intervals import Interval, check_level, interval_z, metric_interval
+from framemetrics.core.intervals import Interval, check_level, has_own_interval, interval_z, metric_interval
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.statistics import STATISTICS
 
@@ -328,7 +328,9 @@ def make_plan(
         Binary: a confidence level; each metric gets an interval
         (:func:`~framemetrics.core.intervals.metric_interval`).
     ci_method : str, optional
-        The interval method instead of each metric's default.
+        The interval method instead of each metric's default; ``"own"``
+        (the report's) gives an interval only to the metrics with one of
+        their own (DeLong's, Wilson's) and none to the others.
     interval_outputs : tuple of str or dict of str to str, default ("low", "high")
         The interval columns of each metric (``se`` where the method has one),
         named ``<metric>_<output>``, or as a mapping of output to name says.
@@ -389,9 +391,12 @@ def make_plan(
 def _with_intervals(
     plan: Plan, inputs: dict[str, Any], level: float, method: str | None, outputs: tuple[str, ...] | Mapping[str, str]
 ) -> Plan:
-    """``plan`` with an interval of every call at ``level`` and the statistics the intervals read."""
+    """``plan`` with an interval of every call (``method="own"``: of those with their own) at ``level``, and the
+    statistics the intervals read."""
     z = interval_z(level)
-    intervals = tuple(IntervalCall(call, metric_interval(call.name, inputs, method), z, outputs) for call in plan.calls)
+    calls = [c for c in plan.calls if method != "own" or has_own_interval(c.name, inputs)]
+    own = None if method == "own" else method
+    intervals = tuple(IntervalCall(call, metric_interval(call.name, inputs, own), z, outputs) for call in calls)
     statistics = dict.fromkeys([*plan.statistics, *(s for i in intervals for s in i.interval.statistics)])
     return replace(plan, intervals=intervals, statistics=tuple(statistics))
 

@@ -22,6 +22,7 @@ from framemetrics.report.shared import shared_results
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = [
+    "INTERVAL_SUFFIXES",
     "REPORT_METRICS",
     "ReportData",
     "collect",
@@ -34,6 +35,8 @@ __all__ = [
     "stack",
 ]
 
+# The columns of a metric's interval beside it (framemetrics.evaluate(ci=...)).
+INTERVAL_SUFFIXES = ("_low", "_high")
 REPORT_METRICS = (
     "prevalence",
     "roc_auc_score",
@@ -237,7 +240,7 @@ def report_data(source: Source, started: float, *, overall: pl.DataFrame, **fiel
     return ReportData(
         source=name,
         source_bytes=size,
-        metrics=tuple(c for c in overall.columns if c != "n_rows"),
+        metrics=tuple(c for c in overall.columns if c != "n_rows" and not c.endswith(INTERVAL_SUFFIXES)),
         overall=overall,
         seconds=time.perf_counter() - started,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -9,9 +9,9 @@ from importlib.resources import files
 import polars as pl
 
 import framemetrics
-from framemetrics.report.collect import ReportData, direction, segment_label
+from framemetrics.report.collect import INTERVAL_SUFFIXES, ReportData, direction, segment_label
 
-__all__ = ["FULL_RED_GAP", "FULL_RED_RATIO", "badness", "render_page"]
+__all__ = ["FULL_RED_GAP", "FULL_RED_RATIO", "badness", "error_bar", "render_page"]
 
 
 def _asset(name: str) -> str:
@@ -60,6 +60,45 @@ def badness(metric: str, value: float | None, overall: float | None) -> float:
     return round(min(max(share, 0.0), 1.0), 9)
 
 
+def error_bar(
+    low: float, high: float, value: float, overall: float | None = None, span: tuple[float, float] = (0.0, 1.0)
+) -> str:
+    """A small inline SVG of an interval on the axis ``span``: the bar from ``low`` to ``high``, a dot at
+    ``value`` and a tick at the ``overall`` value.
+
+    Examples
+    --------
+    >>> error_bar(0.25, 0.75, 0.5).count("<line")
+    1
+    """
+    start, end = span
+    width = end - start if end > start else 1.0
+
+    def x(v: float) -> str:
+        return f"{2 + 56 * min(max((v - start) / width, 0.0), 1.0):.1f}"
+
+    tick = "" if overall is None else f'<path d="M{x(overall)} 1V9" class="overall"/>'
+    return (
+        f'<svg class="bar" width="60" height="10" role="img" aria-label="95% interval {low:.4f} to {high:.4f}">'
+        f'<line x1="{x(low)}" x2="{x(high)}" y1="5" y2="5"/>{tick}<circle cx="{x(value)}" cy="5" r="2"/></svg>'
+    )
+
+
+def _span(low: pl.Series, high: pl.Series, overall: float | None) -> tuple[float, float]:
+    """The axis of a column's error bars: its lowest and highest bound and the overall value, padded 5 %."""
+    values = [v for v in (*low.drop_nulls(), *high.drop_nulls(), overall) if v is not None and math.isfinite(v)]
+    if not values:
+        return (0.0, 1.0)
+    start, end = min(values), max(values)
+    pad = 0.05 * (end - start) or 0.01
+    return (start - pad, end + pad)
+
+
+def _interval(frame: pl.DataFrame, column: str) -> tuple[pl.Series, pl.Series] | None:
+    names = [f"{column}{suffix}" for suffix in INTERVAL_SUFFIXES]
+    return (frame[names[0]], frame[names[1]]) if all(n in frame.columns for n in names) else None
+
+
 def _table(
     frame: pl.DataFrame,
     table_id: str,
@@ -69,24 +108,36 @@ def _table(
 ) -> str:
     """An HTML table whose cells carry their raw value for sorting and a red tint by :func:`badness`.
 
-    The ``keys`` columns (the segment) are pinned when the table scrolls sideways in its box.
+    A metric with an interval (its ``_low`` and ``_high`` columns) shows it
+    as an :func:`error_bar` in its cell, and is tinted only where the interval
+    lies wholly on the worse side of the overall value (the gap is not
+    within the segment's uncertainty). The ``keys`` columns (the segment) are
+    pinned when the table scrolls sideways in its box.
     """
+    shown = [c for c in frame.columns if not (c.endswith(INTERVAL_SUFFIXES) and c.rsplit("_", 1)[0] in frame.columns)]
     pinned = {c: "key last" if c == keys[-1] else "key" for c in keys}
     reference = {} if overall is None else overall.row(0, named=True)
-    tints = {
-        c: {i: badness(c, v, reference.get(c)) for i, v in enumerate(frame[c])} if c in reference else {}
-        for c in frame.columns
-    }
+    tints = {}
+    for c in shown:
+        bounds = _interval(frame, c)
+        base = reference.get(c)
+        tints[c] = {}
+        for i, v in enumerate(frame[c]):
+            tint = badness(c, v, base) if c in reference else 0.0
+            if tint and bounds is not None and base is not None:
+                low, high = bounds[0][i], bounds[1][i]
+                tint = tint if low is not None and not low <= base <= high else 0.0
+            tints[c][i] = tint
     sorted_by = ' aria-sort="ascending"'
     classes = {c: f' class="{pinned[c]}"' for c in pinned}
     header = "".join(
-        f'<th scope="col"{classes.get(c, "")}{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>'
-        for c in frame.columns
+        f'<th scope="col"{classes.get(c, "")}{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>' for c in shown
     )
     rows = []
-    for i, row in enumerate(frame.iter_rows()):
+    for i in range(frame.height):
         cells = []
-        for column, value in zip(frame.columns, row, strict=True):
+        for column in shown:
+            value = frame[column][i]
             raw = "" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(value)
             attributes = f' data-value="{html.escape(raw if not isinstance(value, str) else value)}"'
             names = [*([pinned[column]] if column in pinned else []), *(["null"] if value is None else [])]
@@ -94,7 +145,14 @@ def _table(
                 attributes += f' class="{" ".join(names)}"'
             if value is not None and tints[column].get(i):
                 attributes += f' style="background: rgba(230, 73, 60, {0.42 * tints[column][i]:.3f})"'
-            cells.append(f"<td{attributes}>{html.escape(_text(value))}</td>")
+            text = html.escape(_text(value))
+            bounds = _interval(frame, column)
+            if bounds is not None and value is not None and bounds[0][i] is not None:
+                low, high = bounds[0][i], bounds[1][i]
+                span = _span(*bounds, reference.get(column))
+                text += f' <span class="ci">[{low:.3f}, {high:.3f}]</span>'
+                text += error_bar(low, high, value, reference.get(column), span)
+            cells.append(f"<td{attributes}>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "\n".join(rows)
     table = f'<table class="sortable" id="{table_id}"><thead><tr>{header}</tr></thead>\n<tbody>{body}</tbody></table>'
@@ -170,7 +228,9 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
         hint = (
             "Click a column to sort. A cell is tinted red when the segment is worse than the whole data: "
             f"fully red {FULL_RED_GAP:.2f} below it for scores and rates, {FULL_RED_RATIO:.0%} above it for losses "
-            "and errors (a fixed scale, not relative to the other segments)."
+            "and errors (a fixed scale, not relative to the other segments). Brackets and bars: the 95 % "
+            "interval (DeLong's for the ROC AUC, Wilson's for the proportions; the tick is the whole data's value); "
+            "such a cell is tinted only where its interval excludes the whole data's value."
         )
         worst = _worst(data, key) if key else ""
         ordered = data.segments.sort(key, nulls_last=True, descending=direction(key) < 0) if key else data.segments

@@ -41,8 +41,9 @@ from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["Shared", "level_name", "shared_results"]
+__all__ = ["REPORT_LEVEL", "Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
+REPORT_LEVEL = 0.95  # the level of the report's intervals
 _STAGE_ANCHOR = "roc_auc_score"  # puts y_score, its checks and the curve stage in any plan
 _tables = itertools.count()
 
@@ -90,6 +91,10 @@ def shared_results(
 ) -> Shared:
     """Metrics over all rows and per segment of ``by`` and both curves, from one curve stage.
 
+    Each metric with an interval of its own (DeLong's for the ROC AUC,
+    Wilson's for the proportions) has ``<metric>_low`` and ``<metric>_high``
+    at :data:`REPORT_LEVEL` beside it.
+
     The parameters are those of :func:`framemetrics.evaluate` (``metrics``
     a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
     ``engine`` is ``"polars"`` or ``"duckdb"``. Invalid rows raise as in
@@ -114,12 +119,13 @@ def shared_results(
     prepared = prepare_metrics(
         anchored, threshold=threshold, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
+        ci=REPORT_LEVEL, ci_method="own",
     )  # fmt: skip
     per_segment = calibration_bins or {}
     bins = _calibration_plans(per_segment, **scored)
     request = _Request(source, con, prepared, by, nulls, max_points, per_segment, bins)
     result, curves, calibration, level = (_on_polars if engine == "polars" else _on_duckdb)(request)
-    hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR]
+    hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR, f"{_STAGE_ANCHOR}_low", f"{_STAGE_ANCHOR}_high"]
     checks = [c.name for c in prepared.resolved.plan.checks]
     return Shared(result.drop(checks, *hidden), curves, calibration, by, level)
 
