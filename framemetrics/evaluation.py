@@ -176,8 +176,10 @@ def evaluate(
         positive and negative rates, NPV, prevalence); weights are frequency
         weights for DeLong and give Kish's effective size to Wilson
         (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
-    ci_method : {"delong", "wilson"}, optional
-        Force a method where it applies.
+    ci_method : {"delong", "wilson", "own"}, optional
+        Force a method where it applies; ``"own"`` gives intervals only to
+        the metrics with one of their own (DeLong's, Wilson's), as the
+        evaluation report does, and none to the others.
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute: by default Polars, and Spark for a Spark DataFrame
         (which no other engine reads: framemetrics never collects its rows).
