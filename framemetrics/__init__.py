@@ -92,7 +92,7 @@ if TYPE_CHECKING:
         multiclass_confusion_matrix,
     )
     from framemetrics.report import evaluation_report
-    from framemetrics.uncertainty import compare_auc, confidence_interval, roc_auc_ci, roc_auc_se
+    from framemetrics.uncertainty import bootstrap, compare_auc, confidence_interval, roc_auc_ci, roc_auc_se
 
 
 def _lazy_names() -> dict[str, str]:
@@ -136,6 +136,7 @@ __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "bootstrap",
     "box_iou",
     "break_even_point",
     "brier_score_loss",

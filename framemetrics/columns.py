@@ -225,6 +225,9 @@ def resolve(
     ci: float | None = None,
     ci_method: str | None = None,
     interval_outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high"),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
 
@@ -260,6 +263,9 @@ def resolve(
         ci=ci,
         ci_method=ci_method,
         interval_outputs=interval_outputs,
+        n_resamples=n_resamples,
+        seed=seed,
+        row_id=row_id,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)

@@ -21,7 +21,7 @@ from framemetrics.columns import (
 )
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
-from framemetrics.core.checks import invalid_input
+from framemetrics.core.checks import invalid_input, rows
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.plan import MetricsArg, Plan
@@ -39,7 +39,14 @@ from framemetrics.sources import (
 from framemetrics.spark import SparkSource
 from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
-__all__ = ["check_schema", "evaluate", "evaluate_binary_or_regression", "raise_for_invalid", "run_prepared"]
+__all__ = [
+    "check_row_id",
+    "check_schema",
+    "evaluate",
+    "evaluate_binary_or_regression",
+    "raise_for_invalid",
+    "run_prepared",
+]
 
 
 def check_schema(
@@ -63,6 +70,20 @@ def check_schema(
         if numeric and role != "by" and kind != "numeric":
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
     check_output_names(by, ["n_rows", *plan.output_columns, *(c.name for c in plan.checks)])
+
+
+def check_row_id(plan: Plan, kinds: dict[str, str], opened: pl.LazyFrame | DuckDBSource | SparkSource) -> None:
+    """Raise if the bootstrap's ``row_id`` column is missing, not numeric or has nulls (a row without a key
+    would silently leave every replicate)."""
+    row_id = plan.resampling.row_id if plan.resampling else None
+    if row_id is None:
+        return
+    if row_id not in kinds:
+        raise missing_column(row_id, "row_id", kinds)
+    if kinds[row_id] != "numeric":
+        raise ValueError(f"column {row_id!r} (row_id) must hold integers, got {kinds[row_id]} values")
+    if count := null_rows(opened, [row_id]):
+        raise invalid_input([f"column {row_id!r} (row_id): {rows(count)} null"], 0)
 
 
 def raise_for_invalid(
@@ -110,6 +131,9 @@ def evaluate(
     nulls: Literal["error", "drop"] = "error",
     ci: float | None = None,
     ci_method: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
     engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     spark: Any = None,
@@ -180,6 +204,12 @@ def evaluate(
         Force a method where it applies; ``"own"`` gives intervals only to
         the metrics with one of their own (DeLong's, Wilson's), as the
         evaluation report does, and none to the others.
+    n_resamples, seed, row_id
+        The Poisson bootstrap (every metric without an interval of its own,
+        or all with ``ci_method="bootstrap"``): its replicates (2 to
+        10,000), its seed, and the integer column identifying a row (by
+        default its position as read). With ``row_id`` every engine draws
+        the same replicates whatever the order of the rows.
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute: by default Polars, and Spark for a Spark DataFrame
         (which no other engine reads: framemetrics never collects its rows).
@@ -269,7 +299,8 @@ def evaluate(
     return evaluate_binary_or_regression(
         source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
         by=by, metrics=chosen, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, bins=bins,
-        nulls=nulls, ci=ci, ci_method=ci_method, engine=engine, con=con, spark=spark,
+        nulls=nulls, ci=ci, ci_method=ci_method, n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine,
+        con=con, spark=spark,
     )  # fmt: skip
 
 
@@ -290,6 +321,9 @@ def evaluate_binary_or_regression(
     nulls: Literal["error", "drop"] = "error",
     ci: float | None = None,
     ci_method: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
     engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     spark: Any = None,
@@ -322,6 +356,9 @@ def evaluate_binary_or_regression(
         bins=bins,
         ci=ci,
         ci_method=ci_method,
+        n_resamples=n_resamples,
+        seed=seed,
+        row_id=row_id,
     )
     return run_prepared(source, prepared, nulls, engine, con, spark)
 
@@ -345,12 +382,14 @@ def run_prepared(
     if engine == "polars":
         frame = open_polars(source, con)
         check_schema(plan, roles, by, schema(frame), thresholded)
+        check_row_id(plan, schema(frame), frame)
         result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
         raise_for_invalid(result, plan, roles, nulls, frame)
     else:
         opened = open_sql(source, engine, con, spark)
         try:
             check_schema(plan, roles, by, sql_schema(opened), thresholded)
+            check_row_id(plan, sql_schema(opened), opened)
             inputs = QueryInputs(opened.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
             result = opened.fetch(plan_query(plan, inputs, checks=True), by)
             raise_for_invalid(result, plan, roles, nulls, opened)

@@ -38,12 +38,21 @@ from framemetrics.core.checks import check
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import PAIRED_OUTPUTS, PAIRED_STAGES, check_level, interval_z
-from framemetrics.core.plan import Plan
+from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.core.registry import get_metric
-from framemetrics.evaluation import check_schema, raise_for_invalid, run_prepared
+from framemetrics.evaluation import check_schema, evaluate_binary_or_regression, raise_for_invalid, run_prepared
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["Paired", "compare_auc", "confidence_interval", "paired_tree", "prepare_paired", "roc_auc_ci", "roc_auc_se"]
+__all__ = [
+    "Paired",
+    "bootstrap",
+    "compare_auc",
+    "confidence_interval",
+    "paired_tree",
+    "prepare_paired",
+    "roc_auc_ci",
+    "roc_auc_se",
+]
 
 ColumnLike = str | pl.Expr
 # roc_auc_ci's interval columns.
@@ -182,6 +191,81 @@ def roc_auc_ci(
         ci=check_level(level), interval_outputs=AUC_INTERVAL,
     )  # fmt: skip
     return run_prepared(source, prepared, nulls, engine, con, spark)
+
+
+def bootstrap(
+    source: Source,
+    *,
+    y_true: str,
+    y_pred: str | None = None,
+    y_score: str | None = None,
+    metrics: MetricsArg | None = None,
+    by: By = None,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+    row_id: str | None = None,
+    threshold: float = 0.5,
+    sample_weight: str | None = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    zero_division: float | None = None,
+    nulls: Literal["error", "drop"] = "error",
+    engine: Engine | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    spark: Any = None,
+) -> pl.DataFrame:
+    """Percentile intervals of any metric by the Poisson bootstrap, every replicate in one pass per group.
+
+    Each row gets, in replicate ``b``, a Poisson(1) weight that is a function
+    of ``(seed, b, row key)`` (:mod:`framemetrics.core.resampling`): the
+    replicates' statistics are sums weighted by it, all computed in one
+    aggregation, and each metric's interval is the percentiles of its
+    replicate values at ``(1 -+ level) / 2``, NumPy's linear interpolation
+    (replicates where the metric is undefined are left out). It is
+    :func:`framemetrics.evaluate` with ``ci=level, ci_method="bootstrap"``.
+
+    Parameters
+    ----------
+    source, y_true, y_pred, y_score, metrics, by, threshold, sample_weight, pos_label, neg_label, zero_division
+        As in :func:`framemetrics.evaluate` (binary and regression metrics
+        that are sums over rows: not yet those of the curve stage or of a
+        first pass, such as average precision or R²).
+    n_resamples : int, default 1000
+        The replicates, 2 to 10,000.
+    level : float, default 0.95
+        The confidence level.
+    seed : int, default 0
+        The replicates' seed.
+    row_id : str, optional
+        An integer column identifying each row: the same key gives the same
+        weights on every engine, whatever the order of the rows. By default
+        the row's position as read.
+    nulls, engine, con, spark
+        As in :func:`framemetrics.evaluate`.
+
+    Returns
+    -------
+    polars.DataFrame
+        The group columns, ``n_rows``, then per metric ``<metric>``
+        (the estimate on all rows), ``<metric>_low`` and ``<metric>_high``.
+
+    Examples
+    --------
+    >>> import polars as pl, framemetrics as fm
+    >>> df = pl.DataFrame({"y": [0, 1, 1, 0, 1, 0, 1, 1], "p": [0.2, 0.9, 0.4, 0.6, 0.8, 0.1, 0.7, 0.3]})
+    >>> out = fm.bootstrap(df, y_true="y", y_score="p", metrics=["f1_score"], n_resamples=200, level=0.9)
+    >>> out.columns
+    ['n_rows', 'f1_score', 'f1_score_low', 'f1_score_high']
+    >>> out["f1_score_low"].item() <= out["f1_score"].item() <= out["f1_score_high"].item()
+    True
+    """
+    return evaluate_binary_or_regression(
+        source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
+        by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, nulls=nulls,
+        ci=check_level(level), ci_method="bootstrap", n_resamples=n_resamples, seed=seed, row_id=row_id,
+        engine=engine, con=con, spark=spark,
+    )  # fmt: skip
 
 
 def compare_auc(

@@ -139,12 +139,17 @@ def cli() -> None:
 @click.option("--ci", type=click.FloatRange(0, 1, min_open=True, max_open=True), metavar="LEVEL",
               help="Add <metric>_low and <metric>_high at this confidence level, e.g. 0.95 (README: Uncertainty).")  # fmt: skip
 @click.option("--ci-method", type=click.Choice(["delong", "wilson", "bootstrap"]),
-              help="The interval's method where it applies [default: DeLong for ROC AUC, Wilson for proportions].")  # fmt: skip
+              help="The interval's method where it applies [default: DeLong for ROC AUC, Wilson for proportions, "
+                   "the Poisson bootstrap otherwise].")  # fmt: skip
+@click.option("--n-resamples", type=click.IntRange(2, 10_000), default=1000, show_default=True,
+              help="The bootstrap's replicates.")  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True, help="The bootstrap's seed.")
+@click.option("--row-id", help="The bootstrap's integer row key column [default: the row's position].")
 @_OUTPUT
 def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str | None, labels: str | None,
              metrics: tuple[str, ...], threshold: float, zero_division: str | None, bins: int | None,
-             ci: float | None, ci_method: str | None, fmt: str | None, output: str | None,
-             **columns: Any) -> None:  # fmt: skip
+             ci: float | None, ci_method: str | None, n_resamples: int, seed: int, row_id: str | None,
+             fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
     """Metrics per segment of PATH (a Parquet or CSV file, a glob, or a folder of Parquet files).
 
     \b
@@ -177,7 +182,7 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
         zero_division=None if zero_division is None else float(zero_division),
     )  # fmt: skip
     if ci is not None:
-        kwargs |= {"ci": ci, "ci_method": ci_method}
+        kwargs |= {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed, "row_id": row_id}
     elif ci_method is not None:
         raise click.UsageError("--ci-method needs --ci")
     result = _run(path, kwargs, "Evaluating", lambda con: fm.evaluate(path, con=con, **kwargs))

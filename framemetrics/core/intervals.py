@@ -52,6 +52,7 @@ from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
+from framemetrics.core.resampling import bootstrappable
 from framemetrics.core.statistics import Rows, negative_weight, positive_weight
 
 __all__ = [
@@ -292,12 +293,16 @@ def _wilson(successes: tuple[str, ...], trials: tuple[str, ...]) -> Bounds:
     return bounds
 
 
-def metric_interval(name: str, params: Mapping[str, Any], method: str | None) -> Interval:
+def metric_interval(
+    name: str, params: Mapping[str, Any], method: str | None, statistics: tuple[str, ...] = ()
+) -> Interval:
     """The interval of metric ``name`` (with its ``params``) by ``method``, or by default its own.
 
     The defaults: DeLong for ``roc_auc_score`` (without ``max_fpr``) and
     ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
-    bootstrap for every other metric. ``method="bootstrap"`` forces it.
+    Poisson bootstrap for every other metric, over its ``statistics``
+    (sums over rows: :func:`~framemetrics.core.resampling.bootstrappable`).
+    ``method="bootstrap"`` forces it.
 
     Examples
     --------
@@ -314,9 +319,19 @@ def metric_interval(name: str, params: Mapping[str, Any], method: str | None) ->
     if own is not None and method in (None, own.method):
         return own
     if method in (None, "bootstrap"):
-        raise ArgumentError(f"{name}: the bootstrap interval is not available yet")
+        missing = [s for s in statistics if not bootstrappable(s)]
+        if missing or not statistics:
+            raise ArgumentError(
+                f"{name}: its bootstrap interval is not available yet (it reads {', '.join(missing) or 'no sum'}, "
+                "not a sum over rows)"
+            )
+        return Interval("bootstrap", statistics, _no_bounds)
     takes = " or ".join(repr(m) for m in ([own.method] if own else []) + ["bootstrap"])
     raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
+
+
+def _no_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    raise TypeError("a bootstrap interval is computed from replicates, not a formula of the statistics")
 
 
 def has_own_interval(name: str, params: Mapping[str, Any]) -> bool:

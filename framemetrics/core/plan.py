@@ -19,6 +19,7 @@ from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import Interval, check_level, has_own_interval, interval_z, metric_interval
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
+from framemetrics.core.resampling import Resampling, check_resampling
 from framemetrics.core.statistics import STATISTICS
 
 __all__ = [
@@ -69,6 +70,7 @@ class IntervalCall:
     interval: Interval
     z: float
     outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high")
+    level: float = 0.95
 
     def values(self, ns: Any, columns: Mapping[str, Any], *, guarded: bool = True) -> dict[str, Any]:
         """Each output column's expression over the statistics and check counts named in ``columns``.
@@ -140,6 +142,17 @@ class Plan:
     beta: float = 1.0
     kappa_weights: tuple[str | None, ...] = ()
     intervals: tuple[IntervalCall, ...] = ()
+    resampling: Resampling | None = None
+
+    @property
+    def bootstrapped(self) -> tuple[IntervalCall, ...]:
+        """The intervals by the Poisson bootstrap, computed from replicates (:attr:`resampling`)."""
+        return tuple(i for i in self.intervals if i.interval.method == "bootstrap")
+
+    @property
+    def formula_intervals(self) -> tuple[IntervalCall, ...]:
+        """The intervals that are formulas of the statistics (DeLong's, Wilson's)."""
+        return tuple(i for i in self.intervals if i.interval.method != "bootstrap")
 
     @property
     def output_columns(self) -> tuple[str, ...]:
@@ -289,6 +302,9 @@ def make_plan(
     ci: float | None = None,
     ci_method: str | None = None,
     interval_outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high"),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
 ) -> Plan:
     """Resolve metric names and parameters of one task into a :class:`Plan`.
 
@@ -334,6 +350,9 @@ def make_plan(
     interval_outputs : tuple of str or dict of str to str, default ("low", "high")
         The interval columns of each metric (``se`` where the method has one),
         named ``<metric>_<output>``, or as a mapping of output to name says.
+    n_resamples, seed, row_id
+        The Poisson bootstrap's replicates, seed and row key column
+        (:func:`~framemetrics.core.resampling.check_resampling`).
 
     Returns
     -------
@@ -385,7 +404,11 @@ def make_plan(
         )
         return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
     plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
-    return plan if ci is None else _with_intervals(plan, chosen, check_level(ci, "ci"), ci_method, interval_outputs)
+    if ci is None:
+        return plan
+    plan = _with_intervals(plan, chosen, check_level(ci, "ci"), ci_method, interval_outputs)
+    resampling = check_resampling(as_python_scalar(n_resamples), as_python_scalar(seed), row_id)
+    return replace(plan, resampling=resampling) if plan.bootstrapped else plan
 
 
 def _with_intervals(
@@ -396,7 +419,10 @@ def _with_intervals(
     z = interval_z(level)
     calls = [c for c in plan.calls if method != "own" or has_own_interval(c.name, inputs)]
     own = None if method == "own" else method
-    intervals = tuple(IntervalCall(call, metric_interval(call.name, inputs, own), z, outputs) for call in calls)
+    intervals = tuple(
+        IntervalCall(call, metric_interval(call.name, inputs, own, call.statistics), z, outputs, level)
+        for call in calls
+    )
     statistics = dict.fromkeys([*plan.statistics, *(s for i in intervals for s in i.interval.statistics)])
     return replace(plan, intervals=intervals, statistics=tuple(statistics))
 

@@ -35,22 +35,33 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
+from framemetrics.core.statistics import STATISTICS, Rows
 
 __all__ = [
+    "MAX_RESAMPLES",
     "POISSON_THRESHOLDS",
     "PRIME",
     "PYTHON",
+    "Resampling",
+    "bootstrappable",
+    "check_resampling",
+    "percentile_position",
     "poisson_weight",
     "replicate_constant",
+    "replicate_statistic",
+    "replicate_uniforms",
     "row_hash",
     "uniform",
 ]
 
 Expr = Any
 PRIME = 2**31 - 1
+MAX_RESAMPLES = 10_000
 # floor(F(j) p) for j = 0..12, F the Poisson(1) distribution function (computed to 50 digits).
 POISSON_THRESHOLDS = (
     790015083,
@@ -146,3 +157,73 @@ def poisson_weight(ns: Namespace | Any, u: Expr) -> Expr:
     for j, threshold in enumerate(POISSON_THRESHOLDS[1:], start=1):
         case = case.when(u < threshold, j)
     return case.otherwise(len(POISSON_THRESHOLDS))
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """The Poisson bootstrap of a request: its replicates, seed and row key (a column, or the row's position)."""
+
+    n_resamples: int
+    seed: int
+    row_id: str | None = None
+
+
+def check_resampling(n_resamples: Any, seed: Any, row_id: Any = None) -> Resampling:
+    """The bootstrap's arguments checked: ``n_resamples`` from 2 to 10,000, an integer ``seed``, a column name.
+
+    Examples
+    --------
+    >>> check_resampling(200, 0)
+    Resampling(n_resamples=200, seed=0, row_id=None)
+    >>> check_resampling(1, 0)
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: n_resamples must be an integer from 2 to 10000, got 1
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 2 <= n_resamples <= MAX_RESAMPLES:
+        raise ArgumentError(f"n_resamples must be an integer from 2 to {MAX_RESAMPLES}, got {n_resamples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ArgumentError(f"seed must be an integer, got {seed!r}")
+    if row_id is not None and not isinstance(row_id, str):
+        raise ArgumentError(f"row_id must be a column name, got {row_id!r}")
+    return Resampling(n_resamples, seed, row_id)
+
+
+def replicate_uniforms(ns: Namespace | Any, hashed: Expr, resampling: Resampling) -> dict[str, Expr]:
+    """Each replicate's uniform integer of a row whose hash is ``hashed``, named ``fm_u<b>``.
+
+    A compiler makes them columns before :func:`poisson_weight` compares each
+    with the thirteen thresholds (as SQL text, an expression repeated thirteen
+    times would be planned thirteen times).
+    """
+    return {
+        f"fm_u{b}": uniform(ns, hashed, replicate_constant(resampling.seed, b)) for b in range(resampling.n_resamples)
+    }
+
+
+def replicate_statistic(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
+    """The row statistic ``name`` of one replicate: every row's weight times its Poisson ``weight``.
+
+    ``n_rows`` becomes the rows drawn, ``sum weight``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_statistic(SQL, "sum_weight", Rows.named(SQL), SQL.col("fm_k0")))
+    'COALESCE(SUM(sample_weight * fm_k0), 0)'
+    """
+    if name == "n_rows":
+        return ns.to_int(ns.sum(weight))
+    return STATISTICS[name].build(ns, replace(x, sample_weight=x.sample_weight * weight))
+
+
+def bootstrappable(statistic: str) -> bool:
+    """Whether a statistic is a sum over rows that a replicate reweights (no curve stage, no first pass)."""
+    s = STATISTICS[statistic]
+    return not s.curve and not s.needs
+
+
+def percentile_position(n: Expr, q: float) -> Expr:
+    """NumPy's linear percentile of ``n`` sorted values at ``q``: the 0-based position ``(n - 1) q``."""
+    return (n - 1) * q

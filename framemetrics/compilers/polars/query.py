@@ -9,6 +9,7 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
 from framemetrics.compilers.polars.stages import (
     aggregated,
     cell_statistics,
@@ -57,6 +58,12 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
     n_invalid = reduce(lambda a, b: a + b, (checks[c.name] for c in call.checks))
     arguments = {s: statistics[s] for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
     return apply_formula(POLARS, call.name, arguments, n_invalid, call.params).alias(call.name)
+
+
+def row_key(plan: Plan) -> pl.Expr:
+    """The bootstrap's row key: the ``row_id`` column, or the row's position as read."""
+    row_id = plan.resampling.row_id
+    return pl.int_range(pl.len(), dtype=pl.Int64) if row_id is None else pl.col(row_id)
 
 
 def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
@@ -194,7 +201,8 @@ def run_polars(
     0.6667
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
-    data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls)
+    extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
+    data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls, extra=extra)
     stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
     for (score, _), statistics in plan.curve_stages.items():
         x = curve_rows(POLARS, rows_of(plan_inputs(plan)), score)
@@ -205,10 +213,16 @@ def run_polars(
         else:
             ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
+    if plan.bootstrapped:
+        boot = bootstrap_bounds(data, keys, plan, rows_of(plan_inputs(plan)))
+        stats = stats.join(boot, on=keys, nulls_equal=True) if keys else stats.join(boot, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
-    values |= {name: v.alias(name) for i in plan.intervals for name, v in i.values(POLARS, columns_of).items()}
+    values |= {n: v.alias(n) for i in plan.formula_intervals for n, v in i.values(POLARS, columns_of).items()}
+    for interval in plan.bootstrapped:
+        invalid = reduce(lambda a, b: a + b, (columns_of[c.name] for c in interval.call.checks)) > 0
+        values |= {n: pl.when(invalid).then(None).otherwise(pl.col(n)).alias(n) for n in interval.columns().values()}
     outputs += [pl.col("n_rows"), *(values[name] for name in plan.output_columns)]
     outputs += [pl.col(c.name) for c in plan.checks]
     result = stats.select(outputs)

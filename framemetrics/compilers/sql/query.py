@@ -17,6 +17,7 @@ from functools import reduce
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, curve_stage, rows_of
 from framemetrics.core.cells import counts_cells, summed_over_cells
@@ -121,10 +122,20 @@ def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select
     columns += [exp.alias_(inputs.columns[role], role, copy=False) for role in plan.roles]
     if not plan.weighted:
         columns.append(exp.alias_(SQL.lit(1.0), "sample_weight", copy=False))
+    if plan.bootstrapped:
+        columns.append(exp.alias_(_row_key(plan), ROW_KEY, copy=False))
     select = exp.select(*columns, copy=False).from_(inputs.source, copy=False)
     if inputs.drop_nulls:
         select = select.where(SQL.all(*(SQL.not_(SQL.is_null(inputs.columns[r])) for r in plan.roles)))
     return select
+
+
+def _row_key(plan: Plan) -> exp.Expression:
+    """The bootstrap's row key: the ``row_id`` column as a 64-bit integer, or the row's position as read."""
+    row_id = plan.resampling.row_id
+    if row_id is None:
+        return exp.Window(this=exp.RowNumber()) - SQL.lit(1)
+    return SQL.to_int(user_column(row_id))
 
 
 def statistics_select(
@@ -217,13 +228,22 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     columns = {name: SQL.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs += [
         exp.alias_(value, identifier(name), copy=False)
-        for i in plan.intervals
+        for i in plan.formula_intervals
         for name, value in i.values(SQL, columns, guarded=False).items()
     ]
+    for interval in plan.bootstrapped:  # the bounds of fm_bounds_<j>, null with invalid input
+        invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in interval.call.checks)) > 0
+        outputs += [
+            exp.alias_(SQL.when(invalid, SQL.null()).otherwise(exp.column(name)), identifier(name), copy=False)
+            for name in interval.columns().values()
+        ]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     curves, rankings = curve_ctes(plan, literals, keys, stage)
     ctes += curves
+    if plan.bootstrapped:
+        ctes += bootstrap_ctes(plan, literals, keys)
+        rankings += [f"fm_bounds_{j}" for j in range(len(plan.bootstrapped))]
     for ranking in rankings:
         values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
     ctes.append(("fm_values", values))
