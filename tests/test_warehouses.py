@@ -41,10 +41,18 @@ def binary_frame() -> pl.DataFrame:
             "p": rng.integers(0, 11, n) / 10,
             "w": rng.integers(0, 4, n).astype(float),
             "q": rng.integers(0, 7, n) / 6,
+            "id": rng.permutation(n) * 5 - 100,
         }
     )
     bad = pl.DataFrame(
-        {"g": ["bad"] * 3, "y": [0, 1, 1], "p": [0.2, float("nan"), 0.7], "w": [1.0, 1.0, 1.0], "q": [0.1, 0.2, 0.3]}
+        {
+            "g": ["bad"] * 3,
+            "y": [0, 1, 1],
+            "p": [0.2, float("nan"), 0.7],
+            "w": [1.0, 1.0, 1.0],
+            "q": [0.1, 0.2, 0.3],
+            "id": [1000, 1001, 1002],
+        }
     )
     return pl.concat([frame, bad])
 
@@ -114,6 +122,16 @@ CASES: dict[str, Query] = {
         ["roc_auc_score", "gini_score", *sorted(PROPORTIONS)], threshold=0.5, ci=0.9, dialect=d, **_BINARY
     ),
     "roc_auc_ci": lambda d: fm.sql.roc_auc_ci(level=0.9, dialect=d, **_BINARY),
+    "bootstrap": lambda d: fm.sql.query(
+        ["f1_score", "log_loss", "brier_score_loss"],
+        threshold=0.5,
+        ci=0.9,
+        n_resamples=30,
+        seed=4,
+        row_id="id",
+        dialect=d,
+        **_BINARY,
+    ),
     "compare_auc": lambda d: fm.sql.compare_auc(**(_BINARY | {"y_score": ["p", "q"]}), dialect=d),
     "regression metrics": lambda d: fm.sql.query(
         _metrics("regression"), table="regression", y_true="y", y_pred="f", sample_weight="w", by="g", dialect=d
@@ -214,6 +232,17 @@ _ENTRY_POINTS = {
         **kw,
     ),
     "roc_auc_ci": lambda source, **kw: fm.roc_auc_ci(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
+    "bootstrap": lambda source, **kw: fm.bootstrap(
+        source,
+        y_true="y",
+        y_score="p",
+        sample_weight="w",
+        by="g",
+        metrics=["f1_score", "log_loss"],
+        n_resamples=30,
+        row_id="id",
+        **kw,
+    ),
     "compare_auc": lambda source, **kw: fm.compare_auc(
         source, y_true="y", y_score=["p", "q"], sample_weight="w", by="g", **kw
     ),
@@ -232,6 +261,7 @@ _VALID = {  # the table of each entry point, its invalid group left out
     "evaluate, regression": "regression",
     "evaluate, intervals": "binary",
     "roc_auc_ci": "binary",
+    "bootstrap": "binary",
     "compare_auc": "binary",
     "roc_curve": "binary",
     "calibration_curve": "binary",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.dialects import MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.stages import rows_of, select_from
 from framemetrics.core.formulas import apply_formula
@@ -93,10 +94,12 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     ]  # fmt: skip
     ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=["fm_b"])
     rows = exp.select(*group, *picked).from_("fm_replicate_values").join(ids, join_type="cross")
+    staged = [("fm_hashed", hashed.from_("fm_input")), ("fm_drawn", drawn.from_("fm_hashed"))]
+    staged.append(("fm_weighted", weighted.from_("fm_drawn")))
+    for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
+        select.meta[MATERIALIZE] = True
     ctes = [
-        ("fm_hashed", hashed.from_("fm_input")),
-        ("fm_drawn", drawn.from_("fm_hashed")),
-        ("fm_weighted", weighted.from_("fm_drawn")),
+        *staged,
         ("fm_replicates", select_from([*group, *sums], "fm_weighted", group_by=group or None)),
         ("fm_replicate_values", select_from([*group, *values], "fm_replicates")),
         ("fm_replicate_rows", rows),
@@ -107,7 +110,8 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
         partition = [exp.column(k) for k in keys]
         rank = exp.Window(this=exp.RowNumber(), partition_by=partition, order=order)
         count = exp.Window(this=exp.Count(this=value.copy()), partition_by=[p.copy() for p in partition])
-        ranked = [*group, exp.alias_(value, "fm_value"), exp.alias_(rank, "fm_rank"), exp.alias_(count, "fm_n")]
+        ranked = [*group, exp.alias_(value, "fm_value")]  # ranks as doubles: ClickHouse counts in UInt64
+        ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
         ctes += [
             (f"fm_ranked_{j}", select_from(ranked, "fm_replicate_rows")),
             (f"fm_bounds_{j}", _bounds(j, interval, keys)),

@@ -42,12 +42,14 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-__all__ = ["DIALECTS", "DISTRIBUTE", "ORDERED", "Dialect", "dialect_named", "for_dialect"]
+__all__ = ["DIALECTS", "DISTRIBUTE", "MATERIALIZE", "ORDERED", "Dialect", "dialect_named", "for_dialect"]
 
 # The meta key of an aggregate whose input rows may be distributed by these group keys.
 DISTRIBUTE = "fm_distribute"
 # The meta key of a window's equivalent over the curve stage's order.
 ORDERED = "fm_ordered"
+# The meta key of a CTE's select that an engine inlining CTEs must materialize.
+MATERIALIZE = "fm_materialize"
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ class Dialect:
         Whether an aggregate marked ``meta[DISTRIBUTE]`` reads its rows
         repartitioned by those keys (Spark's ``REPARTITION`` hint), and a
         window marked ``meta[ORDERED]`` is written as that ordered form.
+    materialize : bool
+        Whether a CTE whose select is marked ``meta[MATERIALIZE]`` is written
+        ``AS MATERIALIZED``: PostgreSQL inlines a CTE read once, substituting
+        its columns' expressions, so the bootstrap's columns of replicate
+        weights (each read by many sums) would be expanded into every sum.
     """
 
     name: str
@@ -91,6 +98,7 @@ class Dialect:
     settings: tuple[tuple[str, int], ...] = ()
     parenthesized: tuple[type[exp.Expression], ...] = ()
     repartition: bool = False
+    materialize: bool = False
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -98,7 +106,7 @@ DIALECTS: dict[str, Dialect] = {
     for d in (
         Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb"),
         Dialect("spark", "spark", tested_on="pyspark (local[2])", repartition=True),
-        Dialect("postgres", "postgres", nan="", boolean_to_double=False, tested_on="PostgreSQL 15"),
+        Dialect("postgres", "postgres", nan="", boolean_to_double=False, tested_on="PostgreSQL 15", materialize=True),
         Dialect(
             "clickhouse",
             "clickhouse",
@@ -161,6 +169,8 @@ def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
         return _repartitioned(node, node.meta[DISTRIBUTE])
     if dialect.repartition and isinstance(node, exp.Window) and ORDERED in node.meta:
         return node.meta[ORDERED].copy()
+    if dialect.materialize and isinstance(node, exp.CTE) and node.this.meta.get(MATERIALIZE):
+        node.set("materialized", True)
     return node
 
 
