@@ -103,6 +103,6 @@ def test_weights_on_every_warehouse(warehouse):
     """PostgreSQL, ClickHouse, DataFusion and Spark compute the same integers."""
     warehouse.load("keys", pl.DataFrame({"k": KEYS}, schema={"k": pl.Int64}))
     order = np.argsort(KEYS, kind="stable")
-    for seed in SEEDS:
+    for seed in SEEDS[1:]:  # the largest seed and one other: each engine's run costs seconds on Spark
         got = warehouse.run(to_sql(weights_tree(seed, 3), warehouse.dialect))
         assert np.array_equal(got.to_numpy(), numpy_weights(KEYS, seed, 3)[order]), (warehouse.dialect, seed)

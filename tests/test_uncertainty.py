@@ -243,7 +243,7 @@ def _wilson_reference(part: pl.DataFrame, name: str, level: float, weight: str |
     return proportion_confint(p * n, n, alpha=1 - level, method="wilson")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(labelled_groups(), st.booleans(), st.sampled_from([0.95, 0.8, 0.99]))
 def test_wilson_against_statsmodels(df, weighted, level):
     weight = "w" if weighted else None
@@ -258,7 +258,7 @@ def test_wilson_against_statsmodels(df, weighted, level):
                     engine, name, row, low, high)  # fmt: skip
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scored_groups(), st.booleans())
 def test_expression_builders_equal_evaluate(df, weighted):
     """fm.roc_auc_se and fm.confidence_interval inside group_by().agg() give evaluate's values."""

@@ -221,17 +221,6 @@ _ENTRY_POINTS = {
     "evaluate, regression": lambda source, **kw: fm.evaluate(
         source, y_true="y", y_pred="f", sample_weight="w", by="g", metrics=_metrics("regression"), **kw
     ),
-    "evaluate, intervals": lambda source, **kw: fm.evaluate(
-        source,
-        y_true="y",
-        y_score="p",
-        sample_weight="w",
-        by="g",
-        metrics=["roc_auc_score", "recall_score"],
-        ci=0.9,
-        **kw,
-    ),
-    "roc_auc_ci": lambda source, **kw: fm.roc_auc_ci(source, y_true="y", y_score="p", sample_weight="w", by="g", **kw),
     "bootstrap": lambda source, **kw: fm.bootstrap(
         source,
         y_true="y",
@@ -259,8 +248,6 @@ _ENTRY_POINTS = {
 _VALID = {  # the table of each entry point, its invalid group left out
     "evaluate": "binary",
     "evaluate, regression": "regression",
-    "evaluate, intervals": "binary",
-    "roc_auc_ci": "binary",
     "bootstrap": "binary",
     "compare_auc": "binary",
     "roc_curve": "binary",
