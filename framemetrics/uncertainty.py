@@ -31,6 +31,7 @@ from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.paired import paired_statistics
 from framemetrics.compilers.polars.query import canonical_frame, plan_inputs
 from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, user_column
 from framemetrics.compose import interval_expr
@@ -380,15 +381,11 @@ def paired_tree(paired: Paired, table: Any, *, with_checks: bool = False) -> Any
     plan, roles = paired.plan, paired.roles
     columns = sql_columns(plan, roles, False, 0.5) | {"y_score_2": user_column(roles["y_score_2"])}
     inputs = QueryInputs(table, columns, paired.by, paired.drop)
-    return paired_query(plan, inputs, _check_counts(plan, "sql"), paired.z, with_checks=with_checks)
+    return paired_query(plan, inputs, _check_counts(plan, SQL), paired.z, with_checks=with_checks)
 
 
-def _check_counts(plan: Plan, engine: str) -> dict[str, Any]:
-    """Each check's count over the canonical columns (``y_score_2`` the second score's)."""
-    if engine == "sql":
-        from framemetrics.compilers.sql.namespace import SQL as ns
-    else:
-        ns = POLARS
+def _check_counts(plan: Plan, ns: Any) -> dict[str, Any]:
+    """Each check's count over the canonical columns (``y_score_2`` the second score's), in namespace ``ns``."""
     labels = (ns.lit(plan.pos_label), ns.lit(plan.neg_label))
     return {c.name: c.count(ns, ns.col(c.role), *labels) for c in plan.checks}
 
@@ -400,7 +397,7 @@ def _paired_polars(frame: pl.LazyFrame, paired: Paired) -> pl.DataFrame:
     second = {"y_score_2": pl.col(roles["y_score_2"])}
     data = canonical_frame(frame, plan, columns, by, drop_nulls=paired.drop, extra=second)
     x = rows_of(plan_inputs(plan))
-    counts = _check_counts(plan, "polars") | {"n_rows": POLARS.count_rows()}
+    counts = _check_counts(plan, POLARS) | {"n_rows": POLARS.count_rows()}
     stats = paired_statistics(data, keys, x, (pl.col("y_score"), pl.col("y_score_2")), counts)
     n_invalid = sum((pl.col(c.name) for c in plan.checks), pl.lit(0))
     columns = {name: pl.col(name) for name in stats.collect_schema().names()}

@@ -88,9 +88,36 @@ class IntervalCall:
         >>> round(pl.select(values["recall_score_low"]).item(), 6)
         0.107791
         """
-        n_invalid = reduce(lambda a, b: a + b, (columns[c.name] for c in self.call.checks))
-        bounds = self.interval.bounds(ns, columns, ns.lit(self.z), n_invalid)
+        bounds = self.interval.bounds(ns, columns, ns.lit(self.z), self._n_invalid(columns))
         return {name: bounded(ns, bounds[o]) if guarded else bounds[o] for o, name in self.columns().items()}
+
+    def _n_invalid(self, columns: Mapping[str, Any]) -> Any:
+        return reduce(lambda a, b: a + b, (columns[c.name] for c in self.call.checks))
+
+    def resampled(self, ns: Any, columns: Mapping[str, Any]) -> dict[str, Any]:
+        """A bootstrap interval's output columns (read from ``columns``), null where the group has invalid input.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql import SQL
+        >>> ic = make_plan("f1_score", weighted=False, ci=0.9).intervals[0]
+        >>> names = [*ic.columns().values(), *(c.name for c in ic.call.checks)]
+        >>> ic.resampled(SQL, {n: SQL.col(n) for n in names})["f1_score_low"].sql()
+        'CASE WHEN (invalid_label_y_true + invalid_label_y_pred) > 0 THEN CAST(NULL AS DOUBLE) ELSE f1_score_low END'
+        """
+        invalid = self._n_invalid(columns) > 0
+        return {name: ns.when(invalid, ns.null()).otherwise(columns[name]) for name in self.columns().values()}
+
+    def quantiles(self) -> dict[str, float]:
+        """The percentile each output of a bootstrap interval reads: ``(1 -+ level) / 2``.
+
+        Examples
+        --------
+        >>> make_plan("f1_score", weighted=False, ci=0.5).intervals[0].quantiles()
+        {'low': 0.25, 'high': 0.75}
+        """
+        bounds = {"low": (1 - self.level) / 2, "high": (1 + self.level) / 2}
+        return {output: bounds[output] for output in self.columns()}
 
     def columns(self) -> dict[str, str]:
         """Each output the method has (Wilson's has no ``se``) mapped to its column name.

@@ -27,9 +27,8 @@ ROW_KEY = "fm_key"  # the canonical frame's column of row keys
 
 def _percentiles(values: list[pl.Expr], interval: IntervalCall) -> dict[str, pl.Expr]:
     """The interval's bounds: the replicates' percentiles at (1 -+ level) / 2."""
-    level = interval.level
     replicates = pl.concat_list(values)
-    quantiles = {"low": (1 - level) / 2, "high": (1 + level) / 2}
+    quantiles = interval.quantiles()
     return {
         name: replicates.list.eval(pl.element().quantile(quantiles[output], interpolation="linear")).list.first()
         for output, name in interval.columns().items()

@@ -221,8 +221,8 @@ def run_polars(
     values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
     values |= {n: v.alias(n) for i in plan.formula_intervals for n, v in i.values(POLARS, columns_of).items()}
     for interval in plan.bootstrapped:
-        invalid = reduce(lambda a, b: a + b, (columns_of[c.name] for c in interval.call.checks)) > 0
-        values |= {n: pl.when(invalid).then(None).otherwise(pl.col(n)).alias(n) for n in interval.columns().values()}
+        columns_of |= {n: pl.col(n) for n in interval.columns().values()}
+        values |= {n: v.alias(n) for n, v in interval.resampled(POLARS, columns_of).items()}
     outputs += [pl.col("n_rows"), *(values[name] for name in plan.output_columns)]
     outputs += [pl.col(c.name) for c in plan.checks]
     result = stats.select(outputs)

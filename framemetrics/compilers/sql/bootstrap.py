@@ -42,7 +42,7 @@ def _value(interval: IntervalCall, b: int) -> exp.Expression:
 def _bounds(i: int, interval: IntervalCall, keys: list[str]) -> exp.Select:
     """``fm_bounds_<i>``: the interval's percentiles over ``fm_ranked_<i>`` per group."""
     n, rank, value = exp.column("fm_n"), exp.column("fm_rank"), exp.column("fm_value")
-    quantiles = {"low": (1 - interval.level) / 2, "high": (1 + interval.level) / 2}
+    quantiles = interval.quantiles()
     columns = []
     for output, name in interval.columns().items():
         h = percentile_position(n, quantiles[output])

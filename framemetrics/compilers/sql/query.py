@@ -232,11 +232,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
         for name, value in i.values(SQL, columns, guarded=False).items()
     ]
     for interval in plan.bootstrapped:  # the bounds of fm_bounds_<j>, null with invalid input
-        invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in interval.call.checks)) > 0
-        outputs += [
-            exp.alias_(SQL.when(invalid, SQL.null()).otherwise(exp.column(name)), identifier(name), copy=False)
-            for name in interval.columns().values()
-        ]
+        columns |= {name: SQL.col(name) for name in interval.columns().values()}
+        outputs += [exp.alias_(v, identifier(n), copy=False) for n, v in interval.resampled(SQL, columns).items()]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     curves, rankings = curve_ctes(plan, literals, keys, stage)
