@@ -50,6 +50,7 @@ REGRESSION = [
     "max_error",
 ]
 
+_BOOTSTRAPPED = ["f1_score", "log_loss"]  # the uncertainty benchmark's bootstrapped metrics
 _GENERATE = """
 CREATE OR REPLACE TABLE bench AS
 SELECT
@@ -599,17 +600,22 @@ def run_report_benchmark(rows: int, groups: int, repeat: int, engines: list[str]
     return lines
 
 
-def run_uncertainty_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> list[dict[str, object]]:
+def run_uncertainty_benchmark(
+    rows: int, groups: int, repeat: int, engines: list[str], n_resamples: int = 200
+) -> list[dict[str, object]]:
     """Time the intervals against the point estimates they come with, on each engine, weighted.
 
     DeLong's interval (``fm.roc_auc_ci``) against the ROC AUC alone
-    (``fm.evaluate(metrics=["roc_auc_score"])``), both computed by framemetrics
-    in the same run: the ratio is what the interval costs.
+    (``fm.evaluate(metrics=["roc_auc_score"])``), and the Poisson bootstrap
+    of F1 and log loss (``fm.bootstrap``, ``n_resamples`` replicates, timed
+    once) against the two metrics alone, all computed by framemetrics in the
+    same run: the ratio is what the interval costs (a loop resampling and
+    recomputing would cost ``n_resamples`` times the metrics alone).
 
     Examples
     --------
-    >>> [line["metrics"] for line in run_uncertainty_benchmark(2_000, 4, 1, ["polars"])]
-    ['DeLong interval (roc_auc_ci)']
+    >>> [line["metrics"] for line in run_uncertainty_benchmark(2_000, 4, 1, ["polars"], n_resamples=5)]
+    ['DeLong interval (roc_auc_ci)', 'bootstrap, 5 replicates (F1, log loss)']
     """
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
@@ -628,6 +634,17 @@ def run_uncertainty_benchmark(rows: int, groups: int, repeat: int, engines: list
 
         case, baseline = "DeLong interval (roc_auc_ci)", "ROC AUC alone (framemetrics)"
         lines.append(_line(engine, case, baseline, best_of(repeat, delong), best_of(repeat, auc)))
+
+        def point(source: Any = source, engine: str = engine) -> None:
+            fm.evaluate(source, metrics=_BOOTSTRAPPED, threshold=0.5, engine=engine, **columns)
+
+        def resampled(source: Any = source, engine: str = engine) -> None:
+            fm.bootstrap(
+                source, metrics=_BOOTSTRAPPED, threshold=0.5, n_resamples=n_resamples, engine=engine, **columns
+            )
+
+        case, baseline = f"bootstrap, {n_resamples} replicates (F1, log loss)", "F1, log loss alone (framemetrics)"
+        lines.append(_line(engine, case, baseline, best_of(1, resampled), best_of(repeat, point)))
     return lines
 
 
@@ -646,13 +663,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--report", action="store_true", help="time the evaluation report against evaluate instead")
     parser.add_argument("--uncertainty", action="store_true",
                         help="time the intervals against the point estimates instead")  # fmt: skip
+    parser.add_argument("--n-resamples", type=int, default=200, help="--uncertainty: the bootstrap's replicates")
     parser.add_argument("--mllib-groups", type=int, default=0,
                         help="spark: also time MLlib's evaluator on this many groups (scaled to all)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.uncertainty:
         print(f"intervals against point estimates, {args.rows:,} rows x {args.groups:,} groups, best of {args.repeat}")
         lines = run_uncertainty_benchmark(
-            args.rows, args.groups, args.repeat, [e for e in args.engines if e != "spark"]
+            args.rows, args.groups, args.repeat, [e for e in args.engines if e != "spark"], args.n_resamples
         )
     elif args.report:
         print(

@@ -115,6 +115,20 @@ class Namespace(ABC):
     def case(self, branches: list[tuple[Expr, Expr]], otherwise: Expr) -> Expr:
         """The first value whose condition holds, else ``otherwise`` (used by :class:`Case`)."""
 
+    def steps(self, x: Expr, thresholds: Sequence[int]) -> Expr:
+        """How many of the increasing integer ``thresholds`` are at or below the integer ``x`` (a step function).
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql.namespace import SQL
+        >>> SQL.steps(SQL.col("u"), [4, 8]).sql()
+        'CASE WHEN u < 4 THEN 0 WHEN u < 8 THEN 1 ELSE 2 END'
+        """
+        case = self.when(x < thresholds[0], self.lit(0))
+        for j, threshold in enumerate(thresholds[1:], start=1):
+            case = case.when(x < threshold, self.lit(j))
+        return case.otherwise(self.lit(len(thresholds)))
+
     def ratio(self, numerator: Expr, denominator: Expr) -> Expr:
         """``numerator / denominator``, null where the denominator is 0."""
         return self.when(self.eq(denominator, 0), self.null()).otherwise(numerator / denominator)

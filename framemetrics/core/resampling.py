@@ -13,13 +13,30 @@ round is affine, ``x -> (a x + c) mod p``, or quadratic, ``x -> (x^2 + c)
 mod p``, the non-linear step:
 
 * the row's hash ``h = mix(key mod p + s)``, five rounds, ``s`` derived
-  from the seed (:func:`row_hash`);
-* in replicate ``b``, ``u = mix((h + t_b) mod p)``, three rounds, ``t_b``
-  a constant of ``(seed, b)`` computed in Python by the same rounds
-  (:func:`replicate_constant`, :func:`uniform`);
-* the weight is the number of thresholds ``T_j = floor(F(j) p)`` at or
-  below ``u``, ``F`` the Poisson(1) distribution function
-  (:func:`poisson_weight`): Poisson(1) to within ``1/p`` per value.
+  from the seed (:func:`row_hash`): distinct keys give distinct, scattered
+  hashes (the rounds are bijections of the keys below ``p`` but for the
+  quadratic ones);
+* in replicate ``b``, ``u = (a_b h + c_b) mod p``, one affine round whose
+  multiplier ``a_b`` (from 1 to ``p - 1``) and constant ``c_b`` are mixed
+  from ``(seed, b)`` in Python (:func:`replicate_constants`,
+  :func:`uniform`). The maps ``h -> (a h + c) mod p`` with ``a != 0`` form
+  a pairwise-independent family (Carter and Wegman): for two distinct
+  hashes, ``(u, u')`` is uniform over pairs for random ``(a, c)``, so the
+  replicate sums have exactly the variance of independent Poisson draws;
+* the weight is the number of thresholds ``T_j`` at or below ``u``
+  (:func:`poisson_weight`), ``T_j = 2^11 floor(F(j) 2^20)``, ``F`` the
+  Poisson(1) distribution function: a Poisson(1) draw from the 20 leading
+  bits of ``u``, each probability within ``2^-20`` of Poisson(1)'s (weights
+  stop at 10, drawn with probability ``2^-20``). Thresholds that are
+  multiples of ``2^11`` let Polars look the weight up in a table of
+  ``2^20`` entries (:meth:`~framemetrics.core.namespace.Namespace.steps`),
+  one operation instead of thirteen comparisons.
+
+One replicate then costs, per row, one product, one sum and one modulo,
+the weight, and one product-sum per statistic: the statistics that are sums
+over rows are written as their per-row terms
+(:func:`row_terms`), computed once per row, so that a replicate's statistic
+is ``sum k_b v``.
 
 Tested: the weights' mean and variance are 1, neighbouring keys and
 replicates are uncorrelated, and NumPy computing the same integers gives
@@ -27,14 +44,15 @@ the same replicates.
 
 Examples
 --------
->>> uniform(PYTHON, row_hash(PYTHON, 12, seed=0), replicate_constant(seed=0, replicate=3))
-1990829131
->>> poisson_weight(PYTHON, 1990829131)
-3
+>>> uniform(PYTHON, row_hash(PYTHON, 12, seed=0), replicate_constants(seed=0, replicate=3))
+1817598213
+>>> poisson_weight(PYTHON, 1817598213)
+2
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,35 +70,24 @@ __all__ = [
     "check_resampling",
     "percentile_position",
     "poisson_weight",
-    "replicate_constant",
+    "replicate_constants",
     "replicate_statistic",
+    "replicate_sum",
     "replicate_uniforms",
     "row_hash",
+    "row_terms",
     "uniform",
 ]
 
 Expr = Any
 PRIME = 2**31 - 1
 MAX_RESAMPLES = 10_000
-# floor(F(j) p) for j = 0..12, F the Poisson(1) distribution function (computed to 50 digits).
-POISSON_THRESHOLDS = (
-    790015083,
-    1580030167,
-    1975037709,
-    2106706890,
-    2139624185,
-    2146207644,
-    2147304887,
-    2147461637,
-    2147481230,
-    2147483407,
-    2147483625,
-    2147483645,
-    2147483646,
-)
+# floor(F(j) 2^20) for j = 0..9, F the Poisson(1) distribution function (computed to 50 digits; from j = 9 on
+# it is 2^20 - 1), in units of 2^11: the thresholds of the 20 leading bits of a uniform integer below 2^31.
+_POISSON_STEPS = (385749, 771499, 964373, 1028665, 1044738, 1047952, 1048488, 1048565, 1048574, 1048575)
+POISSON_THRESHOLDS = tuple(step * 2**11 for step in _POISSON_STEPS)
 # (multiplier, constant): a multiplier of 0 makes the round quadratic, x -> x^2 + c.
 _ROW_ROUNDS = ((1103515245, 12345), (0, 1013904223), (1664525, 374761393), (0, 668265263), (2147483629, 99012519))
-_REPLICATE_ROUNDS = ((0, 1013904223), (1664525, 374761393), (0, 668265263))
 _SEED_MULTIPLIER = 40503
 
 
@@ -89,6 +96,9 @@ class _Python:
 
     def when(self, condition: bool, value: int) -> Any:
         return _PythonCase(condition, value)
+
+    def steps(self, x: int, thresholds: Sequence[int]) -> int:
+        return sum(1 for t in thresholds if t <= x)
 
 
 class _PythonCase:
@@ -129,20 +139,23 @@ def row_hash(ns: Namespace | Any, key: Expr, seed: int) -> Expr:
     return _mix((reduced + _seed_term(seed)) % PRIME, _ROW_ROUNDS)
 
 
-def replicate_constant(seed: int, replicate: int) -> int:
-    """The constant ``t_b`` of replicate ``b`` (from 0) under ``seed``, a Python integer below ``p``.
+def replicate_constants(seed: int, replicate: int) -> tuple[int, int]:
+    """The multiplier ``a_b`` (1 to ``p - 1``) and constant ``c_b`` of replicate ``b`` (from 0) under ``seed``.
 
     Examples
     --------
-    >>> replicate_constant(seed=0, replicate=0) != replicate_constant(seed=0, replicate=1)
+    >>> replicate_constants(seed=0, replicate=0) != replicate_constants(seed=0, replicate=1)
     True
     """
-    return _mix((_seed_term(seed) + replicate + 1) % PRIME, _ROW_ROUNDS)
+    seeded = _seed_term(seed)
+    multiplier = _mix((seeded + 2 * replicate + 1) % PRIME, _ROW_ROUNDS) % (PRIME - 1) + 1
+    return multiplier, _mix((seeded + 2 * replicate + 2) % PRIME, _ROW_ROUNDS)
 
 
-def uniform(ns: Namespace | Any, hashed: Expr, constant: int) -> Expr:
-    """The row's uniform integer in ``[0, p)`` in one replicate: its ``hashed`` value mixed with ``t_b``."""
-    return _mix((hashed + constant) % PRIME, _REPLICATE_ROUNDS)
+def uniform(ns: Namespace | Any, hashed: Expr, constants: tuple[int, int]) -> Expr:
+    """The row's uniform integer in ``[0, p)`` in one replicate: ``(a_b h + c_b) mod p`` of its ``hashed`` value."""
+    multiplier, constant = constants
+    return (hashed * multiplier + constant) % PRIME
 
 
 def poisson_weight(ns: Namespace | Any, u: Expr) -> Expr:
@@ -150,13 +163,10 @@ def poisson_weight(ns: Namespace | Any, u: Expr) -> Expr:
 
     Examples
     --------
-    >>> [poisson_weight(PYTHON, u) for u in (0, 790015082, 790015083, PRIME - 1)]
-    [0, 0, 1, 13]
+    >>> [poisson_weight(PYTHON, u) for u in (0, 790013951, 790013952, PRIME - 1)]
+    [0, 0, 1, 10]
     """
-    case = ns.when(u < POISSON_THRESHOLDS[0], 0)
-    for j, threshold in enumerate(POISSON_THRESHOLDS[1:], start=1):
-        case = case.when(u < threshold, j)
-    return case.otherwise(len(POISSON_THRESHOLDS))
+    return ns.steps(u, POISSON_THRESHOLDS)
 
 
 @dataclass(frozen=True)
@@ -193,29 +203,94 @@ def replicate_uniforms(ns: Namespace | Any, hashed: Expr, resampling: Resampling
     """Each replicate's uniform integer of a row whose hash is ``hashed``, named ``fm_u<b>``.
 
     A compiler makes them columns before :func:`poisson_weight` compares each
-    with the thirteen thresholds (as SQL text, an expression repeated thirteen
-    times would be planned thirteen times).
+    with the thresholds (as SQL text, an expression repeated in every
+    comparison would be computed in each).
     """
     return {
-        f"fm_u{b}": uniform(ns, hashed, replicate_constant(resampling.seed, b)) for b in range(resampling.n_resamples)
+        f"fm_u{b}": uniform(ns, hashed, replicate_constants(resampling.seed, b)) for b in range(resampling.n_resamples)
     }
 
 
-def replicate_statistic(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
-    """The row statistic ``name`` of one replicate: every row's weight times its Poisson ``weight``.
+class _NotASum(Exception):
+    """Raised by :class:`_RowTerms` when a statistic aggregates otherwise than by one sum."""
 
-    ``n_rows`` becomes the rows drawn, ``sum weight``.
+
+class _RowTerms:
+    """A namespace whose ``sum`` and ``count_rows`` give back the per-row term they would aggregate."""
+
+    def __init__(self, ns: Namespace) -> None:
+        self._ns = ns
+        self.terms: list[Expr] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("max", "min", "median", "count_where", "window", "row_number"):
+            raise _NotASum(name)
+        return getattr(self._ns, name)
+
+    def sum(self, x: Expr) -> Expr:
+        self.terms.append(x)
+        return x
+
+    def count_rows(self) -> Expr:
+        self.terms.append(self._ns.lit(1.0))
+        return self.terms[-1]
+
+
+def row_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str, Expr]:
+    """The per-row terms ``v`` of the ``statistics`` that are one sum over rows (``sum v``), by name.
+
+    A replicate's value of such a statistic is ``sum k_b v``
+    (:func:`replicate_sum`), ``k_b`` the row's Poisson weight; the others
+    (a maximum) are left out and built whole per replicate
+    (:func:`replicate_statistic`).
 
     Examples
     --------
     >>> from framemetrics.compilers.sql import SQL
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> to_sql(replicate_statistic(SQL, "sum_weight", Rows.named(SQL), SQL.col("fm_k0")))
-    'COALESCE(SUM(sample_weight * fm_k0), 0)'
+    >>> terms = row_terms(SQL, ["sum_weight", "n_rows", "max_abs_error"], Rows.named(SQL))
+    >>> {name: to_sql(v) for name, v in terms.items()}
+    {'sum_weight': 'sample_weight', 'n_rows': 'CAST(1.0 AS DOUBLE)'}
     """
-    if name == "n_rows":
-        return ns.to_int(ns.sum(weight))
+    terms = {}
+    for name in statistics:
+        collector = _RowTerms(ns)
+        try:
+            built = STATISTICS[name].build(collector, x)
+        except _NotASum:
+            continue
+        if len(collector.terms) == 1 and built is collector.terms[0]:
+            terms[name] = built
+    return terms
+
+
+def replicate_statistic(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
+    """A statistic that is not one sum (:func:`row_terms`) in one replicate: built with every row's weight
+    multiplied by its Poisson ``weight``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_statistic(SQL, "max_abs_error", Rows.named(SQL), SQL.col("fm_k0")))[:36]
+    'MAX(CASE WHEN sample_weight * fm_k0 '
+    """
     return STATISTICS[name].build(ns, replace(x, sample_weight=x.sample_weight * weight))
+
+
+def replicate_sum(ns: Namespace, name: str, products: Expr) -> Expr:
+    """A statistic that is one sum in one replicate: the sum of its ``products`` ``k_b v`` (Poisson weight times
+    the row's term); ``n_rows`` (whose term is 1) as an integer, the rows drawn.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_sum(SQL, "tp", SQL.col("fm_k0") * SQL.col("fm_v_tp")))
+    'COALESCE(SUM(fm_k0 * fm_v_tp), 0)'
+    """
+    total = ns.sum(products)
+    return ns.to_int(total) if name == "n_rows" else total
 
 
 def bootstrappable(statistic: str) -> bool:

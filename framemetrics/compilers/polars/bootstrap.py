@@ -17,7 +17,14 @@ from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import grouped
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
-from framemetrics.core.resampling import poisson_weight, replicate_statistic, replicate_uniforms, row_hash
+from framemetrics.core.resampling import (
+    poisson_weight,
+    replicate_statistic,
+    replicate_sum,
+    replicate_uniforms,
+    row_hash,
+    row_terms,
+)
 from framemetrics.core.statistics import Rows
 
 __all__ = ["ROW_KEY", "bootstrap_bounds"]
@@ -50,19 +57,20 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     >>> out.columns, 0 <= out.item(0, 0) <= out.item(0, 1) <= 1
     (['mean_absolute_error_low', 'mean_absolute_error_high'], True)
     """
-    resampling = plan.resampling
+    resampling, replicates = plan.resampling, range(plan.resampling.n_resamples)
     uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
-    weights = {f"fm_k{b}": poisson_weight(POLARS, pl.col(f"fm_u{b}")).cast(pl.Float64) for b in range(len(uniforms))}
-    weighted = (
-        data.with_columns(fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed))
-        .with_columns(**uniforms)
-        .with_columns(**weights)
-    )
+    weights = {f"fm_k{b}": poisson_weight(POLARS, u).cast(pl.Float64) for b, u in enumerate(uniforms.values())}
     statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
-    replicates = range(resampling.n_resamples)
-    aggregations = [
-        replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}")).alias(f"{s}__{b}") for b in replicates for s in statistics
-    ]
+    terms = row_terms(POLARS, statistics, x)
+    weighted = data.with_columns(
+        fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
+        **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()},
+    ).with_columns(**weights)
+    replicated = grouped(weighted, keys, [
+        (replicate_sum(POLARS, s, pl.col(f"fm_k{b}") * pl.col(f"fm_v_{s}")) if s in terms
+         else replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}"))).alias(f"{s}__{b}")
+        for b in replicates for s in statistics
+    ])  # fmt: skip
     bounds = {}
     for interval in plan.bootstrapped:
         call = interval.call
@@ -71,4 +79,4 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
             arguments = {s: pl.col(f"{s}__{b}") for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
             values.append(apply_formula(POLARS, call.name, arguments, pl.lit(0), call.params))
         bounds |= _percentiles(values, interval)
-    return grouped(weighted, keys, aggregations).select(*keys, **bounds)
+    return replicated.select(*keys, **bounds)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import Any
 
 import polars as pl
@@ -11,6 +11,8 @@ import polars as pl
 from framemetrics.core.namespace import Namespace
 
 __all__ = ["POLARS", "PolarsNamespace"]
+
+_MAX_TABLE = 1 << 21  # the largest table of steps looked up
 
 
 class PolarsNamespace(Namespace):
@@ -70,6 +72,21 @@ class PolarsNamespace(Namespace):
         for condition, value in rest:
             chain = chain.when(condition).then(value)
         return chain.otherwise(otherwise)
+
+    def steps(self, x: pl.Expr, thresholds: Sequence[int]) -> pl.Expr:
+        """A lookup in a table of the steps where the thresholds share a power-of-two unit (one gather), else the
+        comparisons.
+
+        Examples
+        --------
+        >>> pl.DataFrame({"u": [0, 3, 4, 12, 15]}).select(POLARS.steps(pl.col("u"), [4, 8, 12])).to_series().to_list()
+        [0, 0, 1, 3, 3]
+        """
+        unit = _unit(tuple(thresholds))
+        if unit == 0 or thresholds[-1] // unit > _MAX_TABLE:
+            return super().steps(x, thresholds)
+        table = _step_table(tuple(thresholds), unit)
+        return pl.lit(table).gather((x // unit).clip(0, len(table) - 1))
 
     def coalesce(self, *values: pl.Expr) -> pl.Expr:
         return pl.coalesce(*values)
@@ -133,3 +150,19 @@ def _partition(names: Sequence[str]) -> list[pl.Expr]:
 
 
 POLARS = PolarsNamespace()
+
+
+def _unit(thresholds: tuple[int, ...]) -> int:
+    """The largest power of two dividing every (positive) threshold, 0 if one is not positive."""
+    if any(t <= 0 for t in thresholds):
+        return 0
+    return 1 << min((t & -t).bit_length() - 1 for t in thresholds)
+
+
+@lru_cache(maxsize=4)
+def _step_table(thresholds: tuple[int, ...], unit: int) -> pl.Series:
+    """``table[i]``: how many thresholds are at or below ``i * unit``, for ``i`` up to the last threshold's."""
+    jumps = [0] * (thresholds[-1] // unit + 1)
+    for t in thresholds:
+        jumps[t // unit] += 1
+    return pl.Series(jumps, dtype=pl.Int32).cum_sum()

@@ -228,4 +228,5 @@ def run_polars(
     result = stats.select(outputs)
     if by:
         result = result.sort(list(by), nulls_last=True)
-    return result.collect(optimizations=NO_SHARED_SCANS)
+    # The bootstrap's replicate columns must be streamed in batches: in memory they would be rows x replicates.
+    return result.collect(optimizations=NO_SHARED_SCANS, engine="streaming" if plan.bootstrapped else "auto")

@@ -1,8 +1,10 @@
 """The Poisson bootstrap in SQL, built as sqlglot trees: the stages of :mod:`framemetrics.compilers.polars.bootstrap`.
 
-``fm_hashed`` adds each row's hash, ``fm_weighted`` its Poisson weight in
-every replicate (``fm_k0, fm_k1...``), ``fm_replicates`` every statistic of
-every replicate per group (one ``GROUP BY``), ``fm_replicate_values`` the
+``fm_hashed`` adds each row's hash and the per-row terms of the sums
+(``fm_v_<s>``), ``fm_drawn`` its uniform integer in every replicate,
+``fm_weighted`` its Poisson weight (``fm_k0, fm_k1...``),
+``fm_replicates`` every statistic of every replicate per group (one
+``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a sum), ``fm_replicate_values`` the
 metrics' formulas per replicate; ``fm_replicate_rows`` lays the replicates
 out as rows (the groups crossed with the replicates' numbers, each row
 picking its replicate's value), and per metric ``fm_ranked_<i>`` orders them and ``fm_bounds_<i>``
@@ -24,8 +26,10 @@ from framemetrics.core.resampling import (
     percentile_position,
     poisson_weight,
     replicate_statistic,
+    replicate_sum,
     replicate_uniforms,
     row_hash,
+    row_terms,
 )
 
 __all__ = ["ROW_KEY", "bootstrap_ctes"]
@@ -74,14 +78,21 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     resampling, x = plan.resampling, rows_of(literals)
     replicates = range(resampling.n_resamples)
     group = [exp.column(k) for k in keys]
-    hashed = exp.select(exp.Star(), exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash"))
+    statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
+    terms = row_terms(SQL, statistics, x)
+    row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
+    hashed = exp.select(exp.Star(), row_hashed, *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in terms.items()))
     uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
     drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
     weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
     weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
-    statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
     sums = [
-        exp.alias_(replicate_statistic(SQL, s, x, exp.column(f"fm_k{b}")), f"{s}__{b}")
+        exp.alias_(
+            replicate_sum(SQL, s, exp.column(f"fm_k{b}") * exp.column(f"fm_v_{s}"))
+            if s in terms
+            else replicate_statistic(SQL, s, x, exp.column(f"fm_k{b}")),
+            f"{s}__{b}",
+        )
         for b in replicates
         for s in statistics
     ]
