@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from framemetrics.core.cells import cell_rows
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.statistics import STATISTICS, Rows
@@ -70,9 +71,11 @@ __all__ = [
     "check_resampling",
     "percentile_position",
     "poisson_weight",
+    "replicate_cells",
     "replicate_constants",
     "replicate_statistic",
     "replicate_sum",
+    "replicate_totals",
     "replicate_uniforms",
     "row_hash",
     "row_terms",
@@ -291,6 +294,54 @@ def replicate_sum(ns: Namespace, name: str, products: Expr) -> Expr:
     """
     total = ns.sum(products)
     return ns.to_int(total) if name == "n_rows" else total
+
+
+def replicate_cells(ns: Namespace, statistics: Sequence[str], x: Rows, weight: Expr, b: int) -> dict[str, Expr]:
+    """Level 1 of replicate ``b`` through the confusion cells (:mod:`framemetrics.core.cells`), per group and cell.
+
+    For ``statistics`` that :func:`~framemetrics.core.cells.counts_cells`:
+    ``weight__<b>``, the cell's weight times the Poisson ``weight``
+    (:func:`replicate_sum`), from which level 2 reads every confusion
+    statistic and ``sum_weight``; ``<s>__<b>`` for each other sum ``s`` over
+    its column ``fm_v_<s>`` (:func:`row_terms`), and ``n_rows__<b>``: two
+    sums a replicate for F1 and log loss, against five over the rows.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> sorted(replicate_cells(SQL, ["tp", "fp", "sum_weight", "sum_log_loss"], Rows.named(SQL), SQL.col("k"), 0))
+    ['sum_log_loss__0', 'weight__0']
+    """
+    cells = {f"weight__{b}": replicate_sum(ns, "weight", weight * x.sample_weight)}
+    for name in statistics:
+        if name == "n_rows":
+            cells[f"n_rows__{b}"] = ns.sum(weight)
+        elif STATISTICS[name].counted == "sum" and name != "sum_weight":
+            cells[f"{name}__{b}"] = replicate_sum(ns, name, weight * ns.col(f"fm_v_{name}"))
+    return cells
+
+
+def replicate_totals(ns: Namespace, statistics: Sequence[str], x: Rows, b: int) -> dict[str, Expr]:
+    """Level 2 of replicate ``b``, per group over the columns of :func:`replicate_cells`: ``<s>__<b>`` of each
+    statistic (a confusion statistic is the core's definition over the cells, weighted by replicate ``b``;
+    ``sum_weight`` the total of their weights).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_totals(SQL, ["sum_weight"], Rows.named(SQL), 3)["sum_weight__3"])
+    'COALESCE(SUM(weight__3), 0)'
+    """
+    weighted = replace(cell_rows(ns, x), sample_weight=ns.col(f"weight__{b}"))
+    totals = {}
+    for name in statistics:
+        if STATISTICS[name].counted == "cell":
+            totals[f"{name}__{b}"] = STATISTICS[name].build(ns, weighted)
+        else:
+            column = ns.col(f"{'weight' if name == 'sum_weight' else name}__{b}")
+            totals[f"{name}__{b}"] = ns.to_int(ns.sum(column)) if name == "n_rows" else ns.sum(column)
+    return totals
 
 
 def bootstrappable(statistic: str) -> bool:

@@ -15,12 +15,15 @@ import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import grouped
+from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     poisson_weight,
+    replicate_cells,
     replicate_statistic,
     replicate_sum,
+    replicate_totals,
     replicate_uniforms,
     row_hash,
     row_terms,
@@ -59,18 +62,24 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     """
     resampling, replicates = plan.resampling, range(plan.resampling.n_resamples)
     uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
-    weights = {f"fm_k{b}": poisson_weight(POLARS, u).cast(pl.Float64) for b, u in enumerate(uniforms.values())}
+    weights = {f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(uniforms.values())}
     statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
     terms = row_terms(POLARS, statistics, x)
     weighted = data.with_columns(
         fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
         **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()},
     ).with_columns(**weights)
-    replicated = grouped(weighted, keys, [
-        (replicate_sum(POLARS, s, pl.col(f"fm_k{b}") * pl.col(f"fm_v_{s}")) if s in terms
-         else replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}"))).alias(f"{s}__{b}")
-        for b in replicates for s in statistics
-    ])  # fmt: skip
+    if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
+        cells = [e.alias(n) for b in replicates for n, e in replicate_cells(POLARS, statistics, x, pl.col(f"fm_k{b}"),
+                                                                            b).items()]  # fmt: skip
+        totals = [e.alias(n) for b in replicates for n, e in replicate_totals(POLARS, statistics, x, b).items()]
+        replicated = grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals)
+    else:
+        replicated = grouped(weighted, keys, [
+            (replicate_sum(POLARS, s, pl.col(f"fm_k{b}") * pl.col(f"fm_v_{s}")) if s in terms
+             else replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}"))).alias(f"{s}__{b}")
+            for b in replicates for s in statistics
+        ])  # fmt: skip
     bounds = {}
     for interval in plan.bootstrapped:
         call = interval.call

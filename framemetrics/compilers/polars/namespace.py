@@ -13,6 +13,7 @@ from framemetrics.core.namespace import Namespace
 __all__ = ["POLARS", "PolarsNamespace"]
 
 _MAX_TABLE = 1 << 21  # the largest table of steps looked up
+_HASHES = 1 << 31  # the values a table of steps covers: 0 to 2^31 - 1
 
 
 class PolarsNamespace(Namespace):
@@ -74,8 +75,9 @@ class PolarsNamespace(Namespace):
         return chain.otherwise(otherwise)
 
     def steps(self, x: pl.Expr, thresholds: Sequence[int]) -> pl.Expr:
-        """A lookup in a table of the steps where the thresholds share a power-of-two unit (one gather), else the
-        comparisons.
+        """A lookup (one gather) in a table of the steps of every multiple of the thresholds' largest common
+        power-of-two unit below 2^31, where that table is small; else the comparisons. ``x`` must then be below
+        2^31 and not negative (a hash).
 
         Examples
         --------
@@ -83,10 +85,9 @@ class PolarsNamespace(Namespace):
         [0, 0, 1, 3, 3]
         """
         unit = _unit(tuple(thresholds))
-        if unit == 0 or thresholds[-1] // unit > _MAX_TABLE:
+        if unit == 0 or _HASHES // unit > _MAX_TABLE or thresholds[-1] >= _HASHES:
             return super().steps(x, thresholds)
-        table = _step_table(tuple(thresholds), unit)
-        return pl.lit(table).gather((x // unit).clip(0, len(table) - 1))
+        return pl.lit(_step_table(tuple(thresholds), unit)).gather(x // unit)
 
     def coalesce(self, *values: pl.Expr) -> pl.Expr:
         return pl.coalesce(*values)
@@ -161,8 +162,9 @@ def _unit(thresholds: tuple[int, ...]) -> int:
 
 @lru_cache(maxsize=4)
 def _step_table(thresholds: tuple[int, ...], unit: int) -> pl.Series:
-    """``table[i]``: how many thresholds are at or below ``i * unit``, for ``i`` up to the last threshold's."""
-    jumps = [0] * (thresholds[-1] // unit + 1)
+    """``table[i]``: how many thresholds are at or below ``i * unit``, for every ``i * unit`` below 2^31 (bytes, so
+    that a table of 2^20 steps stays in the processor's cache)."""
+    jumps = [0] * (_HASHES // unit)
     for t in thresholds:
         jumps[t // unit] += 1
-    return pl.Series(jumps, dtype=pl.Int32).cum_sum()
+    return pl.Series(jumps, dtype=pl.Int32).cum_sum().cast(pl.Int8 if len(thresholds) < 128 else pl.Int32)

@@ -4,10 +4,13 @@
 (``fm_v_<s>``), ``fm_drawn`` its uniform integer in every replicate,
 ``fm_weighted`` its Poisson weight (``fm_k0, fm_k1...``),
 ``fm_replicates`` every statistic of every replicate per group (one
-``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a sum), ``fm_replicate_values`` the
-metrics' formulas per replicate; ``fm_replicate_rows`` lays the replicates
-out as rows (the groups crossed with the replicates' numbers, each row
-picking its replicate's value), and per metric ``fm_ranked_<i>`` orders them and ``fm_bounds_<i>``
+``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a sum; through
+``fm_replicate_cells`` per group and confusion cell where the statistics
+are counted by cells, as the point estimates are); ``fm_replicate_rows``
+lays the replicates out as rows (the groups crossed with the replicates'
+numbers, each row picking its replicate's statistics), so that
+``fm_replicate_values`` writes each metric's formula once; per metric
+``fm_ranked_<i>`` orders the values and ``fm_bounds_<i>``
 interpolates its two percentiles linearly, as NumPy does: at the 0-based
 position ``h = (n - 1) q`` of the ``n`` defined values,
 ``v[floor h] + (h - floor h) (v[floor h + 1] - v[floor h])``.
@@ -20,13 +23,16 @@ from sqlglot import exp
 from framemetrics.compilers.sql.dialects import MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.stages import rows_of, select_from
+from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     percentile_position,
     poisson_weight,
+    replicate_cells,
     replicate_statistic,
     replicate_sum,
+    replicate_totals,
     replicate_uniforms,
     row_hash,
     row_terms,
@@ -37,9 +43,10 @@ __all__ = ["ROW_KEY", "bootstrap_ctes"]
 ROW_KEY = "fm_key"  # fm_input's column of row keys
 
 
-def _value(interval: IntervalCall, b: int) -> exp.Expression:
+def _value(interval: IntervalCall) -> exp.Expression:
+    """The metric's formula over one replicate's statistics (a row of ``fm_replicate_rows``)."""
     call = interval.call
-    arguments = {s: SQL.col(f"{s}__{b}") for s in call.statistics} | {s: SQL.null() for s in call.skipped}
+    arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
     return apply_formula(SQL, call.name, arguments, SQL.lit(0), call.params)
 
 
@@ -73,7 +80,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3)
     >>> [name for name, _ in bootstrap_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])]
-    ['fm_hashed', 'fm_drawn', 'fm_weighted', 'fm_replicates', 'fm_replicate_values', 'fm_replicate_rows', 'fm_ranked_0', 'fm_bounds_0']
+    ['fm_hashed', 'fm_drawn', 'fm_weighted', 'fm_replicate_cells', 'fm_replicates', 'fm_replicate_rows', 'fm_replicate_values', 'fm_ranked_0', 'fm_bounds_0']
     """
     resampling, x = plan.resampling, rows_of(literals)
     replicates = range(resampling.n_resamples)
@@ -86,34 +93,47 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
     weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
     weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
-    sums = [
-        exp.alias_(
-            replicate_sum(SQL, s, exp.column(f"fm_k{b}") * exp.column(f"fm_v_{s}"))
-            if s in terms
-            else replicate_statistic(SQL, s, x, exp.column(f"fm_k{b}")),
-            f"{s}__{b}",
-        )
-        for b in replicates
-        for s in statistics
-    ]
-    values = [exp.alias_(_value(i, b), f"fm_m{j}__{b}") for b in replicates for j, i in enumerate(plan.bootstrapped)]
+    if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
+        weight = [exp.column(f"fm_k{b}") for b in replicates]
+        cells = [
+            exp.alias_(e, n) for b in replicates for n, e in replicate_cells(SQL, statistics, x, weight[b], b).items()
+        ]
+        classes = [exp.column(c) for c in CLASSES]
+        totals = [exp.alias_(e, n) for b in replicates for n, e in replicate_totals(SQL, statistics, x, b).items()]
+        replicated = [
+            ("fm_replicate_cells", select_from([*group, *classes, *cells], "fm_weighted", group_by=[*group, *classes])),
+            ("fm_replicates", select_from([*group, *totals], "fm_replicate_cells", group_by=group or None)),
+        ]
+    else:
+        sums = [
+            exp.alias_(
+                replicate_sum(SQL, s, exp.column(f"fm_k{b}") * exp.column(f"fm_v_{s}"))
+                if s in terms
+                else replicate_statistic(SQL, s, x, exp.column(f"fm_k{b}")),
+                f"{s}__{b}",
+            )
+            for b in replicates
+            for s in statistics
+        ]
+        replicated = [("fm_replicates", select_from([*group, *sums], "fm_weighted", group_by=group or None))]
     index = exp.column("fm_b")
     picked = [
-        exp.alias_(exp.Case(this=index.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"fm_m{j}__{b}"))
-                                                    for b in replicates]), f"fm_m{j}")
-        for j in range(len(plan.bootstrapped))
+        exp.alias_(exp.Case(this=index.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{name}__{b}"))
+                                                    for b in replicates]), name)
+        for name in statistics
     ]  # fmt: skip
     ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=["fm_b"])
-    rows = exp.select(*group, *picked).from_("fm_replicate_values").join(ids, join_type="cross")
+    rows = exp.select(*group, *picked).from_("fm_replicates").join(ids, join_type="cross")
+    values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped)]
     staged = [("fm_hashed", hashed.from_("fm_input")), ("fm_drawn", drawn.from_("fm_hashed"))]
     staged.append(("fm_weighted", weighted.from_("fm_drawn")))
     for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
         select.meta[MATERIALIZE] = True
     ctes = [
         *staged,
-        ("fm_replicates", select_from([*group, *sums], "fm_weighted", group_by=group or None)),
-        ("fm_replicate_values", select_from([*group, *values], "fm_replicates")),
+        *replicated,
         ("fm_replicate_rows", rows),
+        ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows")),
     ]
     for j, interval in enumerate(plan.bootstrapped):
         value = exp.column(f"fm_m{j}")
@@ -124,7 +144,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
         ranked = [*group, exp.alias_(value, "fm_value")]  # ranks as doubles: ClickHouse counts in UInt64
         ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
         ctes += [
-            (f"fm_ranked_{j}", select_from(ranked, "fm_replicate_rows")),
+            (f"fm_ranked_{j}", select_from(ranked, "fm_replicate_values")),
             (f"fm_bounds_{j}", _bounds(j, interval, keys)),
         ]
     return ctes
