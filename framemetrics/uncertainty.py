@@ -221,7 +221,9 @@ def bootstrap(
     Each row gets, in replicate ``b``, a Poisson(1) weight that is a function
     of ``(seed, b, row key)`` (:mod:`framemetrics.core.resampling`): the
     replicates' statistics are sums weighted by it, all computed in one
-    aggregation, and each metric's interval is the percentiles of its
+    aggregation (the ranking metrics' from one curve stage: the scores are
+    sorted once, each replicate's running sums taken down that order), and
+    each metric's interval is the percentiles of its
     replicate values at ``(1 -+ level) / 2``, NumPy's linear interpolation
     (replicates where the metric is undefined are left out). It is
     :func:`framemetrics.evaluate` with ``ci=level, ci_method="bootstrap"``.
@@ -229,9 +231,11 @@ def bootstrap(
     Parameters
     ----------
     source, y_true, y_pred, y_score, metrics, by, threshold, sample_weight, pos_label, neg_label, zero_division
-        As in :func:`framemetrics.evaluate` (binary and regression metrics
-        that are sums over rows: not yet those of the curve stage or of a
-        first pass, such as average precision or R²).
+        As in :func:`framemetrics.evaluate`: the binary and regression
+        metrics that are sums over rows, and the ranking metrics (ROC AUC,
+        Gini, average precision, PR AUC, KS, break-even point, partial AUC);
+        not yet the metrics of a first pass or a quantile (R², explained
+        variance, the median errors, D²) nor multiclass metrics (they raise).
     n_resamples : int, default 1000
         The replicates, 2 to 10,000.
     level : float, default 0.95

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+import sklearn.metrics as skm
 from test_resampling import numpy_weights
 
 import framemetrics as fm
@@ -89,5 +90,52 @@ def test_bootstrap_arguments_are_checked():
     with pytest.raises(ValueError, match=r"column 'id' \(row_id\): 1 row is null"):
         fm.evaluate(df.with_columns(id=pl.when(pl.col("id") == pl.col("id").max()).then(None).otherwise(pl.col("id"))),
                     y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, row_id="id", engine="duckdb")  # fmt: skip
-    with pytest.raises(ValueError, match="average_precision_score: its bootstrap interval is not available yet"):
-        fm.evaluate(df, y_true="y", y_score="p", metrics=["average_precision_score"], ci=0.9)
+    with pytest.raises(ValueError, match="r2_score: its bootstrap interval is not available yet"):
+        fm.evaluate(df, y_true="y", y_pred="p", metrics=["r2_score"], ci=0.9)
+
+
+BOUNDS = ("_low", "_high")
+RANKING = {
+    "average_precision_score": lambda y, p, w: skm.average_precision_score(y, p, sample_weight=w),
+    "roc_auc_score": lambda y, p, w: skm.roc_auc_score(y, p, sample_weight=w),
+    "gini_score": lambda y, p, w: 2 * skm.roc_auc_score(y, p, sample_weight=w) - 1,
+    "ks_statistic": lambda y, p, w: max(np.subtract(*skm.roc_curve(y, p, sample_weight=w)[1::-1])),
+    "partial_auc": lambda y, p, w: skm.roc_auc_score(y, p, sample_weight=w, max_fpr=0.5),
+}
+
+
+def _ranking_reference(df: pl.DataFrame, seed: int, replicates: int, level: float) -> dict:
+    """Per group: scikit-learn's replicate AP, AUC and Gini (weights w k) and NumPy's percentiles of the defined."""
+    k = numpy_weights(df["id"].to_list(), seed, replicates)
+    out = {}
+    for g in sorted(set(df["g"].to_list())):
+        mask = (df["g"] == g).to_numpy()
+        y, p = df["y"].to_numpy()[mask], df["p"].to_numpy()[mask]
+        w = df["w"].to_numpy()[mask][:, None] * k[mask]
+        values = {name: [] for name in RANKING}
+        for b in range(replicates):
+            positive, negative = w[y == 1, b].sum(), w[y == 0, b].sum()
+            for name, metric in RANKING.items():
+                defined = positive > 0 and (negative > 0 or name == "average_precision_score")
+                values[name].append(metric(y, p, w[:, b]) if defined else np.nan)
+        bounds = [100 * (1 - level) / 2, 100 * (1 + level) / 2]
+        out[g] = {name: np.percentile(np.array(v)[~np.isnan(v)], bounds) for name, v in values.items()}
+    return out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ranking_replicates_equal_scikit_learn(engine):
+    """The curve stage's metrics: every replicate's curve from one sort, equal to scikit-learn on the weights w k."""
+    df, seed, replicates, level = _frame(6, n=90), 5, 40, 0.8
+    arguments = {"y_true": "y", "y_score": "p", "by": "g", "ci": level, "ci_method": "bootstrap", "engine": engine,
+                 "n_resamples": replicates, "seed": seed, "row_id": "id", "sample_weight": "w"}  # fmt: skip
+    out = fm.evaluate(df, metrics=[name for name in RANKING if name != "partial_auc"], **arguments)
+    # McClish's standardized partial AUC below FPR 0.5, as scikit-learn's max_fpr, in a request of its own.
+    partial = fm.evaluate(df, metrics={"roc_auc_score": {"max_fpr": 0.5}}, **arguments)
+    out = out.join(partial.select("g", *(pl.col(f"roc_auc_score{s}").alias(f"partial_auc{s}") for s in BOUNDS)), on="g")
+    want = _ranking_reference(df, seed, replicates, level)
+    for row in out.iter_rows(named=True):
+        for name in RANKING:
+            low, high = want[row["g"]][name]
+            assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9, abs_tol=1e-12), (engine, name, row, low)
+            assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9, abs_tol=1e-12), (engine, name, row, high)

@@ -123,7 +123,7 @@ CASES: dict[str, Query] = {
     ),
     "roc_auc_ci": lambda d: fm.sql.roc_auc_ci(level=0.9, dialect=d, **_BINARY),
     "bootstrap": lambda d: fm.sql.query(
-        ["f1_score", "log_loss", "brier_score_loss"],
+        ["f1_score", "log_loss", "brier_score_loss", "average_precision_score", "ks_statistic"],
         threshold=0.5,
         ci=0.9,
         n_resamples=30,
@@ -227,7 +227,7 @@ _ENTRY_POINTS = {
         y_score="p",
         sample_weight="w",
         by="g",
-        metrics=["f1_score", "log_loss"],
+        metrics=["f1_score", "log_loss", "average_precision_score"],
         n_resamples=30,
         row_id="id",
         **kw,

@@ -59,7 +59,7 @@ from typing import Any
 from framemetrics.core.cells import cell_rows
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.statistics import STATISTICS, Rows
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
 
 __all__ = [
     "MAX_RESAMPLES",
@@ -73,6 +73,7 @@ __all__ = [
     "poisson_weight",
     "replicate_cells",
     "replicate_constants",
+    "replicate_points",
     "replicate_statistic",
     "replicate_sum",
     "replicate_totals",
@@ -256,7 +257,7 @@ def row_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str, Ex
     {'sum_weight': 'sample_weight', 'n_rows': 'CAST(1.0 AS DOUBLE)'}
     """
     terms = {}
-    for name in statistics:
+    for name in (s for s in statistics if not STATISTICS[s].curve):
         collector = _RowTerms(ns)
         try:
             built = STATISTICS[name].build(collector, x)
@@ -345,9 +346,36 @@ def replicate_totals(ns: Namespace, statistics: Sequence[str], x: Rows, b: int) 
 
 
 def bootstrappable(statistic: str) -> bool:
-    """Whether a statistic is a sum over rows that a replicate reweights (no curve stage, no first pass)."""
+    """Whether a replicate reweights a statistic: a sum over rows (no first pass), or one of the scores' curve
+    stage (not a quantile's).
+
+    Examples
+    --------
+    >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total")]
+    [True, True, False, False]
+    """
     s = STATISTICS[statistic]
-    return not s.curve and not s.needs
+    return not s.needs and (not s.curve or (s.score == "y_score" and not s.quantile))
+
+
+def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> CurvePoints:
+    """Replicate ``b``'s curve stage as its columns: ``pw__<b>, nw__<b>`` (the score's weights times the Poisson
+    weights), their running sums ``tp__<b>, fp__<b>`` down the scores, ``tp_prev__<b>, fp_prev__<b>`` and the
+    group's totals ``pos_total__<b>, neg_total__<b>``; ``gap_max__<b>`` where a compiler adds it.
+
+    The scores' order is the same in every replicate: one sort serves them
+    all. A score no row of a replicate draws keeps its point, of weight 0,
+    as a score of zero weight does in the curve stage.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> replicate_points(SQL, 4, SQL.lit(1.0), SQL.lit(0.5)).tp.sql()
+    'tp__4'
+    """
+    names = ("pw", "nw", "tp", "fp", "tp_prev", "fp_prev", "pos_total", "neg_total", "gap_max")
+    columns = {name: ns.col(f"{name}__{b}") for name in names}
+    return CurvePoints(y_score=ns.col("y_score"), **columns, max_fpr=max_fpr, alpha=alpha)
 
 
 def percentile_position(n: Expr, q: float) -> Expr:

@@ -11,16 +11,19 @@ undefined are left out; none left gives null).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.stages import grouped
+from framemetrics.compilers.polars.stages import curve_statistic, grouped
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     poisson_weight,
     replicate_cells,
+    replicate_points,
     replicate_statistic,
     replicate_sum,
     replicate_totals,
@@ -28,7 +31,14 @@ from framemetrics.core.resampling import (
     row_hash,
     row_terms,
 )
-from framemetrics.core.statistics import Rows
+from framemetrics.core.statistics import (
+    STATISTICS,
+    Rows,
+    bin_score,
+    negative_weight,
+    positive_weight,
+    roc_gap,
+)
 
 __all__ = ["ROW_KEY", "bootstrap_bounds"]
 
@@ -63,23 +73,31 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     resampling, replicates = plan.resampling, range(plan.resampling.n_resamples)
     uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
     weights = {f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(uniforms.values())}
-    statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
+    requested = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
+    statistics = [s for s in requested if not STATISTICS[s].curve]
     terms = row_terms(POLARS, statistics, x)
     weighted = data.with_columns(
         fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
         **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()},
     ).with_columns(**weights)
+    parts = []
     if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
         cells = [e.alias(n) for b in replicates for n, e in replicate_cells(POLARS, statistics, x, pl.col(f"fm_k{b}"),
                                                                             b).items()]  # fmt: skip
         totals = [e.alias(n) for b in replicates for n, e in replicate_totals(POLARS, statistics, x, b).items()]
-        replicated = grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals)
-    else:
-        replicated = grouped(weighted, keys, [
+        parts.append(grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals))
+    elif statistics:
+        parts.append(grouped(weighted, keys, [
             (replicate_sum(POLARS, s, pl.col(f"fm_k{b}") * pl.col(f"fm_v_{s}")) if s in terms
              else replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}"))).alias(f"{s}__{b}")
             for b in replicates for s in statistics
-        ])  # fmt: skip
+        ]))  # fmt: skip
+    curve = [s for s in requested if STATISTICS[s].curve]
+    if curve:
+        parts.append(_curve_replicates(weighted, keys, plan, x, curve))
+    replicated = parts[0]
+    for part in parts[1:]:
+        replicated = replicated.join(part, on=keys, nulls_equal=True) if keys else replicated.join(part, how="cross")
     bounds = {}
     for interval in plan.bootstrapped:
         call = interval.call
@@ -89,3 +107,41 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
             values.append(apply_formula(POLARS, call.name, arguments, pl.lit(0), call.params))
         bounds |= _percentiles(values, interval)
     return replicated.select(*keys, **bounds)
+
+
+def _curve_replicates(
+    weighted: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows, statistics: list[str]
+) -> pl.LazyFrame:
+    """Per group, every replicate's curve ``statistics``: the curve stage with one weight column per replicate.
+
+    The rows are summed per group and score with each replicate's Poisson
+    weights (``pw__<b>, nw__<b>``), sorted once by the score, and each
+    replicate's running sums taken over that order
+    (:func:`~framemetrics.core.resampling.replicate_points`). It holds a row
+    per group and distinct score with four columns a replicate: bin the
+    scores (``bins=``) where they are many.
+    """
+    replicates = range(plan.resampling.n_resamples)
+    positive, negative = positive_weight(POLARS, x), negative_weight(POLARS, x)
+    sums = [
+        (pl.col(f"fm_k{b}") * weight).sum().alias(f"{name}__{b}")
+        for b in replicates
+        for name, weight in (("pw", positive), ("nw", negative))
+    ]
+    score = x.y_score.cast(pl.Float64)
+    score = score if plan.bins is None else bin_score(POLARS, score, float(plan.bins))
+    per_score = weighted.group_by([*keys, score.alias("y_score")]).agg(sums)
+    ordered = per_score.sort("y_score", descending=True, nulls_last=True)
+    running = {}
+    for b in replicates:
+        pw, nw = pl.col(f"pw__{b}"), pl.col(f"nw__{b}")
+        running |= {f"tp__{b}": pw.cum_sum(), f"fp__{b}": nw.cum_sum(), f"pos_total__{b}": pw.sum(),
+                    f"neg_total__{b}": nw.sum(), f"tp_prev__{b}": pw.cum_sum().shift(1, fill_value=0.0),
+                    f"fp_prev__{b}": nw.cum_sum().shift(1, fill_value=0.0)}  # fmt: skip
+    curve = ordered.with_columns(**{name: e.over(keys) if keys else e for name, e in running.items()})
+    aggregations = []
+    for b in replicates:
+        points = replicate_points(POLARS, b, plan.max_fpr, plan.alpha)
+        points = replace(points, gap_max=roc_gap(POLARS, points).max())
+        aggregations += [curve_statistic(s, points).alias(f"{s}__{b}") for s in statistics]
+    return grouped(curve, keys, aggregations)

@@ -6,11 +6,13 @@
 ``fm_replicates`` every statistic of every replicate per group (one
 ``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a sum; through
 ``fm_replicate_cells`` per group and confusion cell where the statistics
-are counted by cells, as the point estimates are); ``fm_replicate_rows``
-lays the replicates out as rows (the groups crossed with the replicates'
-numbers, each row picking its replicate's statistics), so that
-``fm_replicate_values`` writes each metric's formula once; per metric
-``fm_ranked_<i>`` orders the values and ``fm_bounds_<i>``
+are counted by cells, as the point estimates are), and
+``fm_curve_replicates`` every replicate's curve statistics from one curve
+stage (:func:`_curve_replicates`); ``fm_replicate_rows`` (and
+``fm_curve_replicate_rows``) lays the replicates out as rows (the groups
+crossed with the replicates' numbers, each row picking its replicate's
+statistics), so that ``fm_replicate_values`` writes each metric's formula
+once; per metric ``fm_ranked_<i>`` orders the values and ``fm_bounds_<i>``
 interpolates its two percentiles linearly, as NumPy does: at the 0-based
 position ``h = (n - 1) q`` of the ``n`` defined values,
 ``v[floor h] + (h - floor h) (v[floor h + 1] - v[floor h])``.
@@ -20,9 +22,9 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import MATERIALIZE
+from framemetrics.compilers.sql.dialects import DISTRIBUTE, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.stages import rows_of, select_from
+from framemetrics.compilers.sql.stages import group_window, rows_of, running_sums, select_from
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -30,6 +32,7 @@ from framemetrics.core.resampling import (
     percentile_position,
     poisson_weight,
     replicate_cells,
+    replicate_points,
     replicate_statistic,
     replicate_sum,
     replicate_totals,
@@ -37,6 +40,7 @@ from framemetrics.core.resampling import (
     row_hash,
     row_terms,
 )
+from framemetrics.core.statistics import STATISTICS, Rows, bin_score, negative_weight, positive_weight, roc_gap
 
 __all__ = ["ROW_KEY", "bootstrap_ctes"]
 
@@ -85,7 +89,8 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     resampling, x = plan.resampling, rows_of(literals)
     replicates = range(resampling.n_resamples)
     group = [exp.column(k) for k in keys]
-    statistics = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
+    requested = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
+    statistics = [s for s in requested if not STATISTICS[s].curve]
     terms = row_terms(SQL, statistics, x)
     row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
     hashed = exp.select(exp.Star(), row_hashed, *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in terms.items()))
@@ -93,6 +98,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
     weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
     weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
+    replicated = []
     if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
         weight = [exp.column(f"fm_k{b}") for b in replicates]
         cells = [
@@ -104,7 +110,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
             ("fm_replicate_cells", select_from([*group, *classes, *cells], "fm_weighted", group_by=[*group, *classes])),
             ("fm_replicates", select_from([*group, *totals], "fm_replicate_cells", group_by=group or None)),
         ]
-    else:
+    elif statistics:
         sums = [
             exp.alias_(
                 replicate_sum(SQL, s, exp.column(f"fm_k{b}") * exp.column(f"fm_v_{s}"))
@@ -116,25 +122,29 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
             for s in statistics
         ]
         replicated = [("fm_replicates", select_from([*group, *sums], "fm_weighted", group_by=group or None))]
-    index = exp.column("fm_b")
-    picked = [
-        exp.alias_(exp.Case(this=index.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{name}__{b}"))
-                                                    for b in replicates]), name)
-        for name in statistics
-    ]  # fmt: skip
-    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=["fm_b"])
-    rows = exp.select(*group, *picked).from_("fm_replicates").join(ids, join_type="cross")
-    values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped)]
+    curve = [s for s in requested if STATISTICS[s].curve]
+    if curve:
+        replicated += _curve_replicates(plan, x, keys, curve)
     staged = [("fm_hashed", hashed.from_("fm_input")), ("fm_drawn", drawn.from_("fm_hashed"))]
     staged.append(("fm_weighted", weighted.from_("fm_drawn")))
     for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
         select.meta[MATERIALIZE] = True
-    ctes = [
-        *staged,
-        *replicated,
-        ("fm_replicate_rows", rows),
-        ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows")),
-    ]
+    ctes = [*staged, *replicated]
+    # Each metric reads the row or the curve replicates, never both: each part's replicates become rows on their own.
+    part_of = {j: "fm_curve_replicate" if set(i.call.statistics) & set(curve) else "fm_replicate"
+               for j, i in enumerate(plan.bootstrapped)}  # fmt: skip
+    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=["fm_b"])
+    for prefix, names in (("fm_replicate", statistics), ("fm_curve_replicate", curve)):
+        if not names:
+            continue
+        picked = [
+            exp.alias_(exp.Case(this=exp.column("fm_b"), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
+                                                              for b in replicates]), n)
+            for n in names
+        ]  # fmt: skip
+        rows = exp.select(*group, *picked).from_(f"{prefix}s").join(ids, join_type="cross")
+        values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped) if part_of[j] == prefix]
+        ctes += [(f"{prefix}_rows", rows), (f"{prefix}_values", select_from([*group, *values], f"{prefix}_rows"))]
     for j, interval in enumerate(plan.bootstrapped):
         value = exp.column(f"fm_m{j}")
         order = exp.Order(expressions=[exp.Ordered(this=value.copy(), nulls_first=False)])
@@ -144,7 +154,49 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
         ranked = [*group, exp.alias_(value, "fm_value")]  # ranks as doubles: ClickHouse counts in UInt64
         ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
         ctes += [
-            (f"fm_ranked_{j}", select_from(ranked, "fm_replicate_values")),
+            (f"fm_ranked_{j}", select_from(ranked, f"{part_of[j]}_values")),
             (f"fm_bounds_{j}", _bounds(j, interval, keys)),
         ]
     return ctes
+
+
+def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str]) -> list[tuple[str, exp.Select]]:
+    """Every replicate's curve ``statistics`` per group (``fm_curve_replicates``), from one curve stage.
+
+    ``fm_replicate_scores`` sums the rows per group and score with each
+    replicate's Poisson weights (``pw__<b>, nw__<b>``), ``fm_replicate_curve``
+    takes every replicate's running sums down the same order
+    (:func:`~framemetrics.compilers.sql.stages.running_sums`), and
+    ``fm_replicate_gaps`` each replicate's largest ``tpr - fpr`` where KS
+    reads it.
+    """
+    replicates, group = range(plan.resampling.n_resamples), [exp.column(k) for k in keys]
+    score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
+    weights = {"pw": positive_weight(SQL, x), "nw": negative_weight(SQL, x)}
+    sums = [
+        exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * weight), f"{name}__{b}")
+        for b in replicates
+        for name, weight in weights.items()
+    ]
+    scores = select_from([*group, exp.alias_(score, "y_score"), *sums], "fm_weighted", group_by=[*group, score])
+    scores.meta[DISTRIBUTE] = keys
+    previous = any(STATISTICS[s].previous for s in statistics)
+    stage = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))
+    running = {
+        n: v for b in replicates for n, v in running_sums(keys, stage, previous=previous, suffix=f"__{b}").items()
+    }
+    ctes = [
+        ("fm_replicate_scores", scores),
+        ("fm_replicate_curve", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items())).from_(
+            "fm_replicate_scores")),
+    ]  # fmt: skip
+    points = [replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates]
+    source = "fm_replicate_curve"
+    if any(STATISTICS[s].gap_max for s in statistics):
+        gaps = [
+            exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in enumerate(points)
+        ]
+        ctes.append(("fm_replicate_gaps", exp.select(exp.Star(), *gaps).from_(source)))
+        source = "fm_replicate_gaps"
+    values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in enumerate(points) for s in statistics]
+    return [*ctes, ("fm_curve_replicates", select_from([*group, *values], source, group_by=group or None))]

@@ -19,7 +19,14 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import cell_statistics, cells_stage, curve_ctes, curve_stage, rows_of
+from framemetrics.compilers.sql.stages import (
+    cell_statistics,
+    cells_stage,
+    curve_ctes,
+    curve_stage,
+    rows_of,
+    same_group,
+)
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import bounded
@@ -107,12 +114,6 @@ def plan_literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, ex
         "max_fpr": SQL.lit(float(plan.max_fpr)),
         "power": SQL.lit(float(plan.power)),
     }
-
-
-def same_group(left: str, right: str, keys: list[str], *also: exp.Expression) -> exp.Expression:
-    """Join condition of two CTEs on the group keys (NULL keys match) and the conditions ``also``; TRUE if none."""
-    pairs = [exp.NullSafeEQ(this=exp.column(k, table=left), expression=exp.column(k, table=right)) for k in keys]
-    return exp.and_(*pairs, *also) if pairs or also else exp.true()
 
 
 def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select:

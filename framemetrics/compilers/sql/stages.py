@@ -39,6 +39,8 @@ __all__ = [
     "curve_ctes",
     "curve_stage",
     "curve_statistics",
+    "running_sums",
+    "same_group",
     "group_window",
     "rows_of",
     "select_from",
@@ -168,6 +170,36 @@ def _total(column: str, keys: list[str]) -> exp.Window:
     return total
 
 
+def running_sums(
+    keys: list[str], sums: tuple[tuple[str, str, str], ...], *, previous: bool = False, suffix: str = ""
+) -> dict[str, exp.Expression]:
+    """The curve stage's windows over the points of a group by decreasing score, for each ``(weight, running,
+    total)`` of ``sums``: the running sum of the weight column ``weight<suffix>`` (``running<suffix>``), the
+    group's total (``total<suffix>``) and, with ``previous``, the sum over strictly higher scores
+    (``running_prev<suffix>``).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> sorted(running_sums([], (("pw", "tp", "pos_total"),), suffix="__0"))
+    ['pos_total__0', 'tp__0']
+    """
+    columns = {f"{name}{suffix}": _by_score(_sum(f"{c}{suffix}"), keys, _THROUGH) for c, name, _ in sums}
+    columns |= {f"{total}{suffix}": _total(f"{c}{suffix}", keys) for c, _, total in sums}
+    if previous:
+        columns |= {
+            f"{name}_prev{suffix}": SQL.coalesce(_by_score(_sum(f"{c}{suffix}"), keys, _BEFORE), SQL.lit(0.0))
+            for c, name, _ in sums
+        }
+    return columns
+
+
+def same_group(left: str, right: str, keys: list[str], *also: exp.Expression) -> exp.Expression:
+    """Join condition of two CTEs on the group keys (NULL keys match) and the conditions ``also``; TRUE if none."""
+    pairs = [exp.NullSafeEQ(this=exp.column(k, table=left), expression=exp.column(k, table=right)) for k in keys]
+    return exp.and_(*pairs, *also) if pairs or also else exp.true()
+
+
 def curve_stage(
     x: Rows,
     keys: list[str],
@@ -223,12 +255,7 @@ def curve_stage(
     # Its rows may be distributed by the group alone: the window below needs no other partitioning.
     scores.meta[DISTRIBUTE] = keys
     sums = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))[: len(weights)]
-    columns = {name: _by_score(_sum(c), keys, _THROUGH) for c, name, _ in sums}
-    columns |= {total: _total(c, keys) for c, _, total in sums}
-    if previous:
-        columns |= {
-            f"{name}_prev": SQL.coalesce(_by_score(_sum(c), keys, _BEFORE), SQL.lit(0.0)) for c, name, _ in sums
-        }
+    columns = running_sums(keys, sums, previous=previous)
     if points:
         columns |= {name: columns[total].copy() - columns[count].copy() for name, total, count in BELOW_COUNTS}
         columns |= {
