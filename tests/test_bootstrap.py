@@ -91,8 +91,11 @@ def test_bootstrap_arguments_are_checked():
     with pytest.raises(ValueError, match=r"column 'id' \(row_id\): 1 row is null"):
         fm.evaluate(df.with_columns(id=pl.when(pl.col("id") == pl.col("id").max()).then(None).otherwise(pl.col("id"))),
                     y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, row_id="id", engine="duckdb")  # fmt: skip
-    with pytest.raises(ValueError, match="r2_score: its bootstrap interval is not available yet"):
-        fm.evaluate(df, y_true="y", y_pred="p", metrics=["r2_score"], ci=0.9)
+    for dialect in ("spark", "postgres", "clickhouse", "datafusion", "bigquery", "snowflake"):  # tables: no order
+        with pytest.raises(ValueError, match=f"the bootstrap on {dialect} needs row_id="):
+            fm.sql.query(["f1_score"], table="t", y_true="y", y_score="p", ci=0.9, n_resamples=2, dialect=dialect)
+    with pytest.raises(ValueError, match="median_absolute_error: its bootstrap interval is not available yet"):
+        fm.evaluate(df, y_true="y", y_pred="p", metrics=["median_absolute_error"], ci=0.9)
 
 
 BOUNDS = ("_low", "_high")
@@ -163,3 +166,24 @@ def test_the_95_interval_of_a_known_auc_covers_it_in_95_percent_of_2000_segments
     for low, high in ((boot["roc_auc_score_low"], boot["roc_auc_score_high"]), (delong["low"], delong["high"])):
         covered = ((low <= true_auc) & (true_auc <= high)).mean()
         assert 0.92 <= covered <= 0.98, (covered, true_auc)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_first_pass_replicates_equal_scikit_learn(engine):
+    """R² and explained variance: each replicate's sums of squares about its own weighted mean, from one pass."""
+    rng = np.random.default_rng(8)
+    n, seed, replicates, level = 150, 9, 40, 0.9
+    df = pl.DataFrame({"g": rng.integers(0, 3, n), "y": 1e6 + rng.normal(0, 1, n), "f": 1e6 + rng.normal(0, 1, n),
+                       "w": rng.integers(1, 4, n).astype(float), "id": rng.permutation(n)})  # fmt: skip
+    metrics = {"r2_score": skm.r2_score, "explained_variance_score": skm.explained_variance_score}
+    out = fm.evaluate(df, y_true="y", y_pred="f", by="g", metrics=list(metrics), ci=level, n_resamples=replicates,
+                      seed=seed, row_id="id", sample_weight="w", engine=engine)  # fmt: skip
+    k = numpy_weights(df["id"].to_list(), seed, replicates)
+    for row in out.iter_rows(named=True):
+        mask = (df["g"] == row["g"]).to_numpy()
+        y, f, w = df["y"].to_numpy()[mask], df["f"].to_numpy()[mask], df["w"].to_numpy()[mask]
+        for name, metric in metrics.items():
+            values = [metric(y, f, sample_weight=w * k[mask, b]) for b in range(replicates)]
+            low, high = np.percentile(values, [100 * (1 - level) / 2, 100 * (1 + level) / 2])
+            assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9), (engine, name, row, low)
+            assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9), (engine, name, row, high)

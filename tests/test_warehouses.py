@@ -67,9 +67,11 @@ def regression_frame() -> pl.DataFrame:
             "y": rng.integers(1, 40, n) / 4,
             "f": rng.integers(1, 40, n) / 4,
             "w": rng.integers(0, 4, n).astype(float),
+            "id": np.arange(n),
         }
     )
-    bad = pl.DataFrame({"g": ["bad"] * 3, "y": [1.0, float("nan"), 2.0], "f": [1.0, 2.0, 3.0], "w": [1.0, 1.0, 1.0]})
+    bad = pl.DataFrame({"g": ["bad"] * 3, "y": [1.0, float("nan"), 2.0], "f": [1.0, 2.0, 3.0], "w": [1.0, 1.0, 1.0],
+                        "id": [n, n + 1, n + 2]})  # fmt: skip
     return pl.concat([frame, bad])
 
 
@@ -132,6 +134,19 @@ CASES: dict[str, Query] = {
         dialect=d,
         **_BINARY,
     ),
+    "bootstrap, regression": lambda d: fm.sql.query(
+        ["r2_score", "explained_variance_score", "mean_absolute_error"],
+        table="regression",
+        y_true="y",
+        y_pred="f",
+        sample_weight="w",
+        by="g",
+        ci=0.9,
+        n_resamples=20,
+        seed=2,
+        row_id="id",
+        dialect=d,
+    ),  # fmt: skip
     "compare_auc": lambda d: fm.sql.compare_auc(**(_BINARY | {"y_score": ["p", "q"]}), dialect=d),
     "regression metrics": lambda d: fm.sql.query(
         _metrics("regression"), table="regression", y_true="y", y_pred="f", sample_weight="w", by="g", dialect=d

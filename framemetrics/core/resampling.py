@@ -52,14 +52,14 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from framemetrics.core.cells import cell_rows
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, error
 
 __all__ = [
     "MAX_RESAMPLES",
@@ -68,12 +68,15 @@ __all__ = [
     "PYTHON",
     "Resampling",
     "bootstrappable",
+    "centred_terms",
     "check_resampling",
     "percentile_position",
     "poisson_weight",
     "replicate_cells",
+    "replicate_centred",
     "replicate_constants",
     "replicate_points",
+    "replicate_row_statistic",
     "replicate_statistic",
     "replicate_sum",
     "replicate_totals",
@@ -257,7 +260,7 @@ def row_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str, Ex
     {'sum_weight': 'sample_weight', 'n_rows': 'CAST(1.0 AS DOUBLE)'}
     """
     terms = {}
-    for name in (s for s in statistics if not STATISTICS[s].curve):
+    for name in (s for s in statistics if not STATISTICS[s].curve and not STATISTICS[s].needs):
         collector = _RowTerms(ns)
         try:
             built = STATISTICS[name].build(collector, x)
@@ -280,6 +283,25 @@ def replicate_statistic(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr
     'MAX(CASE WHEN sample_weight * fm_k0 '
     """
     return STATISTICS[name].build(ns, replace(x, sample_weight=x.sample_weight * weight))
+
+
+def replicate_row_statistic(ns: Namespace, name: str, x: Rows, weight: Expr, terms: Iterable[str]) -> Expr:
+    """A row statistic in one replicate whose Poisson weight is ``weight``: ``sum k_b v`` over its column
+    ``fm_v_<name>`` where it is among ``terms`` (:func:`row_terms`), a first pass's centred sum
+    (:func:`replicate_centred`), or else built whole with the weights multiplied (:func:`replicate_statistic`).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_row_statistic(SQL, "tp", Rows.named(SQL), SQL.col("fm_k0"), ["tp"]))
+    'COALESCE(SUM(fm_k0 * fm_v_tp), 0)'
+    """
+    if name in terms:
+        return replicate_sum(ns, name, weight * ns.col(f"fm_v_{name}"))
+    if name in _CENTRED:
+        return replicate_centred(ns, name, x, weight)
+    return replicate_statistic(ns, name, x, weight)
 
 
 def replicate_sum(ns: Namespace, name: str, products: Expr) -> Expr:
@@ -345,17 +367,61 @@ def replicate_totals(ns: Namespace, statistics: Sequence[str], x: Rows, b: int) 
     return totals
 
 
-def bootstrappable(statistic: str) -> bool:
-    """Whether a replicate reweights a statistic: a sum over rows (no first pass), or one of the scores' curve
-    stage (not a quantile's).
+# The first-pass statistics sum w (v - mean v)^2 (the group mean of a first pass): the value v each centres.
+_CENTRED: dict[str, Callable[[Namespace, Rows], Expr]] = {
+    "ss_total": lambda ns, x: ns.to_float(x.y_true) - x.mean_y_true,
+    "ss_error_deviation": lambda ns, x: error(ns, x) - x.mean_error,
+}
+
+
+def centred_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str, Expr]:
+    """The per-row terms ``w d`` and ``w d^2`` (``<s>_1``, ``<s>_2``) of each statistic ``sum w (v - m)^2`` among
+    ``statistics``, ``d = v - m`` its deviation from the first pass's group mean ``m`` (:func:`replicate_centred`).
 
     Examples
     --------
-    >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total")]
-    [True, True, False, False]
+    >>> from framemetrics.compilers.sql import SQL
+    >>> sorted(centred_terms(SQL, ["ss_total", "sum_weight"], Rows.named(SQL)))
+    ['ss_total_1', 'ss_total_2']
+    """
+    terms = {}
+    for name in (s for s in statistics if s in _CENTRED):
+        deviation = _CENTRED[name](ns, x)
+        terms |= {f"{name}_1": x.sample_weight * deviation, f"{name}_2": x.sample_weight * deviation * deviation}
+    return terms
+
+
+def replicate_centred(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
+    """A statistic ``sum w (v - m_b)^2`` in one replicate, ``m_b`` the replicate's own weighted mean of ``v``.
+
+    With ``d = v - m`` (``m`` the first pass's mean on all rows, computed once)
+    and the replicate's sums ``S0 = sum k w``, ``S1 = sum k w d``, ``S2 = sum k w d^2``:
+    ``sum k w (v - m_b)^2 = S2 - S1^2 / S0`` exactly; ``d`` is centred, so the
+    difference loses no digit. 0 for a replicate without weight.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_centred(SQL, "ss_total", Rows.named(SQL), SQL.col("fm_k0")))[:58]
+    'CASE WHEN COALESCE(SUM(fm_k0 * sample_weight), 0) > 0 THEN'
+    """
+    s0 = ns.sum(weight * x.sample_weight)
+    s1, s2 = (ns.sum(weight * ns.col(f"fm_v_{name}_{power}")) for power in (1, 2))
+    return ns.when(s0 > 0, ns.greatest(s2 - s1 * (s1 / s0), ns.lit(0.0))).otherwise(ns.lit(0.0))
+
+
+def bootstrappable(statistic: str) -> bool:
+    """Whether a replicate reweights a statistic: a sum over rows, a first pass's centred sum of squares
+    (:func:`replicate_centred`), or one of the scores' curve stage (not a quantile's).
+
+    Examples
+    --------
+    >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total", "tweedie_baseline")]
+    [True, True, False, True, False]
     """
     s = STATISTICS[statistic]
-    return not s.needs and (not s.curve or (s.score == "y_score" and not s.quantile))
+    return (not s.needs or statistic in _CENTRED) and (not s.curve or (s.score == "y_score" and not s.quantile))
 
 
 def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> CurvePoints:

@@ -2,8 +2,10 @@
 
 Each row's hash (:func:`~framemetrics.core.resampling.row_hash` of its key)
 gives its Poisson(1) weight in every replicate (``fm_k0, fm_k1...``); one
-aggregation per group computes each statistic of each replicate
-(:func:`~framemetrics.core.resampling.replicate_statistic`), the metric's
+aggregation per group (per group and confusion cell where the statistics
+are counted by cells) computes each statistic of each replicate
+(:func:`~framemetrics.core.resampling.replicate_row_statistic`), one curve
+stage with a weight column per replicate the ranking statistics, the metric's
 formula turns them into replicate values, and the interval is their
 percentiles, NumPy's linear interpolation (replicates where the metric is
 undefined are left out; none left gives null).
@@ -21,11 +23,11 @@ from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
+    centred_terms,
     poisson_weight,
     replicate_cells,
     replicate_points,
-    replicate_statistic,
-    replicate_sum,
+    replicate_row_statistic,
     replicate_totals,
     replicate_uniforms,
     row_hash,
@@ -78,7 +80,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     terms = row_terms(POLARS, statistics, x)
     weighted = data.with_columns(
         fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
-        **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()},
+        **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in (terms | centred_terms(POLARS, statistics, x)).items()},
     ).with_columns(**weights)
     parts = []
     if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
@@ -88,8 +90,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
         parts.append(grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals))
     elif statistics:
         parts.append(grouped(weighted, keys, [
-            (replicate_sum(POLARS, s, pl.col(f"fm_k{b}") * pl.col(f"fm_v_{s}")) if s in terms
-             else replicate_statistic(POLARS, s, x, pl.col(f"fm_k{b}"))).alias(f"{s}__{b}")
+            replicate_row_statistic(POLARS, s, x, pl.col(f"fm_k{b}"), terms).alias(f"{s}__{b}")
             for b in replicates for s in statistics
         ]))  # fmt: skip
     curve = [s for s in requested if STATISTICS[s].curve]

@@ -203,7 +203,8 @@ def run_polars(
     keys = [f"fm_g{i}" for i in range(len(by))]
     extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
     data = canonical_frame(frame, plan, columns, by, drop_nulls=drop_nulls, extra=extra)
-    stats = aggregate(_with_group_means(data, plan, keys), plan, keys, plan.row_statistics)
+    rows = _with_group_means(data, plan, keys)
+    stats = aggregate(rows, plan, keys, plan.row_statistics)
     for (score, _), statistics in plan.curve_stages.items():
         x = curve_rows(POLARS, rows_of(plan_inputs(plan)), score)
         if plan.bins is not None and score == "y_score":
@@ -214,7 +215,7 @@ def run_polars(
             ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     if plan.bootstrapped:
-        boot = bootstrap_bounds(data, keys, plan, rows_of(plan_inputs(plan)))
+        boot = bootstrap_bounds(rows, keys, plan, rows_of(plan_inputs(plan, group_means=bool(plan.first_pass))))
         stats = stats.join(boot, on=keys, nulls_equal=True) if keys else stats.join(boot, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

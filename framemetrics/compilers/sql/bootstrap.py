@@ -24,17 +24,17 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.dialects import DISTRIBUTE, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.stages import group_window, rows_of, running_sums, select_from
+from framemetrics.compilers.sql.stages import group_window, rows_of, running_sums, same_group, select_from
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
+    centred_terms,
     percentile_position,
     poisson_weight,
     replicate_cells,
     replicate_points,
-    replicate_statistic,
-    replicate_sum,
+    replicate_row_statistic,
     replicate_totals,
     replicate_uniforms,
     row_hash,
@@ -93,7 +93,13 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     statistics = [s for s in requested if not STATISTICS[s].curve]
     terms = row_terms(SQL, statistics, x)
     row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
-    hashed = exp.select(exp.Star(), row_hashed, *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in terms.items()))
+    per_row = terms | centred_terms(SQL, statistics, x)
+    hashed = exp.select(exp.Star(), row_hashed, *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in per_row.items()))
+    if any(STATISTICS[s].needs for s in statistics):  # the first pass's group means beside every row
+        means = [exp.column(m, table="fm_means") for m in plan.first_pass]
+        hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), *means, row_hashed,
+                            *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in per_row.items()))  # fmt: skip
+        hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
     uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
     drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
     weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
@@ -113,9 +119,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     elif statistics:
         sums = [
             exp.alias_(
-                replicate_sum(SQL, s, exp.column(f"fm_k{b}") * exp.column(f"fm_v_{s}"))
-                if s in terms
-                else replicate_statistic(SQL, s, x, exp.column(f"fm_k{b}")),
+                replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms),
                 f"{s}__{b}",
             )
             for b in replicates

@@ -42,7 +42,18 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-__all__ = ["DIALECTS", "DISTRIBUTE", "MATERIALIZE", "ORDERED", "Dialect", "dialect_named", "for_dialect"]
+from framemetrics.core.errors import ArgumentError
+
+__all__ = [
+    "DIALECTS",
+    "DISTRIBUTE",
+    "MATERIALIZE",
+    "ORDERED",
+    "ROW_POSITION",
+    "Dialect",
+    "dialect_named",
+    "for_dialect",
+]
 
 # The meta key of an aggregate whose input rows may be distributed by these group keys.
 DISTRIBUTE = "fm_distribute"
@@ -50,6 +61,8 @@ DISTRIBUTE = "fm_distribute"
 ORDERED = "fm_ordered"
 # The meta key of a CTE's select that an engine inlining CTEs must materialize.
 MATERIALIZE = "fm_materialize"
+# meta key: a window numbering the rows in the order they are read (the bootstrap's default row key)
+ROW_POSITION = "fm_row_position"
 
 
 @dataclass(frozen=True)
@@ -87,6 +100,12 @@ class Dialect:
         ``AS MATERIALIZED``: PostgreSQL inlines a CTE read once, substituting
         its columns' expressions, so the bootstrap's columns of replicate
         weights (each read by many sums) would be expanded into every sum.
+    ordered_rows : bool
+        Whether a table's rows are read in a defined order, so that a row's
+        position (``ROW_NUMBER() OVER ()``, marked ``meta[ROW_POSITION]``)
+        is the same on every run: DuckDB's scans keep the insertion order. A
+        warehouse's table has no order (Spark refuses the window): the
+        bootstrap there needs ``row_id=``.
     """
 
     name: str
@@ -99,12 +118,13 @@ class Dialect:
     parenthesized: tuple[type[exp.Expression], ...] = ()
     repartition: bool = False
     materialize: bool = False
+    ordered_rows: bool = False
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb"),
+        Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb", ordered_rows=True),
         Dialect("spark", "spark", tested_on="pyspark (local[2])", repartition=True),
         Dialect("postgres", "postgres", nan="", boolean_to_double=False, tested_on="PostgreSQL 15", materialize=True),
         Dialect(
@@ -169,6 +189,11 @@ def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
         return _repartitioned(node, node.meta[DISTRIBUTE])
     if dialect.repartition and isinstance(node, exp.Window) and ORDERED in node.meta:
         return node.meta[ORDERED].copy()
+    if not dialect.ordered_rows and node.meta.get(ROW_POSITION):
+        raise ArgumentError(
+            f"the bootstrap on {dialect.name} needs row_id=, an integer column identifying each row: its tables have "
+            "no row order, so a row's position would draw other replicates on each run"
+        )
     if dialect.materialize and isinstance(node, exp.CTE) and node.this.meta.get(MATERIALIZE):
         node.set("materialized", True)
     return node

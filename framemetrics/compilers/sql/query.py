@@ -18,6 +18,7 @@ from functools import reduce
 from sqlglot import exp
 
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
+from framemetrics.compilers.sql.dialects import ROW_POSITION
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import (
     cell_statistics,
@@ -135,7 +136,9 @@ def _row_key(plan: Plan) -> exp.Expression:
     """The bootstrap's row key: the ``row_id`` column as a 64-bit integer, or the row's position as read."""
     row_id = plan.resampling.row_id
     if row_id is None:
-        return exp.Window(this=exp.RowNumber()) - SQL.lit(1)
+        position = exp.Window(this=exp.RowNumber())
+        position.meta[ROW_POSITION] = True  # only DuckDB reads a table's rows in a defined order
+        return position - SQL.lit(1)
     return SQL.to_int(user_column(row_id))
 
 

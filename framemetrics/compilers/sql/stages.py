@@ -39,10 +39,10 @@ __all__ = [
     "curve_ctes",
     "curve_stage",
     "curve_statistics",
-    "running_sums",
-    "same_group",
     "group_window",
     "rows_of",
+    "running_sums",
+    "same_group",
     "select_from",
 ]
 
