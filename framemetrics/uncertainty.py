@@ -232,10 +232,11 @@ def bootstrap(
     ----------
     source, y_true, y_pred, y_score, metrics, by, threshold, sample_weight, pos_label, neg_label, zero_division
         As in :func:`framemetrics.evaluate`: the binary and regression
-        metrics that are sums over rows, and the ranking metrics (ROC AUC,
-        Gini, average precision, PR AUC, KS, break-even point, partial AUC);
-        not yet the metrics of a first pass or a quantile (R², explained
-        variance, the median errors, D²) nor multiclass metrics (they raise).
+        metrics that are sums over rows, R² and explained variance, and the
+        ranking metrics (ROC AUC, Gini, average precision, PR AUC, KS,
+        break-even point, partial AUC); not yet the metrics of a quantile
+        (the median errors, D² of the absolute and pinball errors), the
+        Tweedie D² nor multiclass metrics (they raise).
     n_resamples : int, default 1000
         The replicates, 2 to 10,000.
     level : float, default 0.95
@@ -245,7 +246,8 @@ def bootstrap(
     row_id : str, optional
         An integer column identifying each row: the same key gives the same
         weights on every engine, whatever the order of the rows. By default
-        the row's position as read.
+        the row's position as read (Polars, DuckDB); required on Spark and
+        in the SQL of the warehouses, whose tables have no row order.
     nulls, engine, con, spark
         As in :func:`framemetrics.evaluate`.
 
