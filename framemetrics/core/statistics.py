@@ -26,6 +26,7 @@ from framemetrics.core.constants import EPS, KS_TOLERANCE, QUANTILE_TOLERANCE
 from framemetrics.core.namespace import Namespace
 
 __all__ = [
+    "CURVE_SUMS",
     "STATISTICS",
     "CurvePoints",
     "Rows",
@@ -76,6 +77,10 @@ class Rows:
     def named(cls, ns: Namespace) -> Rows:
         """Every field as the column (or macro parameter) of its own name."""
         return cls(**{f.name: ns.col(f.name) for f in fields(cls)})
+
+
+# The curve stage's running sums: each weight column of a point, its running sum down the scores and its total.
+CURVE_SUMS = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))
 
 
 @dataclass(frozen=True)

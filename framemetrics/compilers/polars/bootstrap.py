@@ -18,7 +18,7 @@ from dataclasses import replace
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.stages import curve_statistic, grouped
+from framemetrics.compilers.polars.stages import curve_statistic, grouped, running_sums
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -34,6 +34,7 @@ from framemetrics.core.resampling import (
     row_terms,
 )
 from framemetrics.core.statistics import (
+    CURVE_SUMS,
     STATISTICS,
     Rows,
     bin_score,
@@ -133,12 +134,10 @@ def _curve_replicates(
     score = score if plan.bins is None else bin_score(POLARS, score, float(plan.bins))
     per_score = weighted.group_by([*keys, score.alias("y_score")]).agg(sums)
     ordered = per_score.sort("y_score", descending=True, nulls_last=True)
-    running = {}
-    for b in replicates:
-        pw, nw = pl.col(f"pw__{b}"), pl.col(f"nw__{b}")
-        running |= {f"tp__{b}": pw.cum_sum(), f"fp__{b}": nw.cum_sum(), f"pos_total__{b}": pw.sum(),
-                    f"neg_total__{b}": nw.sum(), f"tp_prev__{b}": pw.cum_sum().shift(1, fill_value=0.0),
-                    f"fp_prev__{b}": nw.cum_sum().shift(1, fill_value=0.0)}  # fmt: skip
+    previous = any(STATISTICS[s].previous for s in statistics)
+    running = {
+        n: e for b in replicates for n, e in running_sums(CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
+    }
     curve = ordered.with_columns(**{name: e.over(keys) if keys else e for name, e in running.items()})
     aggregations = []
     for b in replicates:

@@ -18,6 +18,7 @@ from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core import cells as counting
 from framemetrics.core.checks import Check
 from framemetrics.core.statistics import (
+    CURVE_SUMS,
     STATISTICS,
     CurvePoints,
     Rows,
@@ -44,6 +45,7 @@ __all__ = [
     "many_curve_statistics",
     "row_statistic",
     "rows_of",
+    "running_sums",
     "statistic_in_group",
 ]
 
@@ -287,6 +289,29 @@ def curve_stages(data: pl.LazyFrame, keys: list[str], xs: list[Rows], *, previou
     return stages
 
 
+def running_sums(
+    sums: tuple[tuple[str, str, str], ...], *, previous: bool = False, suffix: str = ""
+) -> dict[str, pl.Expr]:
+    """The curve stage's sums over a group's points in decreasing score order (to be taken ``over`` the group),
+    for each ``(weight, running, total)`` of ``sums``: the running sum of ``weight<suffix>``
+    (``running<suffix>``), the total (``total<suffix>``) and, with ``previous``, the sum over strictly higher
+    scores (``running_prev<suffix>``); the SQL windows of
+    :func:`framemetrics.compilers.sql.stages.running_sums`.
+
+    Examples
+    --------
+    >>> pl.DataFrame({"pw": [1.0, 2.0]}).select(**running_sums(CURVE_SUMS[:1], previous=True)).rows()
+    [(1.0, 3.0, 0.0), (3.0, 3.0, 1.0)]
+    """
+    columns = {f"{name}{suffix}": pl.col(f"{c}{suffix}").cum_sum() for c, name, _ in sums}
+    columns |= {f"{total}{suffix}": pl.col(f"{c}{suffix}").sum() for c, _, total in sums}
+    if previous:
+        columns |= {
+            f"{name}_prev{suffix}": pl.col(f"{c}{suffix}").cum_sum().shift(1, fill_value=0.0) for c, name, _ in sums
+        }
+    return columns
+
+
 def curve_stage(
     data: pl.LazyFrame,
     keys: list[str],
@@ -342,10 +367,7 @@ def curve_stage(
     # One sort on the score alone: a window keeps each group's rows in frame order, and a
     # multi-key sort (group, score) measured 1.3-1.4x slower for the whole AUC.
     ordered = per_score.sort("y_score", descending=True, nulls_last=True)
-    sums = {name: pl.col(c).cum_sum() for c, name in (("pw", "tp"), ("nw", "fp")) if c in weights}
-    sums |= {total: pl.col(c).sum() for c, total in (("pw", "pos_total"), ("nw", "neg_total")) if c in weights}
-    if previous:
-        sums |= {f"{name}_prev": expr.shift(1, fill_value=0.0) for name, expr in list(sums.items())[: len(weights)]}
+    sums = running_sums(CURVE_SUMS[: len(weights)], previous=previous)
     if points:
         sums |= {
             "fn": pw.sum() - pw.cum_sum(),  # as scikit-learn's fns = tps[-1] - tps

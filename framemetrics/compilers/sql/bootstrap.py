@@ -40,7 +40,15 @@ from framemetrics.core.resampling import (
     row_hash,
     row_terms,
 )
-from framemetrics.core.statistics import STATISTICS, Rows, bin_score, negative_weight, positive_weight, roc_gap
+from framemetrics.core.statistics import (
+    CURVE_SUMS,
+    STATISTICS,
+    Rows,
+    bin_score,
+    negative_weight,
+    positive_weight,
+    roc_gap,
+)
 
 __all__ = ["ROW_KEY", "bootstrap_ctes"]
 
@@ -93,12 +101,11 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     statistics = [s for s in requested if not STATISTICS[s].curve]
     terms = row_terms(SQL, statistics, x)
     row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
-    per_row = terms | centred_terms(SQL, statistics, x)
-    hashed = exp.select(exp.Star(), row_hashed, *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in per_row.items()))
+    per_row = [exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in (terms | centred_terms(SQL, statistics, x)).items()]
+    hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), row_hashed, *per_row)
+    hashed = hashed.from_("fm_input")
     if any(STATISTICS[s].needs for s in statistics):  # the first pass's group means beside every row
-        means = [exp.column(m, table="fm_means") for m in plan.first_pass]
-        hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), *means, row_hashed,
-                            *(exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in per_row.items()))  # fmt: skip
+        hashed = hashed.select(*(exp.column(m, table="fm_means") for m in plan.first_pass))
         hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
     uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
     drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
@@ -129,7 +136,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     curve = [s for s in requested if STATISTICS[s].curve]
     if curve:
         replicated += _curve_replicates(plan, x, keys, curve)
-    staged = [("fm_hashed", hashed.from_("fm_input")), ("fm_drawn", drawn.from_("fm_hashed"))]
+    staged = [("fm_hashed", hashed), ("fm_drawn", drawn.from_("fm_hashed"))]
     staged.append(("fm_weighted", weighted.from_("fm_drawn")))
     for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
         select.meta[MATERIALIZE] = True
@@ -185,9 +192,8 @@ def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str
     scores = select_from([*group, exp.alias_(score, "y_score"), *sums], "fm_weighted", group_by=[*group, score])
     scores.meta[DISTRIBUTE] = keys
     previous = any(STATISTICS[s].previous for s in statistics)
-    stage = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))
     running = {
-        n: v for b in replicates for n, v in running_sums(keys, stage, previous=previous, suffix=f"__{b}").items()
+        n: v for b in replicates for n, v in running_sums(keys, CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
     }
     ctes = [
         ("fm_replicate_scores", scores),

@@ -20,6 +20,7 @@ from framemetrics.compilers.sql.namespace import SQL, SqlNamespace
 from framemetrics.core import cells as counting
 from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
+    CURVE_SUMS,
     STATISTICS,
     CurvePoints,
     Rows,
@@ -181,7 +182,7 @@ def running_sums(
     Examples
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> sorted(running_sums([], (("pw", "tp", "pos_total"),), suffix="__0"))
+    >>> sorted(running_sums([], CURVE_SUMS[:1], suffix="__0"))
     ['pos_total__0', 'tp__0']
     """
     columns = {f"{name}{suffix}": _by_score(_sum(f"{c}{suffix}"), keys, _THROUGH) for c, name, _ in sums}
@@ -254,7 +255,7 @@ def curve_stage(
     )
     # Its rows may be distributed by the group alone: the window below needs no other partitioning.
     scores.meta[DISTRIBUTE] = keys
-    sums = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))[: len(weights)]
+    sums = CURVE_SUMS[: len(weights)]
     columns = running_sums(keys, sums, previous=previous)
     if points:
         columns |= {name: columns[total].copy() - columns[count].copy() for name, total, count in BELOW_COUNTS}
