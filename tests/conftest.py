@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -105,11 +106,21 @@ def _run_duckdb_macro(df, metrics, cols):
             named += [f"pos_label := {sql_literal(cols.pos_label)}", f"neg_label := {sql_literal(neg_label)}"]
         arguments = ", ".join([quote_identifier(cols.y_true), prediction, *named])
         calls.append(f"{metric.sql_macro}({arguments}) AS {quote_identifier(name)}")
-    con = duckdb.connect()
-    con.execute(fm.sql.macro_file().read_text())
+    con = _macro_connection()
     con.register("data", df)
     sql = f"SELECT g, {', '.join(calls)} FROM data GROUP BY g ORDER BY g NULLS LAST"
-    return con.sql(sql).pl()
+    try:
+        return con.sql(sql).pl()
+    finally:
+        con.unregister("data")
+
+
+@cache
+def _macro_connection() -> duckdb.DuckDBPyConnection:
+    """One connection with the macros loaded, for the session (loading them takes half a second)."""
+    con = duckdb.connect()
+    con.execute(fm.sql.macro_file().read_text())
+    return con
 
 
 RUNNERS: dict[str, Runner] = {

@@ -37,7 +37,7 @@ WEIGHTS = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 3.25]), st.floats(1e-3, 1e3,
 BAD_LABELS = st.sampled_from([0, 1] * 10 + [None, 2])
 BAD_SCORES = st.one_of(SCORES, SCORES, SCORES, st.sampled_from([None, math.nan, math.inf]))
 BAD_WEIGHTS = st.one_of(WEIGHTS, WEIGHTS, WEIGHTS, st.sampled_from([None, -1.0, math.nan]))
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 SCHEMA = {"g": pl.String, "y": pl.Int64, "p": pl.Float64, "w": pl.Float64}
 
 

@@ -25,7 +25,7 @@ VALUES = st.one_of(
     st.sampled_from([0.0, 1.0, 2.5, 10.0]),
     st.floats(-0.99, 1e4, allow_nan=False, allow_subnormal=False),
 )
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 _POSITIVE_DOMAINS = {"nonnegative", "positive"}

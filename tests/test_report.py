@@ -96,7 +96,7 @@ def _library(frame: pl.DataFrame, metrics: list[str], **columns: object) -> pl.D
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=BINARY_ROWS)
 def test_the_binary_report_holds_the_library_numbers(engine, rows):
     """Metrics and curves come from one shared curve stage, calibration from one query per bin count: all
