@@ -13,13 +13,14 @@ from sqlglot import exp
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.query import user_column
+from framemetrics.core.checks import invalid_input, rows
 from framemetrics.core.defaults import default_metrics
-from framemetrics.core.errors import ArgumentError
+from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
-from framemetrics.sources import open_polars
-from framemetrics.spark import is_spark_frame
+from framemetrics.sources import DuckDBSource, null_rows, open_polars
+from framemetrics.spark import SparkSource, is_spark_frame
 
 __all__ = [
     "ENGINES",
@@ -30,6 +31,7 @@ __all__ = [
     "check_engine",
     "check_nulls",
     "check_output_names",
+    "check_row_id",
     "check_threshold",
     "input_columns",
     "polars_columns",
@@ -389,3 +391,17 @@ def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, thresho
     [(1,), (0,)]
     """
     return input_columns(POLARS, pl.col, plan, roles, thresholded, threshold)
+
+
+def check_row_id(plan: Plan, kinds: dict[str, str], opened: pl.LazyFrame | DuckDBSource | SparkSource) -> None:
+    """Raise if the bootstrap's ``row_id`` column is missing, not numeric or has nulls (a row without a key
+    would silently leave every replicate)."""
+    row_id = plan.resampling.row_id if plan.resampling else None
+    if row_id is None:
+        return
+    if row_id not in kinds:
+        raise missing_column(row_id, "row_id", kinds)
+    if kinds[row_id] != "numeric":
+        raise ValueError(f"column {row_id!r} (row_id) must hold integers, got {kinds[row_id]} values")
+    if count := null_rows(opened, [row_id]):
+        raise invalid_input([f"column {row_id!r} (row_id): {rows(count)} null"], 0)

@@ -14,6 +14,7 @@ import polars as pl
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
+from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan, make_plan
 from framemetrics.core.statistics import Rows
 from framemetrics.inputs import MetricInputs
@@ -65,6 +66,9 @@ def interval_expr(name: str, *, level: float = 0.95, method: str | None = None, 
     """
     plan, x = _prepared(name, arguments, ci=level, ci_method=method, interval_outputs=("se", "low", "high"))
     interval = plan.intervals[0]
+    if interval.interval.quantiles:
+        raise ArgumentError(f"{interval.interval.method}'s interval reads Beta quantiles, computed in stages, not one "
+                            "expression: use framemetrics.evaluate(..., ci=level, ci_method=...)")  # fmt: skip
     statistics = {s: statistic_in_group(s, x) for s in dict.fromkeys(plan.statistics)}
     checks = {c.name: check_count(c, x) for c in interval.call.checks}
     values = interval.values(POLARS, statistics | checks)

@@ -15,13 +15,14 @@ from framemetrics.columns import (
     by_expressions,
     check_engine,
     check_output_names,
+    check_row_id,
     polars_columns,
     prepare_metrics,
     sql_columns,
 )
 from framemetrics.compilers.polars.query import run_polars
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
-from framemetrics.core.checks import invalid_input, rows
+from framemetrics.core.checks import invalid_input
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.plan import MetricsArg, Plan
@@ -40,7 +41,6 @@ from framemetrics.spark import SparkSource
 from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
 __all__ = [
-    "check_row_id",
     "check_schema",
     "evaluate",
     "evaluate_binary_or_regression",
@@ -70,20 +70,6 @@ def check_schema(
         if numeric and role != "by" and kind != "numeric":
             raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
     check_output_names(by, ["n_rows", *plan.output_columns, *(c.name for c in plan.checks)])
-
-
-def check_row_id(plan: Plan, kinds: dict[str, str], opened: pl.LazyFrame | DuckDBSource | SparkSource) -> None:
-    """Raise if the bootstrap's ``row_id`` column is missing, not numeric or has nulls (a row without a key
-    would silently leave every replicate)."""
-    row_id = plan.resampling.row_id if plan.resampling else None
-    if row_id is None:
-        return
-    if row_id not in kinds:
-        raise missing_column(row_id, "row_id", kinds)
-    if kinds[row_id] != "numeric":
-        raise ValueError(f"column {row_id!r} (row_id) must hold integers, got {kinds[row_id]} values")
-    if count := null_rows(opened, [row_id]):
-        raise invalid_input([f"column {row_id!r} (row_id): {rows(count)} null"], 0)
 
 
 def raise_for_invalid(
@@ -200,8 +186,12 @@ def evaluate(
         positive and negative rates, NPV, prevalence); weights are frequency
         weights for DeLong and give Kish's effective size to Wilson
         (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
-    ci_method : {"delong", "wilson", "own"}, optional
-        Force a method where it applies; ``"own"`` gives intervals only to
+        Multiclass metrics: the Poisson bootstrap (all but the one-vs-rest
+        and one-vs-one ranking metrics, which raise).
+    ci_method : {"delong", "wilson", "clopper-pearson", "bootstrap", "own"}, optional
+        Force a method where it applies (``"clopper-pearson"``: the
+        proportions' "exact" interval, Beta quantiles computed in the
+        engine); ``"own"`` gives intervals only to
         the metrics with one of their own (DeLong's, Wilson's), as the
         evaluation report does, and none to the others.
     n_resamples, seed, row_id
@@ -278,13 +268,13 @@ def evaluate(
     if task == "multiclass":
         given = {"threshold": threshold != 0.5, "pos_label": pos_label != 1, "neg_label": neg_label is not None}
         given["bins"] = bins is not None
-        given["ci"] = ci is not None
         if any(given.values()):
             raise ArgumentError(f"{', '.join(k for k, v in given.items() if v)}: binary only, not for multiclass")
         return evaluate_multiclass(
             source, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels, sample_weight=sample_weight, by=by,
             metrics=default_metrics(task, scored) if metrics is None else metrics, zero_division=zero_division,
-            nulls=nulls, engine=engine, con=con, spark=spark,
+            nulls=nulls, ci=ci, ci_method=ci_method, n_resamples=n_resamples, seed=seed, row_id=row_id,
+            engine=engine, con=con, spark=spark,
         )  # fmt: skip
     if y_score is not None and not isinstance(y_score, str):
         raise ArgumentError(f"task={task!r} reads one score column, got y_score={list(y_score)!r}")

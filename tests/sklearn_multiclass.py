@@ -57,16 +57,18 @@ def _averaged(function: Callable, average: str) -> Callable:
 
 def _jaccard(average: str) -> Callable:
     """scikit-learn's jaccard_score takes no zero_division=np.nan: with framemetrics' default
-    (None), a class of ``labels`` absent from the group is undefined, and so are the macro and
-    weighted averages (scikit-learn's plain numpy.average of a NaN)."""
+    (None), a class without weight (absent from the group's rows, or of rows of weight 0 only) is
+    undefined, and so are the macro and weighted averages (scikit-learn's plain numpy.average of a NaN)."""
 
     def reference(y, yhat, proba, w, labels, params):
         zd = params.get("zero_division")
         score = lambda: skm.jaccard_score(  # noqa: E731
             y, yhat, average=average, sample_weight=w, labels=labels, zero_division=0 if zd is None else zd
         )
-        seen = set(y.tolist()) | set(yhat.tolist())
-        if zd is None and average != "micro" and labels is not None and not seen >= set(labels):
+        weighed = np.ones(len(y), dtype=bool) if w is None else np.asarray(w) > 0
+        seen = set(y[weighed].tolist()) | set(yhat[weighed].tolist())
+        classes = set(labels) if labels is not None else set(y.tolist()) | set(yhat.tolist())
+        if zd is None and average != "micro" and not seen >= classes:
             return None
         return _quiet(score)
 

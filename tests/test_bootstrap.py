@@ -14,9 +14,11 @@ import polars as pl
 import pytest
 import sklearn.metrics as skm
 from scipy import stats
+from sklearn_multiclass import MC_REFERENCES
 from test_resampling import numpy_weights
 
 import framemetrics as fm
+from framemetrics.multiclass import MULTICLASS
 
 ENGINES = ("polars", "duckdb")
 EPS = np.finfo(float).eps
@@ -187,3 +189,99 @@ def test_first_pass_replicates_equal_scikit_learn(engine):
             low, high = np.percentile(values, [100 * (1 - level) / 2, 100 * (1 + level) / 2])
             assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9), (engine, name, row, low)
             assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9), (engine, name, row, high)
+
+
+def _multiclass_frame(seed: int, n: int = 90) -> tuple[pl.DataFrame, list[str]]:
+    """Four classes, one of them rare; hard predictions agreeing half the time; probability scores with ties."""
+    rng = np.random.default_rng(seed)
+    labels = ["ant", "bee", "cat", "dog"]
+    y = rng.choice(4, n, p=[0.4, 0.3, 0.25, 0.05])
+    yhat = np.where(rng.random(n) < 0.5, y, rng.integers(0, 4, n))
+    counts = rng.integers(0, 4, size=(n, 4)).astype(float)
+    counts[counts.sum(axis=1) == 0, 0] = 1
+    proba = counts / counts.sum(axis=1, keepdims=True)
+    frame = {"g": rng.integers(0, 3, n), "y": [labels[i] for i in y], "yhat": [labels[i] for i in yhat],
+             "w": rng.integers(0, 4, n).astype(float), "id": rng.permutation(n) * 7 - 100,
+             **{f"p_{c}": proba[:, j] for j, c in enumerate(labels)}}  # fmt: skip
+    return pl.DataFrame(frame), labels
+
+
+# The multiclass metrics a replicate reweights: all but the one-vs-rest and one-vs-one curves'.
+MC_RESAMPLED = {
+    name: {"beta": 2.0} if name.startswith("fbeta") else {"weights": "quadratic"} if name == "cohen_kappa_score" else {}
+    for name, metric in MULTICLASS.items()
+    if not {"ranking", "ovo", "micro"} & set(metric.statistics)
+}
+
+
+@pytest.mark.parametrize("given_labels", [False, True])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_multiclass_replicates_equal_scikit_learn(engine, given_labels):
+    """Every replicate's multiclass metric is scikit-learn's on the weights w k (the classes of the group's rows,
+    or labels=), the interval NumPy's percentiles of the defined replicates; the estimate is the plain one."""
+    df, labels = _multiclass_frame(7)
+    seed, replicates, level = 13, 30, 0.9
+    scores = [f"p_{c}" for c in labels]
+    hard = {n: p for n, p in MC_RESAMPLED.items() if MULTICLASS[n].prediction == "y_pred"}
+    scored = {n: p for n, p in MC_RESAMPLED.items() if MULTICLASS[n].prediction == "y_score"}
+    arguments = {"y_true": "y", "y_pred": "yhat", "by": "g", "sample_weight": "w", "labels": labels if given_labels
+                 else None, "engine": engine}  # fmt: skip
+    plain = fm.evaluate_multiclass(df, metrics=hard, **arguments)
+    out = fm.evaluate_multiclass(df, metrics=hard, ci=level, n_resamples=replicates, seed=seed, row_id="id",
+                                 **arguments)  # fmt: skip
+    if given_labels:  # the scores' metrics need labels=
+        arguments |= {"y_score": scores, "y_pred": None}
+        plain = plain.join(fm.evaluate_multiclass(df, metrics=scored, **arguments).drop("n_rows"), on="g")
+        out = out.join(fm.evaluate_multiclass(df, metrics=scored, ci=level, n_resamples=replicates, seed=seed,
+                                              row_id="id", **arguments).drop("n_rows"), on="g")  # fmt: skip
+    metrics = hard | (scored if given_labels else {})
+    k = numpy_weights(df["id"].to_list(), seed, replicates)
+    for row, estimate in zip(out.iter_rows(named=True), plain.iter_rows(named=True), strict=True):
+        mask = (df["g"] == row["g"]).to_numpy()
+        y, yhat, w = df["y"].to_numpy()[mask], df["yhat"].to_numpy()[mask], df["w"].to_numpy()[mask]
+        proba = df.select(scores).to_numpy()[mask]
+        for name, params in metrics.items():
+            reference = MC_REFERENCES[name]
+            full = {**MULTICLASS[name].parameters, **params}
+            assert _same(row[name], estimate[name], 1e-12), (engine, name, row[name], estimate[name])
+            values = [reference(y, yhat, proba, w * k[mask, b], labels if given_labels else None, full)
+                      for b in range(replicates)]  # fmt: skip
+            defined = [v for v in values if v is not None]
+            want = np.percentile(defined, [100 * (1 - level) / 2, 100 * (1 + level) / 2]) if defined else [None] * 2
+            for bound, value in zip(BOUNDS, want, strict=True):
+                assert _same(row[name + bound], value, 1e-9), (engine, name, bound, row[name + bound], value)
+
+
+def _same(got: float | None, want: float | None, tolerance: float) -> bool:
+    if got is None or want is None:
+        return got is None and want is None
+    return math.isclose(got, want, rel_tol=tolerance, abs_tol=tolerance)
+
+
+def test_multiclass_intervals_refuse_the_ranking_metrics_and_other_methods():
+    df, labels = _multiclass_frame(8, n=20)
+    scores = [f"p_{c}" for c in labels]
+    with pytest.raises(ValueError, match="roc_auc_ovr: its bootstrap interval is not available yet"):
+        fm.evaluate_multiclass(df, y_true="y", y_score=scores, labels=labels, metrics=["roc_auc_ovr"], ci=0.9)
+    with pytest.raises(ValueError, match="ci_method='wilson' does not apply to multiclass accuracy_score"):
+        fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", metrics=["accuracy_score"], ci=0.9, ci_method="wilson")
+    with pytest.raises(ValueError, match=r"column 'g' \(row_id\) must hold integers|column 'y' \(row_id\)"):
+        fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", metrics=["accuracy_score"], ci=0.9, row_id="y")
+
+
+def test_the_row_position_counts_the_rows_as_read_before_nulls_are_dropped_on_both_engines():
+    """Without row_id the key is the row's position in the source: the same rows draw the same weights on both
+    engines whether nulls="drop" removes rows or not (a position counted after the drop would shift every key)."""
+    df = _frame(9, n=60).with_columns(p=pl.when(pl.col("id") % 5 == 0).then(None).otherwise(pl.col("p")))
+    binary = {"y_true": "y", "y_score": "p", "by": "g", "metrics": ["f1_score", "log_loss"], "ci": 0.9,
+              "n_resamples": 30, "nulls": "drop"}  # fmt: skip
+    mc, _ = _multiclass_frame(10, n=60)
+    mc = mc.with_columns(yhat=pl.when(pl.col("id") % 3 == 0).then(None).otherwise(pl.col("yhat")))
+    multiclass = {"y_true": "y", "y_pred": "yhat", "by": "g", "metrics": ["accuracy_score", "f1_macro"], "ci": 0.9,
+                  "n_resamples": 30, "nulls": "drop"}  # fmt: skip
+    for run in (lambda e: fm.evaluate(df, engine=e, **binary), lambda e: fm.evaluate_multiclass(mc, engine=e,
+                                                                                                  **multiclass)):
+        polars, duckdb = run("polars"), run("duckdb")
+        assert polars.columns == duckdb.columns
+        for a, b in zip(polars.rows(), duckdb.rows(), strict=True):
+            assert all(_same(x, y, 1e-12) for x, y in zip(a, b, strict=True)), (a, b)

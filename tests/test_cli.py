@@ -68,10 +68,30 @@ def test_evaluate_ci_adds_the_intervals_of_the_library(engine):
                         level=0.9, n_resamples=50, seed=3)  # fmt: skip
     assert code == 0 and want.columns[2:5] == ["f1_score", "f1_score_low", "f1_score_high"]
     assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", "recall_score", "--ci", "0.9",
+                            "--ci-method", "clopper-pearson", "--engine", engine)  # fmt: skip
+    want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student", metrics=["recall_score"], ci=0.9,
+                       ci_method="clopper-pearson")  # fmt: skip
+    assert code == 0
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
     code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci-method", "wilson")
     assert code == 2 and "--ci-method needs --ci" in err
     code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci", "95")
     assert code == 2 and "95" in err
+
+
+def test_evaluate_ci_of_multiclass_metrics_is_the_bootstrap(tmp_path):
+    df = pl.DataFrame({"g": ["a", "b"] * 20, "y": ["cat", "dog", "pig", "dog"] * 10,
+                       "yhat": ["cat", "dog", "dog", "pig", "cat"] * 8, "id": list(range(40))})  # fmt: skip
+    path = str(tmp_path / "animals.parquet")
+    df.write_parquet(path)
+    code, out, err = invoke("evaluate", path, "--y-true", "y", "--y-pred", "yhat", "--task", "multiclass", "--by", "g",
+                            "-m", "accuracy_score,f1_macro", "--ci", "0.9", "--n-resamples", "40", "--row-id", "id")  # fmt: skip
+    assert (code, err) == (0, "")
+    want = fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", by="g", metrics=["accuracy_score", "f1_macro"],
+                                  ci=0.9, n_resamples=40, row_id="id")  # fmt: skip
+    assert want.columns[2:5] == ["accuracy_score", "accuracy_score_low", "accuracy_score_high"]
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("fmt", ["json", "parquet", "markdown", "table", "csv"])

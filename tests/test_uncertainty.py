@@ -219,8 +219,8 @@ def labelled_groups(draw: st.DrawFn) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _wilson_reference(part: pl.DataFrame, name: str, level: float, weight: str | None) -> tuple:
-    """statsmodels' Wilson interval of the metric's proportion: Kish's n with weights."""
+def _proportion_reference(part: pl.DataFrame, name: str, level: float, weight: str | None, method: str) -> tuple:
+    """statsmodels' interval (``wilson`` or ``beta``) of the metric's proportion: Kish's n with weights."""
     from statsmodels.stats.proportion import proportion_confint
 
     successes, trials = fm.core.intervals.PROPORTIONS[name]
@@ -240,22 +240,28 @@ def _wilson_reference(part: pl.DataFrame, name: str, level: float, weight: str |
         return None, None
     n = total * total / squares
     p = float((w * mask(successes)).sum()) / total
-    return proportion_confint(p * n, n, alpha=1 - level, method="wilson")
+    return proportion_confint(p * n, n, alpha=1 - level, method=method)
 
 
+# statsmodels' name of each method, and the agreement asked of it.
+_PROPORTION_METHODS = {None: ("wilson", 1e-12), "clopper-pearson": ("beta", 1e-11)}
+
+
+@pytest.mark.parametrize("ci_method", list(_PROPORTION_METHODS))
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(labelled_groups(), st.booleans(), st.sampled_from([0.95, 0.8, 0.99]))
-def test_wilson_against_statsmodels(df, weighted, level):
+def test_proportions_against_statsmodels(ci_method, df, weighted, level):
     weight = "w" if weighted else None
+    method, tolerance = _PROPORTION_METHODS[ci_method]
     for engine in ENGINES:
         out = fm.evaluate(df, y_true="y", y_pred="yhat", by="g", sample_weight=weight, metrics=PROPORTIONS,
-                          ci=level, engine=engine)  # fmt: skip
+                          ci=level, ci_method=ci_method, engine=engine)  # fmt: skip
         for row in out.iter_rows(named=True):
             part = df.filter(pl.col("g") == row["g"])
             for name in PROPORTIONS:
-                low, high = _wilson_reference(part, name, level, weight)
-                assert _close(row[f"{name}_low"], low, 1e-12) and _close(row[f"{name}_high"], high, 1e-12), (
-                    engine, name, row, low, high)  # fmt: skip
+                low, high = _proportion_reference(part, name, level, weight, method)
+                assert _close(row[f"{name}_low"], low, tolerance), (engine, name, row, low)
+                assert _close(row[f"{name}_high"], high, tolerance), (engine, name, row, high)
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -279,3 +285,13 @@ def test_expression_builders_equal_evaluate(df, weighted):
         for bound in ("low", "high"):
             pairs = zip(got[name].struct.field(bound), want[f"{name}_{bound}"], strict=True)
             assert all(_close(a, b, 1e-12) for a, b in pairs), (name, bound)
+
+
+def test_clopper_pearson_is_not_one_expression_and_applies_to_proportions_only():
+    with pytest.raises(ValueError, match="clopper-pearson's interval reads Beta quantiles"):
+        fm.confidence_interval("recall_score", "y", "p", method="clopper-pearson")
+    df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.4]})
+    with pytest.raises(ValueError, match="ci_method='clopper-pearson' does not apply to roc_auc_score"):
+        fm.evaluate(df, y_true="y", y_score="p", metrics=["roc_auc_score"], ci=0.9, ci_method="clopper-pearson")
+    with pytest.raises(ValueError, match="ci_method='clopper-pearson' does not apply to f1_score: it takes 'bootstrap'"):
+        fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, ci_method="clopper-pearson")

@@ -1,4 +1,4 @@
-"""Confidence intervals of the metrics, written once: DeLong's for ROC AUC, Wilson's for proportions.
+"""Confidence intervals of the metrics, written once: DeLong's for ROC AUC, Wilson's or Clopper-Pearson's for proportions.
 
 An :class:`Interval` is, like a metric, statistics per group and a formula
 over them: :attr:`Interval.statistics` are names of
@@ -25,14 +25,11 @@ beyond about 1e100 overflow the sums: the interval is then null. The
 interval is ``AUC -+ z se``, clipped to [0, 1] as pROC's ``ci.auc``; Gini's
 is the AUC's mapped by ``2 AUC - 1``, its standard error ``2 se``.
 
-**Wilson** (1927), for the proportions ``successes / trials`` of the
-confusion cells (accuracy, precision, recall, specificity...): with ``p``
-the proportion, ``n`` the trials and ``z2 = z^2``, the bounds are
-``(p + z2 / (2n) -+ z sqrt(p (1 - p) / n + z2 / (4 n^2))) / (1 + z2 / n)``,
-statsmodels' ``proportion_confint(method="wilson")``. With weights, ``n``
-is Kish's effective sample size ``(sum w)^2 / sum w^2`` of the trials and
-``p`` the weighted proportion; null without trials, or where ``sum w^2``
-leaves the double range (weights beyond about 1e150 or below 1e-145).
+**Wilson** (1927) by default, **Clopper-Pearson** (1934) on request, for the
+proportions ``successes / trials`` of the confusion cells (accuracy,
+precision, recall, specificity...): :mod:`framemetrics.core.proportions`,
+statsmodels' ``proportion_confint`` (``wilson``, ``beta``). With weights,
+``n`` is Kish's effective sample size ``(sum w)^2 / sum w^2`` of the trials.
 
 Examples
 --------
@@ -52,6 +49,15 @@ from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
+from framemetrics.core.proportions import (
+    PROPORTIONS,
+    clipped,
+    clopper_pearson_bounds,
+    clopper_pearson_parameters,
+    proportion_statistics,
+    wilson,
+    wilson_bounds,
+)
 from framemetrics.core.resampling import bootstrappable
 from framemetrics.core.statistics import Rows, negative_weight, positive_weight
 
@@ -66,45 +72,34 @@ __all__ = [
     "has_own_interval",
     "interval_z",
     "metric_interval",
+    "multiclass_interval",
     "paired_sums",
     "wilson_bounds",
 ]
 
 Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
+Quantiles = Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]
 
-CI_METHODS = ("delong", "wilson", "bootstrap")
-# The least sum of squared weights whose terms keep their digits (a square below 2.2e-308 is subnormal).
-_LEAST_SQUARES = 1e-290
-
-# A proportion metric's successes and trials, as confusion cells.
-_ALL = ("tp", "fp", "fn", "tn")
-PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "accuracy_score": (("tp", "tn"), _ALL),
-    "error_rate": (("fp", "fn"), _ALL),
-    "prevalence": (("tp", "fn"), _ALL),
-    "precision_score": (("tp",), ("tp", "fp")),
-    "recall_score": (("tp",), ("tp", "fn")),
-    "specificity_score": (("tn",), ("tn", "fp")),
-    "false_positive_rate": (("fp",), ("fp", "tn")),
-    "false_negative_rate": (("fn",), ("fn", "tp")),
-    "negative_predictive_value": (("tn",), ("tn", "fn")),
-}
-
-
+CI_METHODS = ("delong", "wilson", "clopper-pearson", "bootstrap")
 @dataclass(frozen=True)
 class Interval:
     """One metric's interval method: the statistics it reads and its bounds.
 
     ``bounds(ns, statistics, z, n_invalid)`` maps each of ``outputs``
     (``se`` where the method has one, ``low``, ``high``) to an expression
-    over the statistics' columns.
+    over the statistics' columns. A method whose bounds are Beta quantiles
+    (Clopper-Pearson's) has ``quantiles(ns, statistics)``: the parameters
+    ``(a, b)`` of each quantile at ``(1 - level) / 2``; a compiler computes
+    them all in one set of stages (:func:`~framemetrics.core.beta.beta_quantile_stages`)
+    and ``bounds`` reads quantile ``k`` as the column ``q<k>``.
     """
 
     method: str
     statistics: tuple[str, ...]
     bounds: Bounds
     outputs: tuple[str, ...] = ("low", "high")
+    quantiles: Quantiles | None = None
 
 
 def check_level(level: Any, name: str = "level") -> float:
@@ -234,11 +229,6 @@ either class (weights at most 1); ``z`` and ``p_value`` null where ``se = 0``.
 """
 
 
-def _clipped(ns: Namespace, x: Expr, low: float, high: float) -> Expr:
-    """``x`` clipped to [low, high]; null stays null."""
-    return ns.when(x < low, ns.lit(low)).when(x > high, ns.lit(high)).otherwise(x)
-
-
 _DELONG = ("auc_sum", "delong_pos_sum", "delong_pos_sq", "delong_neg_sum", "delong_neg_sq", "sum_pos", "sum_neg")
 
 
@@ -249,46 +239,8 @@ def _delong(scale: float) -> Bounds:
         auc = s["auc_sum"] / 2
         variance = delong_variance(ns, *(s[name] for name in _DELONG[1:]))
         se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0))
-        low, high = _clipped(ns, auc - z * se, 0.0, 1.0), _clipped(ns, auc + z * se, 0.0, 1.0)
+        low, high = clipped(ns, auc - z * se, 0.0, 1.0), clipped(ns, auc + z * se, 0.0, 1.0)
         return {"se": scale * se, "low": scale * low - (scale - 1), "high": scale * high - (scale - 1)}
-
-    return bounds
-
-
-def wilson_bounds(ns: Namespace, successes: Expr, trials: Expr, trials_sq: Expr, z: Expr) -> dict[str, Expr]:
-    """Wilson's score interval of ``successes / trials`` with Kish's ``n = trials^2 / trials_sq``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from framemetrics.compilers.polars import POLARS
-    >>> b = wilson_bounds(POLARS, pl.lit(3.0), pl.lit(10.0), pl.lit(10.0), pl.lit(1.959963984540054))
-    >>> [round(pl.select(b[k]).item(), 6) for k in ("low", "high")]
-    [0.107791, 0.603222]
-    """
-    n = trials * (trials / trials_sq)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * ns.sqrt(p * (1 - p) / n + z2 / (4 * n) / n) / denominator
-    undefined = ns.any(trials <= 0, trials_sq < _LEAST_SQUARES, ns.not_(ns.is_finite(trials_sq)))
-    return {
-        "low": ns.when(undefined, ns.null()).otherwise(_clipped(ns, centre - half, 0.0, 1.0)),
-        "high": ns.when(undefined, ns.null()).otherwise(_clipped(ns, centre + half, 0.0, 1.0)),
-    }
-
-
-def _wilson(successes: tuple[str, ...], trials: tuple[str, ...]) -> Bounds:
-    def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
-        def total(cells: tuple[str, ...], suffix: str = "") -> Expr:
-            value = s[cells[0] + suffix]
-            for cell in cells[1:]:
-                value = value + s[cell + suffix]
-            return value
-
-        wilson = wilson_bounds(ns, total(successes), total(trials), total(trials, "_sq"), z)
-        return {k: valid(ns, n_invalid, v) for k, v in wilson.items()}
 
     return bounds
 
@@ -318,6 +270,9 @@ def metric_interval(
     own = _own_interval(name, params)
     if own is not None and method in (None, own.method):
         return own
+    if method == "clopper-pearson" and name in PROPORTIONS:
+        statistics = proportion_statistics(name)
+        return Interval(method, statistics, clopper_pearson_bounds(name), quantiles=clopper_pearson_parameters(name))
     if method in (None, "bootstrap"):
         missing = [s for s in statistics if not bootstrappable(s)]
         if missing or not statistics:
@@ -326,8 +281,48 @@ def metric_interval(
                 "not a sum over rows)"
             )
         return Interval("bootstrap", statistics, _no_bounds)
-    takes = " or ".join(repr(m) for m in ([own.method] if own else []) + ["bootstrap"])
+    takes = " or ".join(repr(m) for m in _methods(own) + ["bootstrap"])
     raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
+
+
+# The multiclass stages a replicate reweights: the confusion cells, their classes and kappa, the row sums.
+_RESAMPLED_STAGES = frozenset({"classes", "kappa", "rows"})
+
+
+def multiclass_interval(name: str, method: str | None, stages: tuple[str, ...]) -> Interval:
+    """The interval of multiclass metric ``name`` reading the multiclass ``stages``: the Poisson bootstrap.
+
+    A replicate reweights the confusion cells (and the row sums kept in
+    them): every class average, kappa, MCC, log loss, Brier and top-k
+    accuracy. The one-vs-rest and one-vs-one curves are not bootstrapped yet.
+
+    Examples
+    --------
+    >>> multiclass_interval("f1_macro", None, ("classes",)).method
+    'bootstrap'
+    >>> multiclass_interval("roc_auc_ovr", None, ("ranking",))
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: roc_auc_ovr: its bootstrap interval is not available yet (it reads the ranking stage of the scores' curves)
+    """
+    if method is not None and method not in CI_METHODS:
+        raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
+    if method not in (None, "bootstrap"):
+        raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")
+    missing = sorted(set(stages) - _RESAMPLED_STAGES)
+    if missing:
+        raise ArgumentError(
+            f"{name}: its bootstrap interval is not available yet (it reads the {', '.join(missing)} stage of the "
+            "scores' curves)"
+        )
+    return Interval("bootstrap", stages, _no_bounds)
+
+
+def _methods(own: Interval | None) -> list[str]:
+    """The methods of a metric's own interval: Wilson's comes with Clopper-Pearson's."""
+    if own is None:
+        return []
+    return [own.method, "clopper-pearson"] if own.method == "wilson" else [own.method]
 
 
 def _no_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
@@ -349,7 +344,5 @@ def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
     if name in ("roc_auc_score", "gini_score") and params.get("max_fpr") in (None, 1, 1.0):
         return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0), ("se", "low", "high"))
     if name in PROPORTIONS:
-        successes, trials = PROPORTIONS[name]
-        statistics = tuple(dict.fromkeys((*trials, *(f"{c}_sq" for c in trials))))
-        return Interval("wilson", statistics, _wilson(successes, trials))
+        return Interval("wilson", proportion_statistics(name), wilson(name))
     return None

@@ -17,7 +17,14 @@ from typing import Any
 from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.formulas.guards import bounded
-from framemetrics.core.intervals import Interval, check_level, has_own_interval, interval_z, metric_interval
+from framemetrics.core.intervals import (
+    Interval,
+    check_level,
+    has_own_interval,
+    interval_z,
+    metric_interval,
+    multiclass_interval,
+)
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.resampling import Resampling, check_resampling
 from framemetrics.core.statistics import STATISTICS
@@ -90,6 +97,22 @@ class IntervalCall:
         """
         bounds = self.interval.bounds(ns, columns, ns.lit(self.z), self._n_invalid(columns))
         return {name: bounded(ns, bounds[o]) if guarded else bounds[o] for o, name in self.columns().items()}
+
+    def beta_parameters(self, ns: Any, columns: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+        """The parameters ``(a, b)`` of the Beta quantiles at ``(1 - level) / 2`` the bounds read (Clopper-Pearson's),
+        over the statistics named in ``columns``; none for the other methods.
+
+        A compiler computes them (:func:`~framemetrics.core.beta.beta_quantile_stages`)
+        and gives :meth:`values` quantile ``k`` as the column ``q<k>``.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql import SQL
+        >>> ic = make_plan("recall_score", weighted=False, ci=0.9, ci_method="clopper-pearson").intervals[0]
+        >>> len(ic.beta_parameters(SQL, {n: SQL.col(n) for n in ic.interval.statistics}))
+        2
+        """
+        return self.interval.quantiles(ns, columns) if self.interval.quantiles else []
 
     def _n_invalid(self, columns: Mapping[str, Any]) -> Any:
         return reduce(lambda a, b: a + b, (columns[c.name] for c in self.call.checks))
@@ -180,6 +203,26 @@ class Plan:
     def formula_intervals(self) -> tuple[IntervalCall, ...]:
         """The intervals that are formulas of the statistics (DeLong's, Wilson's)."""
         return tuple(i for i in self.intervals if i.interval.method != "bootstrap")
+
+    def beta_quantiles(self, ns: Any, columns: Mapping[str, Any]) -> tuple[list[tuple[Any, Any]], list[dict[str, str]]]:
+        """The Beta quantiles every formula interval reads (:meth:`IntervalCall.beta_parameters`), numbered through
+        the plan, and per formula interval its names ``q<k>`` mapped to the plan's columns ``fm_q<j>``.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql import SQL
+        >>> plan = make_plan(["recall_score", "precision_score"], weighted=False, ci=0.9, ci_method="clopper-pearson")
+        >>> pairs, names = plan.beta_quantiles(SQL, {n: SQL.col(n) for n in plan.statistics})
+        >>> len(pairs), names
+        (4, [{'q0': 'fm_q0', 'q1': 'fm_q1'}, {'q0': 'fm_q2', 'q1': 'fm_q3'}])
+        """
+        pairs: list[tuple[Any, Any]] = []
+        names = []
+        for interval in self.formula_intervals:
+            own = interval.beta_parameters(ns, columns)
+            names.append({f"q{k}": f"fm_q{len(pairs) + k}" for k in range(len(own))})
+            pairs += own
+        return pairs, names
 
     @property
     def output_columns(self) -> tuple[str, ...]:
@@ -423,14 +466,13 @@ def make_plan(
         if len(values) > 1:
             raise ArgumentError(f"one evaluation takes one {key}, got {sorted(values)}")
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
-    if ci is not None and task == "multiclass":
-        raise ArgumentError("ci: intervals of multiclass metrics are not available yet")
     if task == "multiclass":
         checks = _multiclass_checks(
             calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores, argmax_pred
         )
-        return _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
-    plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
+        plan = _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
+    else:
+        plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
     if ci is None:
         return plan
     plan = _with_intervals(plan, chosen, check_level(ci, "ci"), ci_method, interval_outputs)
@@ -444,6 +486,12 @@ def _with_intervals(
     """``plan`` with an interval of every call (``method="own"``: of those with their own) at ``level``, and the
     statistics the intervals read."""
     z = interval_z(level)
+    if plan.task == "multiclass":
+        intervals = tuple(
+            IntervalCall(call, multiclass_interval(call.name, method, call.statistics), z, outputs, level)
+            for call in plan.calls
+        )
+        return replace(plan, intervals=intervals)
     calls = [c for c in plan.calls if method != "own" or has_own_interval(c.name, inputs)]
     own = None if method == "own" else method
     intervals = tuple(

@@ -52,7 +52,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -72,6 +72,7 @@ __all__ = [
     "check_resampling",
     "percentile_position",
     "poisson_weight",
+    "replicate_cell_sums",
     "replicate_cells",
     "replicate_centred",
     "replicate_constants",
@@ -83,6 +84,7 @@ __all__ = [
     "replicate_uniforms",
     "row_hash",
     "row_terms",
+    "sum_terms",
     "uniform",
 ]
 
@@ -317,6 +319,33 @@ def replicate_sum(ns: Namespace, name: str, products: Expr) -> Expr:
     """
     total = ns.sum(products)
     return ns.to_int(total) if name == "n_rows" else total
+
+
+def sum_terms(ns: Namespace, build: Callable[[Any], Mapping[str, Expr]]) -> dict[str, Expr]:
+    """The per-row terms ``v`` of the sums that ``build(ns)`` returns, each ``ns.sum(v)``, by name.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> sum_terms(SQL, lambda ns: {"total": ns.sum(ns.col("w") * 2)})["total"].sql()
+    'w * 2'
+    """
+    return dict(build(_RowTerms(ns)))
+
+
+def replicate_cell_sums(ns: Namespace, sums: Iterable[str], weight: Expr, suffix: str) -> dict[str, Expr]:
+    """One replicate's level 1 per group and confusion cell, over rows with the columns ``sample_weight`` and
+    ``fm_v_<s>`` (the row terms of the ``sums``): ``weight<suffix> = sum k w`` and ``<s><suffix> = sum k v``,
+    ``k`` the replicate's Poisson ``weight``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> {n: v.sql() for n, v in replicate_cell_sums(SQL, ["sum_log_loss"], SQL.col("fm_k0"), "__0").items()}
+    {'weight__0': 'COALESCE(SUM(fm_k0 * sample_weight), 0)', 'sum_log_loss__0': 'COALESCE(SUM(fm_k0 * fm_v_sum_log_loss), 0)'}
+    """
+    cells = {f"weight{suffix}": replicate_sum(ns, "weight", weight * ns.col("sample_weight"))}
+    return cells | {f"{s}{suffix}": replicate_sum(ns, s, weight * ns.col(f"fm_v_{s}")) for s in sums}
 
 
 def replicate_cells(ns: Namespace, statistics: Sequence[str], x: Rows, weight: Expr, b: int) -> dict[str, Expr]:

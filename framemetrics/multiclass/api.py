@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -19,6 +19,7 @@ from framemetrics.columns import (
     check_engine,
     check_nulls,
     check_output_names,
+    check_row_id,
 )
 from framemetrics.compilers.polars.multiclass import (
     class_table_frame,
@@ -27,6 +28,7 @@ from framemetrics.compilers.polars.multiclass import (
     report_frame,
     run_mc_polars,
 )
+from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS
 from framemetrics.compilers.sql.multiclass import (
     McQueryInputs,
@@ -35,6 +37,7 @@ from framemetrics.compilers.sql.multiclass import (
     mc_query,
     report_query,
 )
+from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.checks import invalid_input, rows
 from framemetrics.core.errors import ArgumentError, missing_column
@@ -167,6 +170,7 @@ def _resolve(
     zero_division: float | None,
     nulls: str,
     outputs: Sequence[str],
+    intervals: Mapping[str, Any] | None = None,
 ) -> _Request:
     check_nulls(nulls)
     score_list = y_score if isinstance(y_score, str) else None
@@ -212,8 +216,12 @@ def _resolve(
         float_labels=dtypes[y_true].is_float() or (y_pred is not None and dtypes[y_pred].is_float()),
         listed_scores=score_list is not None,
         zero_division=zero_division,
+        **(intervals or {}),
     )
-    check_output_names(by, ["n_rows", *outputs, *(c.name for c in plan.calls), *(c.name for c in plan.checks)])
+    check_output_names(by, ["n_rows", *outputs, *plan.output_columns, *(c.name for c in plan.checks)])
+    row_id = plan.resampling.row_id if plan.resampling else None
+    if row_id is not None:
+        check_column_name(row_id, "row_id")
     drop = nulls == "drop"
     return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, drop, labels_named)
 
@@ -276,9 +284,13 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
         # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
         ranked = bool({"ranking", "ovo", "micro"} & plan.stages)
         flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
-        result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
+        if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
+            result = bootstrap_mc_polars(data, plan, keys, request.by).collect(engine="streaming")
+        else:
+            result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
     else:
-        result = opened.fetch(mc_query(plan, request.sql_inputs(opened.table), checks=True), request.by)
+        query = bootstrap_mc_query if plan.bootstrapped else mc_query
+        result = opened.fetch(query(plan, request.sql_inputs(opened.table), checks=True), request.by)
     _raise_for_invalid(result, request, nulls, opened)
     return result.drop([c.name for c in plan.checks])
 
@@ -295,6 +307,11 @@ def evaluate_multiclass(
     metrics: MetricsArg = ("accuracy_score", "f1_macro", "f1_weighted"),
     zero_division: float | None = None,
     nulls: Literal["error", "drop"] = "error",
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
     engine: Engine | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     spark: Any = None,
@@ -337,6 +354,18 @@ def evaluate_multiclass(
         averages (scikit-learn's ``zero_division=np.nan``).
     nulls : {"error", "drop"}, default "error"
         "drop" removes rows with a null in any used column first.
+    ci : float, optional
+        A confidence level (0.95): each metric ``m`` gets ``m_low`` and
+        ``m_high`` beside it, the Poisson bootstrap's percentile interval
+        (README, "Uncertainty"). Every metric of hard predictions, log loss,
+        Brier and top-k accuracy; not yet the one-vs-rest and one-vs-one
+        ranking metrics (they raise).
+    ci_method : {"bootstrap"}, optional
+        The only method of multiclass intervals.
+    n_resamples, seed, row_id
+        The bootstrap's replicates (2 to 10,000), its seed, and the integer
+        column identifying a row (by default its position as read), as in
+        :func:`framemetrics.evaluate`.
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute, as in :func:`framemetrics.evaluate` (Spark for a
         Spark DataFrame); all return the same frame.
@@ -375,7 +404,9 @@ def evaluate_multiclass(
     engine = check_engine(engine, source)
     source, by = by_expressions(source, by, engine, con)
     used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
-    opened, dtypes = _dtypes(source, engine, con, spark, used)
+    opened, dtypes = _dtypes(source, engine, con, spark, [*used, row_id])
+    intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed,
+                                         "row_id": row_id}  # fmt: skip
     try:
         request = _resolve(
             dtypes,
@@ -389,7 +420,9 @@ def evaluate_multiclass(
             zero_division=zero_division,
             nulls=nulls,
             outputs=(),
+            intervals=intervals,
         )
+        check_row_id(request.plan, {name: _kind(dtype) for name, dtype in dtypes.items()}, opened)
         result = _metrics_table(opened, request, engine, nulls)
     finally:
         if engine != "polars":

@@ -327,6 +327,11 @@ def multiclass_query(
     by: str | Sequence[str] | None = None,
     zero_division: float | None = None,
     checks: bool = False,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    row_id: str | None = None,
     dialect: str = "duckdb",
 ) -> str:
     """Plain DuckDB SQL computing multiclass ``metrics`` per group of ``table``.
@@ -337,7 +342,10 @@ def multiclass_query(
     ``labels``, a score outside [0, 1] or rows not summing to 1 where a metric
     needs probabilities, a bad weight) gets null metrics; ``checks=True`` adds
     the ``invalid_*`` counts. Labels are compared as stored: cast
-    categorical columns to VARCHAR in ``table`` first.
+    categorical columns to VARCHAR in ``table`` first. ``ci``, ``ci_method``,
+    ``n_resamples``, ``seed`` and ``row_id`` add the bootstrap intervals, as
+    :func:`framemetrics.evaluate_multiclass` does (on a warehouse ``row_id``
+    is needed: a table has no row order).
 
     Returns
     -------
@@ -353,6 +361,7 @@ def multiclass_query(
     [(2, 0.5, 0.5)]
     """
     from framemetrics.compilers.sql.multiclass import McQueryInputs, mc_query
+    from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
     from framemetrics.compilers.sql.query import user_column
     from framemetrics.core.plan import make_plan, needs_predictions
 
@@ -368,8 +377,10 @@ def multiclass_query(
         weighted=sample_weight is not None,
         float_labels=False,
         zero_division=zero_division,
-    )
-    outputs = ["n_rows", *(c.name for c in plan.calls), *(c.name for c in plan.checks if checks)]
+        **({} if ci is None else {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed,
+                                  "row_id": row_id}),
+    )  # fmt: skip
+    outputs = ["n_rows", *plan.output_columns, *(c.name for c in plan.checks if checks)]
     check_output_names(as_tuple(by), outputs)
     inputs = McQueryInputs(
         source=table_name(table),
@@ -379,4 +390,5 @@ def multiclass_query(
         sample_weight=None if sample_weight is None else user_column(sample_weight),
         by=as_tuple(by),
     )
-    return to_sql(mc_query(plan, inputs, checks=checks), dialect, pretty=True)
+    query = bootstrap_mc_query if plan.bootstrapped else mc_query
+    return to_sql(query(plan, inputs, checks=checks), dialect, pretty=True)

@@ -14,6 +14,8 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.bootstrap import ROW_KEY
+from framemetrics.compilers.polars.query import row_key
 from framemetrics.compilers.polars.stages import (
     cells_stage,
     curve_statistics,
@@ -43,12 +45,15 @@ def input_frame(
     by: tuple[str, ...],
     drop_nulls: bool,
 ) -> pl.LazyFrame:
-    """``fm_input``: group keys, ``y_true``, ``y_pred``, ``sample_weight``, ``s_j``, ``true_index``, ``p_true``."""
+    """``fm_input``: group keys, ``y_true``, ``y_pred``, ``sample_weight``, ``s_j``, ``true_index``, ``p_true``
+    (and the bootstrap's row key)."""
     keys = [f"fm_g{i}" for i in range(len(by))]
     selected = [pl.col(c).alias(k) for c, k in zip(by, keys, strict=True)]
     selected += [expr.alias(role) for role, expr in columns.items() if role != "sample_weight"]
     selected.append(columns.get("sample_weight", pl.lit(1.0)).cast(pl.Float64).alias("sample_weight"))
     selected += [s.cast(pl.Float64).alias(f"s_{j}") for j, s in enumerate(scores)]
+    if plan.bootstrapped:  # the row's key, before any row is dropped: its position as read, or row_id
+        selected.append(row_key(plan).alias(ROW_KEY))
     data = frame.select(selected)
     if drop_nulls:
         data = data.drop_nulls([c for c in data.collect_schema().names() if c not in keys])
@@ -271,9 +276,11 @@ class McFrames:
     summaries: tuple[pl.LazyFrame, ...] = ()
 
 
-def mc_frames(data: pl.LazyFrame, plan: Plan, keys: list[str], stages: frozenset[str]) -> McFrames:
-    """Build the stages ``stages`` over ``data`` (an ``fm_input`` frame)."""
-    fm_cells = cells(data, plan, keys)
+def mc_frames(
+    data: pl.LazyFrame, plan: Plan, keys: list[str], stages: frozenset[str], fm_cells: pl.LazyFrame | None = None
+) -> McFrames:
+    """Build the stages ``stages`` over ``data`` (an ``fm_input`` frame), from its cells or the given ``fm_cells``."""
+    fm_cells = cells(data, plan, keys) if fm_cells is None else fm_cells
     out = McFrames(keys, data, fm_cells, groups(fm_cells, plan, keys))
     summaries = []
     if "classes" in stages or "kappa" in stages:

@@ -9,6 +9,7 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
 from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
 from framemetrics.compilers.polars.stages import (
     aggregated,
@@ -220,7 +221,13 @@ def run_polars(
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
     values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
-    values |= {n: v.alias(n) for i in plan.formula_intervals for n, v in i.values(POLARS, columns_of).items()}
+    pairs, quantiles = plan.beta_quantiles(POLARS, columns_of)
+    if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
+        beta = beta_quantile_frame(stats, keys, pairs, (1 - plan.intervals[0].level) / 2)
+        stats = stats.join(beta, on=keys, nulls_equal=True) if keys else stats.join(beta, how="cross")
+    for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
+        columns = columns_of | {local: pl.col(name) for local, name in names.items()}
+        values |= {n: v.alias(n) for n, v in interval.values(POLARS, columns).items()}
     for interval in plan.bootstrapped:
         columns_of |= {n: pl.col(n) for n in interval.columns().values()}
         values |= {n: v.alias(n) for n, v in interval.resampled(POLARS, columns_of).items()}

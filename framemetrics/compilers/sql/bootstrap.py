@@ -12,10 +12,9 @@ stage (:func:`_curve_replicates`); ``fm_replicate_rows`` (and
 ``fm_curve_replicate_rows``) lays the replicates out as rows (the groups
 crossed with the replicates' numbers, each row picking its replicate's
 statistics), so that ``fm_replicate_values`` writes each metric's formula
-once; per metric ``fm_ranked_<i>`` orders the values and ``fm_bounds_<i>``
-interpolates its two percentiles linearly, as NumPy does: at the 0-based
-position ``h = (n - 1) q`` of the ``n`` defined values,
-``v[floor h] + (h - floor h) (v[floor h + 1] - v[floor h])``.
+once; :func:`percentile_ctes` reads the values of all the metrics in one
+pass and interpolates their percentiles linearly, as NumPy does
+(``fm_replicate_bounds``, ``fm_curve_replicate_bounds``).
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ from framemetrics.core.statistics import (
     roc_gap,
 )
 
-__all__ = ["ROW_KEY", "bootstrap_ctes"]
+__all__ = ["ROW_KEY", "bootstrap_ctes", "percentile_ctes", "weighted_ctes"]
 
 ROW_KEY = "fm_key"  # fm_input's column of row keys
 
@@ -62,37 +61,19 @@ def _value(interval: IntervalCall) -> exp.Expression:
     return apply_formula(SQL, call.name, arguments, SQL.lit(0), call.params)
 
 
-def _bounds(i: int, interval: IntervalCall, keys: list[str]) -> exp.Select:
-    """``fm_bounds_<i>``: the interval's percentiles over ``fm_ranked_<i>`` per group."""
-    n, rank, value = exp.column("fm_n"), exp.column("fm_rank"), exp.column("fm_value")
-    quantiles = interval.quantiles()
-    columns = []
-    for output, name in interval.columns().items():
-        h = percentile_position(n, quantiles[output])
-        below = SQL.floor(h)
-
-        def at(position: exp.Expression) -> exp.Expression:
-            return exp.Max(this=SQL.when(SQL.eq(rank, position), value).otherwise(SQL.null()))
-
-        lower, upper = at(below + 1), at(SQL.least(below + 2, n))
-        bound = SQL.when(exp.Max(this=n) > 0, lower + (exp.Max(this=h) - exp.Max(this=below)) * (upper - lower))
-        columns.append(exp.alias_(bound.otherwise(SQL.null()), name))
-    group = [exp.column(k) for k in keys]
-    return select_from([*group, *columns], f"fm_ranked_{i}", group_by=group or None)
-
-
 def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> list[tuple[str, exp.Select]]:
     """The CTEs of the plan's bootstrap intervals, after ``fm_input`` (with :data:`ROW_KEY`).
 
-    ``fm_bounds_<i>`` holds the group keys and interval ``i``'s bounds, for
-    each ``i`` of :attr:`Plan.bootstrapped`.
+    The last, ``fm_replicate_bounds`` and ``fm_curve_replicate_bounds``
+    (those of the metrics of the curve stage), hold the group keys and the
+    bounds of every interval of :attr:`Plan.bootstrapped`.
 
     Examples
     --------
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3)
     >>> [name for name, _ in bootstrap_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])]
-    ['fm_hashed', 'fm_drawn', 'fm_weighted', 'fm_replicate_cells', 'fm_replicates', 'fm_replicate_rows', 'fm_replicate_values', 'fm_ranked_0', 'fm_bounds_0']
+    ['fm_hashed', 'fm_drawn', 'fm_weighted', 'fm_replicate_cells', 'fm_replicates', 'fm_replicate_rows', 'fm_replicate_values', 'fm_replicate_long', 'fm_replicate_ranked', 'fm_replicate_quantiles', 'fm_replicate_bounds']
     """
     resampling, x = plan.resampling, rows_of(literals)
     replicates = range(resampling.n_resamples)
@@ -100,17 +81,8 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     requested = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
     statistics = [s for s in requested if not STATISTICS[s].curve]
     terms = row_terms(SQL, statistics, x)
-    row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
-    per_row = [exp.alias_(SQL.to_float(v), f"fm_v_{s}") for s, v in (terms | centred_terms(SQL, statistics, x)).items()]
-    hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), row_hashed, *per_row)
-    hashed = hashed.from_("fm_input")
-    if any(STATISTICS[s].needs for s in statistics):  # the first pass's group means beside every row
-        hashed = hashed.select(*(exp.column(m, table="fm_means") for m in plan.first_pass))
-        hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
-    uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
-    drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
-    weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
-    weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
+    means = plan.first_pass if any(STATISTICS[s].needs for s in statistics) else ()
+    staged = weighted_ctes(plan, terms | centred_terms(SQL, statistics, x), keys, means)
     replicated = []
     if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
         weight = [exp.column(f"fm_k{b}") for b in replicates]
@@ -136,10 +108,6 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     curve = [s for s in requested if STATISTICS[s].curve]
     if curve:
         replicated += _curve_replicates(plan, x, keys, curve)
-    staged = [("fm_hashed", hashed), ("fm_drawn", drawn.from_("fm_hashed"))]
-    staged.append(("fm_weighted", weighted.from_("fm_drawn")))
-    for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
-        select.meta[MATERIALIZE] = True
     ctes = [*staged, *replicated]
     # Each metric reads the row or the curve replicates, never both: each part's replicates become rows on their own.
     part_of = {j: "fm_curve_replicate" if set(i.call.statistics) & set(curve) else "fm_replicate"
@@ -156,19 +124,113 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
         rows = exp.select(*group, *picked).from_(f"{prefix}s").join(ids, join_type="cross")
         values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped) if part_of[j] == prefix]
         ctes += [(f"{prefix}_rows", rows), (f"{prefix}_values", select_from([*group, *values], f"{prefix}_rows"))]
-    for j, interval in enumerate(plan.bootstrapped):
-        value = exp.column(f"fm_m{j}")
-        order = exp.Order(expressions=[exp.Ordered(this=value.copy(), nulls_first=False)])
-        partition = [exp.column(k) for k in keys]
-        rank = exp.Window(this=exp.RowNumber(), partition_by=partition, order=order)
-        count = exp.Window(this=exp.Count(this=value.copy()), partition_by=[p.copy() for p in partition])
-        ranked = [*group, exp.alias_(value, "fm_value")]  # ranks as doubles: ClickHouse counts in UInt64
-        ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
-        ctes += [
-            (f"fm_ranked_{j}", select_from(ranked, f"{part_of[j]}_values")),
-            (f"fm_bounds_{j}", _bounds(j, interval, keys)),
-        ]
+    for prefix in dict.fromkeys(part_of.values()):  # each part's values read once, whatever the metrics
+        parts = [j for j in range(len(plan.bootstrapped)) if part_of[j] == prefix]
+        values = [exp.column(f"fm_m{j}") for j in parts]
+        ctes += percentile_ctes(prefix, [plan.bootstrapped[j] for j in parts], values, keys, f"{prefix}_values")
     return ctes
+
+
+def weighted_ctes(
+    plan: Plan, terms: dict[str, exp.Expression], keys: list[str], means: tuple[str, ...] = ()
+) -> list[tuple[str, exp.Select]]:
+    """``fm_hashed`` (``fm_input``'s rows with their hash and the row ``terms`` as ``fm_v_<name>``, and the first
+    pass's group ``means`` joined), ``fm_drawn`` (each replicate's uniform integer ``fm_u<b>``) and ``fm_weighted``
+    (each replicate's Poisson weight ``fm_k<b>``), materialized: their columns are read many times.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3)
+    >>> [name for name, _ in weighted_ctes(plan, {}, [])]
+    ['fm_hashed', 'fm_drawn', 'fm_weighted']
+    """
+    resampling = plan.resampling
+    row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
+    per_row = [exp.alias_(SQL.to_float(v), f"fm_v_{name}") for name, v in terms.items()]
+    hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), row_hashed, *per_row)
+    hashed = hashed.from_("fm_input")
+    if means:  # the first pass's group means beside every row
+        hashed = hashed.select(*(exp.column(m, table="fm_means") for m in means))
+        hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
+    uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
+    drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
+    weights = {
+        f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in range(resampling.n_resamples)
+    }
+    weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
+    staged = [("fm_hashed", hashed), ("fm_drawn", drawn.from_("fm_hashed")), ("fm_weighted", weighted.from_("fm_drawn"))]
+    for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
+        select.meta[MATERIALIZE] = True
+    return staged
+
+
+def percentile_ctes(
+    prefix: str,
+    intervals: list[IntervalCall],
+    values: list[exp.Expression],
+    keys: list[str],
+    source: str,
+    where: exp.Expression | None = None,
+) -> list[tuple[str, exp.Select]]:
+    """The percentile intervals of the replicates' ``values`` (one per interval) in ``source``, where ``where``
+    holds: ``<prefix>_bounds``, per group the columns of every interval.
+
+    ``source`` is read once (an engine inlining CTEs, as Spark does, would
+    otherwise compute it once per metric): ``<prefix>_long`` lays the values
+    out as rows (``fm_j`` the interval's number), ``<prefix>_ranked`` ranks
+    them per group and interval, and ``<prefix>_quantiles`` interpolates the
+    two percentiles linearly, as NumPy does: at the 0-based position
+    ``h = (n - 1) q`` of the ``n`` defined values,
+    ``v[floor h] + (h - floor h) (v[floor h + 1] - v[floor h])``;
+    ``<prefix>_bounds`` sets each interval's beside the others.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> intervals = list(make_plan(["f1_score", "log_loss"], weighted=False, ci=0.9, n_resamples=3).intervals)
+    >>> ctes = percentile_ctes("fm", intervals, [exp.column("f1_score"), exp.column("log_loss")], [], "fm_values")
+    >>> [name for name, _ in ctes], [c.alias for c in ctes[-1][1].expressions]
+    (['fm_long', 'fm_ranked', 'fm_quantiles', 'fm_bounds'], ['f1_score_low', 'f1_score_high', 'log_loss_low', 'log_loss_high'])
+    """
+    group = [exp.column(k) for k in keys]
+    number = exp.column("fm_j")
+    ids = exp.values([exp.tuple_(SQL.lit(j)) for j in range(len(values))], alias="fm_js", columns=["fm_j"])
+    picked = exp.Case(this=number.copy(), ifs=[exp.If(this=SQL.lit(j), true=v) for j, v in enumerate(values)])
+    long = select_from([*group, number.copy(), exp.alias_(picked, "fm_value")], source, where=where)
+    value = exp.column("fm_value")
+    partition = [*keys, "fm_j"]
+    order = exp.Order(expressions=[exp.Ordered(this=value.copy(), nulls_first=False)])
+    rank = exp.Window(this=exp.RowNumber(), partition_by=[exp.column(k) for k in partition], order=order)
+    count = exp.Window(this=exp.Count(this=value.copy()), partition_by=[exp.column(k) for k in partition])
+    ranked = [*(c.copy() for c in group), number.copy(), value.copy()]  # ranks as doubles: ClickHouse counts in UInt64
+    ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
+    n, rank_column = exp.column("fm_n"), exp.column("fm_rank")
+    quantiles = intervals[0].quantiles()
+    columns = []
+    for output, q in quantiles.items():
+        h = percentile_position(n.copy(), q)
+        below = SQL.floor(h)
+
+        def at(position: exp.Expression) -> exp.Expression:
+            return exp.Max(this=SQL.when(SQL.eq(rank_column.copy(), position), value.copy()).otherwise(SQL.null()))
+
+        lower, upper = at(below + 1), at(SQL.least(below.copy() + 2, n.copy()))
+        bound = SQL.when(exp.Max(this=n.copy()) > 0, lower + (exp.Max(this=h.copy()) - exp.Max(this=below.copy())) * (upper - lower))
+        columns.append(exp.alias_(bound.otherwise(SQL.null()), f"fm_{output}"))
+    grouped = [exp.column(k) for k in partition]
+    pivoted = [
+        exp.alias_(exp.Max(this=SQL.when(SQL.eq(number.copy(), j), exp.column(f"fm_{output}")).otherwise(SQL.null())), name)
+        for j, interval in enumerate(intervals)
+        for output, name in interval.columns().items()
+    ]
+    return [
+        (f"{prefix}_long", long.join(ids, join_type="cross")),
+        (f"{prefix}_ranked", select_from(ranked, f"{prefix}_long")),
+        (f"{prefix}_quantiles", select_from([*grouped, *columns], f"{prefix}_ranked", group_by=grouped)),
+        (f"{prefix}_bounds", select_from([*(c.copy() for c in group), *pivoted], f"{prefix}_quantiles",
+                                         group_by=[c.copy() for c in group] or None)),
+    ]  # fmt: skip
 
 
 def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str]) -> list[tuple[str, exp.Select]]:

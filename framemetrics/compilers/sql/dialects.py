@@ -45,6 +45,7 @@ from sqlglot import exp
 from framemetrics.core.errors import ArgumentError
 
 __all__ = [
+    "DEEP",
     "DIALECTS",
     "DISTRIBUTE",
     "MATERIALIZE",
@@ -63,6 +64,8 @@ ORDERED = "fm_ordered"
 MATERIALIZE = "fm_materialize"
 # meta key: a window numbering the rows in the order they are read (the bootstrap's default row key)
 ROW_POSITION = "fm_row_position"
+# meta key: a select of the Beta quantile's deep expressions (Clopper-Pearson's interval)
+DEEP = "fm_deep"
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,14 @@ class Dialect:
         is the same on every run: DuckDB's scans keep the insertion order. A
         warehouse's table has no order (Spark refuses the window): the
         bootstrap there needs ``row_id=``.
+    deep_expressions : bool
+        Whether the engine takes the Beta quantile's stages (Clopper-Pearson's
+        interval, marked ``meta[DEEP]``: about 350 KB of SQL, expressions
+        nested far beyond 50 levels). DuckDB and Spark do (tested);
+        PostgreSQL 15's server crashes, ClickHouse refuses a query over
+        256 KiB (``max_query_size``) and DataFusion's parser stops at a depth
+        of 50 (tested); BigQuery and Snowflake are not tested. Elsewhere an
+        ``ArgumentError`` says so.
     """
 
     name: str
@@ -119,13 +130,14 @@ class Dialect:
     repartition: bool = False
     materialize: bool = False
     ordered_rows: bool = False
+    deep_expressions: bool = False
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb", ordered_rows=True),
-        Dialect("spark", "spark", tested_on="pyspark (local[2])", repartition=True),
+        Dialect("duckdb", "duckdb", finite="ISFINITE", tested_on="duckdb", ordered_rows=True, deep_expressions=True),
+        Dialect("spark", "spark", tested_on="pyspark (local[2])", repartition=True, deep_expressions=True),
         Dialect("postgres", "postgres", nan="", boolean_to_double=False, tested_on="PostgreSQL 15", materialize=True),
         Dialect(
             "clickhouse",
@@ -193,6 +205,11 @@ def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
         raise ArgumentError(
             f"the bootstrap on {dialect.name} needs row_id=, an integer column identifying each row: its tables have "
             "no row order, so a row's position would draw other replicates on each run"
+        )
+    if not dialect.deep_expressions and node.meta.get(DEEP):
+        raise ArgumentError(
+            f"Clopper-Pearson's interval on {dialect.name}: its Beta quantile is about 350 KB of SQL with expressions "
+            f"nested too deep for {dialect.name} (README, Known limits); use Wilson's interval there, or DuckDB or Spark"
         )
     if dialect.materialize and isinstance(node, exp.CTE) and node.this.meta.get(MATERIALIZE):
         node.set("materialized", True)

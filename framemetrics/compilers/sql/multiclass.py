@@ -28,8 +28,9 @@ from functools import reduce
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.bootstrap import ROW_KEY
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.query import same_group, user_column
+from framemetrics.compilers.sql.query import kept_rows, row_key, same_group, user_column
 from framemetrics.compilers.sql.stages import cells_stage, curve_statistics, rows_of, select_from
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES, cell_totals
@@ -39,13 +40,19 @@ from framemetrics.core.statistics import Rows
 
 __all__ = [
     "McQueryInputs",
+    "cell_sums",
     "checks_query",
     "class_table_query",
     "confusion_query",
+    "groups_cte",
+    "input_ctes",
     "mc_ctes",
     "mc_query",
+    "metrics_select",
     "one_vs_rest_rows",
+    "plan_classes",
     "report_query",
+    "stage_ctes",
 ]
 
 Ctes = list[tuple[str, exp.Query]]
@@ -92,8 +99,9 @@ def _keys(inputs: McQueryInputs) -> list[str]:
     return [f"fm_g{i}" for i in range(len(inputs.by))]
 
 
-def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
-    used = [inputs.y_true, inputs.y_pred, *inputs.scores, inputs.sample_weight]
+def input_ctes(plan: Plan, inputs: McQueryInputs) -> Ctes:
+    """``fm_input`` (and the CTEs it reads): the rows' canonical columns, with the bootstrap's row key."""
+    keys = _keys(inputs)
     columns = [_as(user_column(b), k) for b, k in zip(inputs.by, keys, strict=True)]
     columns.append(_as(inputs.y_true.copy(), "y_true"))
     if inputs.y_pred is not None:
@@ -102,8 +110,11 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     columns.append(_as(SQL.to_float(weight), "sample_weight"))
     columns += [_as(SQL.to_float(s.copy()), f"s_{j}") for j, s in enumerate(inputs.scores)]
     columns += [] if inputs.n_listed is None else [_as(inputs.n_listed.copy(), "n_listed")]
-    present = [SQL.not_(SQL.is_null(c.copy())) for c in used if c is not None]
-    raw = select_from(columns, inputs.source.copy(), where=SQL.all(*present) if inputs.drop_nulls else None)
+    if plan.bootstrapped:
+        columns.append(_as(row_key(plan), ROW_KEY))
+    required = ["y_true", *(["y_pred"] if inputs.y_pred is not None else []), *(f"s_{j}" for j in range(len(inputs.scores)))]
+    required += [] if inputs.sample_weight is None else ["sample_weight"]
+    raw = kept_rows(columns, inputs.source.copy(), required if inputs.drop_nulls else [])
     if not plan.n_scores:
         return [("fm_input", raw)]
     number = exp.Literal.number
@@ -123,16 +134,27 @@ def _input_ctes(plan: Plan, inputs: McQueryInputs, keys: list[str]) -> Ctes:
     ]
 
 
-def _cells_ctes(plan: Plan, keys: list[str]) -> Ctes:
+def cell_sums(plan: Plan) -> dict[str, exp.Expression]:
+    """The sums of ``fm_cells`` besides ``n_rows`` and ``weight``: the check counts and the row sums."""
     sums = {c.name: mc_core.check_count(SQL, c, plan.labels, plan.n_scores) for c in plan.checks}
-    sums |= mc_core.row_sums(SQL, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+    return sums | mc_core.row_sums(SQL, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+
+
+def groups_cte(names: list[str], keys: list[str]) -> tuple[str, exp.Select]:
+    """``fm_groups``: the columns ``names`` of ``fm_cells`` summed per group, the weight as ``total``."""
+    totals = cell_totals(SQL, ["n_rows", *names]) | {"total": SQL.sum(_col("weight"))}
+    return "fm_groups", select_from([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))
+
+
+def _cells_ctes(plan: Plan, keys: list[str]) -> Ctes:
+    sums = cell_sums(plan)
     x = rows_of({"pos_label": SQL.null(), "neg_label": SQL.null()})
-    cells = cells_stage(x, keys, sums, CLASSES if plan.has_pred else CLASSES[:1])
-    totals = cell_totals(SQL, ["n_rows", *sums]) | {"total": SQL.sum(_col("weight"))}
-    return [
-        ("fm_cells", cells),
-        ("fm_groups", select_from([*_cols(keys), *_named(totals)], "fm_cells", group_by=_cols(keys))),
-    ]
+    return [("fm_cells", cells_stage(x, keys, sums, plan_classes(plan))), groups_cte(list(sums), keys)]
+
+
+def plan_classes(plan: Plan) -> tuple[str, ...]:
+    """The class columns of ``fm_cells``: ``y_true``, and ``y_pred`` where there are predictions."""
+    return CLASSES if plan.has_pred else CLASSES[:1]
 
 
 def _label_index(plan: Plan, keys: list[str]) -> tuple[exp.Expression, exp.Expression]:
@@ -318,7 +340,12 @@ def _micro_ctes(keys: list[str]) -> Ctes:
 def mc_ctes(plan: Plan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
     """The CTEs of the stages ``stages`` (``classes``, ``kappa``, ``ranking``, ``ovo``, ``micro``)."""
     keys = _keys(inputs)
-    ctes = [*_input_ctes(plan, inputs, keys), *_cells_ctes(plan, keys)]
+    return [*input_ctes(plan, inputs), *_cells_ctes(plan, keys), *stage_ctes(plan, keys, stages)]
+
+
+def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str]) -> Ctes:
+    """The CTEs of the ``stages`` after ``fm_cells`` and ``fm_groups``, per group of ``keys``."""
+    ctes: Ctes = []
     if "classes" in stages or "kappa" in stages:
         ctes += _classes_ctes(plan, keys)
     if "kappa" in stages:
@@ -343,7 +370,7 @@ _JOINED = {
 }
 
 
-def _metrics_select(plan: Plan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
+def metrics_select(plan: Plan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
     """The metrics: formulas over ``fm_groups`` joined to the summaries of the plan's stages."""
     n_invalid = reduce(lambda a, b: a + b, (_col(c.name, "fm_groups") for c in plan.checks))
     if internal:
@@ -402,7 +429,7 @@ def mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.
     [(2, 0.5)]
     """
     keys = _keys(inputs)
-    select = _metrics_select(plan, keys, inputs.by, checks=checks, internal=False)
+    select = metrics_select(plan, keys, inputs.by, checks=checks, internal=False)
     if keys:
         select = select.order_by(*(_last(c) for c in _cols(keys, "fm_groups")))
     return _with(select, mc_ctes(plan, inputs, plan.stages))
@@ -414,7 +441,7 @@ def report_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     keys = _keys(inputs)
     ranked = plan.n_scores > 0
     ctes = mc_ctes(plan, inputs, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
-    ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
+    ctes.append(("fm_metrics", metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
     counts = [_as(_col(c.name, "m"), c.name) for c in plan.checks]
     by = [_as(_col(k, "m"), identifier(c)) for k, c in zip(keys, inputs.by, strict=True)]
     source, per_class = _class_rows(plan, keys, inputs.by, ["precision", "recall", "f1_score", "support"])
@@ -457,7 +484,7 @@ def class_table_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     """The class table, as a tree: per group and class, the one-vs-rest counts and per-class values."""
     keys = _keys(inputs)
     ctes = mc_ctes(plan, inputs, plan.stages | {"classes"})
-    ctes.append(("fm_metrics", _metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
+    ctes.append(("fm_metrics", metrics_select(plan, keys, inputs.by, checks=True, internal=True)))
     source, columns = _class_rows(plan, keys, inputs.by, list(mc_core.CLASS_TABLE))
     order = [*(_last(exp.column(identifier(c))) for c in inputs.by), exp.Ordered(this=_col("fm_order"))]
     return _with(source.select(*columns).order_by(*order), ctes)
@@ -499,7 +526,7 @@ def confusion_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
 def checks_query(plan: Plan, inputs: McQueryInputs) -> exp.Query:
     """The check counts per group (``fm_groups``), as a tree: what the curves raise on before running."""
     keys = _keys(inputs)
-    ctes = [*_input_ctes(plan, inputs, keys), *_cells_ctes(plan, keys)]
+    ctes = [*input_ctes(plan, inputs), *_cells_ctes(plan, keys)]
     return _with(select_from([*_cols(keys), *_cols([c.name for c in plan.checks])], "fm_groups"), ctes)
 
 
@@ -510,7 +537,7 @@ def one_vs_rest_rows(plan: Plan, inputs: McQueryInputs) -> exp.Subquery:
     of the rows with ``column_index = j``, ``is_pos`` positive.
     """
     keys = _keys(inputs)
-    ctes = _prefixed([*_input_ctes(plan, inputs, keys), *_rank_input(plan, keys)], "fm_ovr_")
+    ctes = _prefixed([*input_ctes(plan, inputs), *_rank_input(plan, keys)], "fm_ovr_")
     # The segments renamed: the curve query's own group keys are named fm_g0... (Spark rejects the clash).
     columns = [_as(_col(k), f"fm_segment_{i}") for i, k in enumerate(keys)]
     columns += _cols(["column_index", "y_score", "is_pos", "sample_weight"])

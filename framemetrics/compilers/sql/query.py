@@ -12,11 +12,13 @@ only composes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.dialects import ROW_POSITION
 from framemetrics.compilers.sql.namespace import SQL, identifier
@@ -39,8 +41,10 @@ __all__ = [
     "checks_query",
     "group_keys",
     "input_select",
+    "kept_rows",
     "plan_literals",
     "plan_query",
+    "row_key",
     "same_group",
     "shared_stage",
     "statistics_ctes",
@@ -125,14 +129,34 @@ def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select
     if not plan.weighted:
         columns.append(exp.alias_(SQL.lit(1.0), "sample_weight", copy=False))
     if plan.bootstrapped:
-        columns.append(exp.alias_(_row_key(plan), ROW_KEY, copy=False))
-    select = exp.select(*columns, copy=False).from_(inputs.source, copy=False)
-    if inputs.drop_nulls:
-        select = select.where(SQL.all(*(SQL.not_(SQL.is_null(inputs.columns[r])) for r in plan.roles)))
-    return select
+        columns.append(exp.alias_(row_key(plan), ROW_KEY, copy=False))
+    return kept_rows(columns, inputs.source, plan.roles if inputs.drop_nulls else ())
 
 
-def _row_key(plan: Plan) -> exp.Expression:
+def kept_rows(columns: list[exp.Alias], source: exp.Expression, required: Sequence[str]) -> exp.Select:
+    """``SELECT columns FROM source``, keeping the rows where none of the ``required`` columns is null.
+
+    A row's position (the bootstrap's default key) counts the rows as read,
+    before any is dropped, as Polars counts them: the rows are then filtered
+    in an outer query.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(kept_rows([exp.alias_(exp.column("a"), "y_true")], exp.to_table("t"), ["y_true"]))
+    'SELECT a AS y_true FROM t WHERE NOT (a IS NULL)'
+    """
+    select = exp.select(*columns, copy=False).from_(source, copy=False)
+    if not required:
+        return select
+    if any(node.meta.get(ROW_POSITION) for column in columns for node in column.walk()):
+        kept = SQL.all(*(SQL.not_(SQL.is_null(exp.column(name))) for name in required))
+        return exp.select(exp.Star()).from_(select.subquery("fm_read"), copy=False).where(kept, copy=False)
+    named = {column.alias: column.this for column in columns}
+    return select.where(SQL.all(*(SQL.not_(SQL.is_null(named[name].copy())) for name in required)), copy=False)
+
+
+def row_key(plan: Plan) -> exp.Expression:
     """The bootstrap's row key: the ``row_id`` column as a 64-bit integer, or the row's position as read."""
     row_id = plan.resampling.row_id
     if row_id is None:
@@ -230,21 +254,27 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     outputs = [exp.alias_(exp.column(k, table="fm_statistics"), k, copy=False) for k in keys]
     outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
     columns = {name: SQL.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
-    outputs += [
-        exp.alias_(value, identifier(name), copy=False)
-        for i in plan.formula_intervals
-        for name, value in i.values(SQL, columns, guarded=False).items()
-    ]
-    for interval in plan.bootstrapped:  # the bounds of fm_bounds_<j>, null with invalid input
+    pairs, quantiles = plan.beta_quantiles(SQL, columns)
+    for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
+        interval_columns = columns | {local: SQL.col(name) for local, name in names.items()}
+        outputs += [
+            exp.alias_(value, identifier(name), copy=False)
+            for name, value in interval.values(SQL, interval_columns, guarded=False).items()
+        ]
+    for interval in plan.bootstrapped:  # the bounds of fm_replicate_bounds..., null with invalid input
         columns |= {name: SQL.col(name) for name in interval.columns().values()}
         outputs += [exp.alias_(v, identifier(n), copy=False) for n, v in interval.resampled(SQL, columns).items()]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     curves, rankings = curve_ctes(plan, literals, keys, stage)
     ctes += curves
+    if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
+        ctes += beta_quantile_ctes(keys, pairs, (1 - plan.intervals[0].level) / 2)
+        rankings.append("fm_beta_quantiles")
     if plan.bootstrapped:
-        ctes += bootstrap_ctes(plan, literals, keys)
-        rankings += [f"fm_bounds_{j}" for j in range(len(plan.bootstrapped))]
+        replicates = bootstrap_ctes(plan, literals, keys)
+        ctes += replicates
+        rankings += [name for name, _ in replicates if name.endswith("_bounds")]
     for ranking in rankings:
         values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
     ctes.append(("fm_values", values))
