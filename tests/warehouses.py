@@ -128,7 +128,7 @@ def datafusion() -> Iterator[Warehouse]:
 
 @contextmanager
 def spark() -> Iterator[Warehouse]:
-    """A Spark session, local[2], bound to 127.0.0.1, its UI off."""
+    """A Spark session, local[2], bound to 127.0.0.1, its UI off, a driver of 4 GB."""
     from pyspark.sql import SparkSession
 
     session = (
@@ -138,6 +138,7 @@ def spark() -> Iterator[Warehouse]:
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.memory", "4g")  # Clopper-Pearson's and the bootstrap's plans outgrow the default 1g
         .getOrCreate()
     )
 
