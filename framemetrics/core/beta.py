@@ -1,76 +1,97 @@
 """The Beta distribution's quantile to double precision, as stages of one formula for every engine.
 
 :func:`beta_quantile_stages` gives ``x`` with ``I_x(a, b) = p`` (SciPy's
-``beta.ppf(p, a, b)``), per row, for the columns ``fm_beta_a`` and
-``fm_beta_b`` (a Clopper-Pearson bound is ``x`` at ``a = k, b = n - k + 1``)
-and a constant ``p``. Each stage is one projection (Polars ``with_columns``,
-a SQL ``SELECT``): a column read many times costs nothing, a sub-expression
-read twice is written twice, so every stage writes its heavy parts as
-columns for the next. Only ``+ - * /``, comparisons, ``CASE``, ``EXP``,
-``LN``, ``SQRT``, ``ABS``, ``FLOOR``, ``LEAST`` and ``GREATEST`` are used;
-every ``EXP`` argument lies in [-700, 700], every ``LN`` argument is at
-least 1e-300, every ``SQRT`` argument at least 0 and no denominator can be
-0 (PostgreSQL raises on each), so the result is a finite double or null.
+``beta.ppf(p, a, b)``), per row, for the shape columns ``fm_beta_a`` and
+``fm_beta_b`` and a constant ``p``: Clopper-Pearson's bounds of ``k``
+successes in ``n`` trials are the ``alpha / 2`` quantile of
+``Beta(k, n - k + 1)`` and the ``1 - alpha / 2`` quantile of
+``Beta(k + 1, n - k)``. Each stage is one projection (Polars
+``with_columns``, a SQL ``SELECT``): a column read many times costs
+nothing, a sub-expression read twice is written twice, so each stage leaves
+its heavy parts as columns for the next.
+
+**Engines.** Only ``+ - * /``, comparisons, ``CASE``, ``EXP``, ``LN``,
+``SQRT``, ``ABS``, ``LEAST`` and ``GREATEST`` are used (and
+:func:`~framemetrics.core.normal.normal_cdf`). PostgreSQL raises where an
+``EXP``, a product or a quotient leaves the double range (overflow, or an
+underflow to 0), on the logarithm of 0 and on a division by 0: every
+exponent is clamped to [-700, 700] (those of the normal distribution function
+are bounded by its branches), every argument of ``LN`` to at least
+1e-300, of ``SQRT`` to at least 0; ``x`` and ``1 - x`` never go below 3e-278,
+squares of small numbers are floored (1e-200 in the continued fraction,
+1e-300 in series, where the difference is far below the rounding) and no
+denominator can be 0. A SQL compiler must keep the stages apart:
+PostgreSQL pulls a subquery's expressions into the outer query (every
+reference to a column becomes a copy of its expression), which multiplies
+the trees beyond memory; ``OFFSET 0`` in each stage's subquery (or a
+``MATERIALIZED`` CTE) prevents it. Shapes are clamped to [1e-8, 1e15]; a
+null, non-positive or non-finite shape gives null.
 
 **Orientation.** For ``p > 1/2`` the stages solve ``I_y(b, a) = 1 - p``
-and return ``1 - y``, so the target ``p`` is at most 1/2 and its tail is
-never computed as a difference from 1. The unknown is ``w = ln(x / y)``,
-``y = 1 - x``: both ``x = 1 / (1 + e^-w)`` and ``y = 1 / (1 + e^w)`` keep
-their relative precision. Shapes are clamped to [1e-8, 1e15]; a null,
-non-positive or non-finite shape gives null.
+and return ``y = 1 - x``, so that the tail ``p`` is at most 1/2 and never
+a difference from 1. The unknown is ``w = ln(x / y)``:
+``x = 1 / (1 + e^-w)`` and ``y = 1 / (1 + e^w)`` both keep their relative
+precision.
 
 **Iteration.** In ``w`` the density ``g = dI/dw = x^a y^b / B(a, b)`` is
 log-concave (``d ln g / dw = lambda = a y - b x``, ``d lambda / dw =
 -(a + b) x y < 0``), hence so is ``F(w) = I_x(a, b)`` (Prekopa): ``ln F`` is
-concave, with the tangents ``a w - ln(a B)`` (left) and, for ``ln(1 - F)``,
-``-b w - ln(b B)`` (right). Each step inverts the Taylor series of
-``h(w) = ln F`` to fourth order: with ``rho = h' = g / F``, ``q = lambda -
-rho``, ``delta = (ln p - h) / rho``,
-``dw = delta (1 + delta (-q / 2 + delta ((2 q^2 + rho q - lambda') / 6 +
-delta (-6 q^3 - 6 rho q^2 + 7 q lambda' - rho^2 q + rho lambda' - lambda'') / 24)))``,
-the correction to Newton's ``delta`` clamped to +-50 % (far from the root
-the step is Newton's, which converges monotonically on a concave ``h``).
-The error is raised to the fifth power each step: the start below is within
-about 0.5 of the root in ``w``, one step leaves at most 5e-5 (on a sample of
-3,000 draws over the domain), the second the rounding of ``F``.
+concave, below its tangents ``a w - ln(a B)``, and ``ln(1 - F)`` below
+``-b w - ln(b B)``. Each step inverts the Taylor series of ``h = ln F`` to
+fourth order: with ``rho = h' = g / F``, ``q = lambda - rho``,
+``delta = (ln p - h) / rho``, ``dw = delta (1 + delta (-q / 2 + delta ((q (q
++ lambda) - lambda') / 6 + delta (q (7 lambda' - 6 q lambda - rho^2) + rho
+lambda' - lambda'') / 24)))``, the correction to Newton's ``delta`` clamped to
++-50 % (far from the root the step is Newton's, monotone on a concave ``h``).
+Each step raises the error to the fifth power: the start below is within
+about 0.5 of the root in ``w``, and one step leaves at most 5e-5 (3,000
+draws over the domain), so two steps leave the rounding of ``F``.
 
-**Start** (``w`` clamped to the tangents' bracket ``[(ln p + ln(a B)) / a,
--(ln(b B) + ln(1 - p)) / b]``): both shapes below 1, the left tangent's
-root if at most 0, else the right one's; ``a >= 4 b``, ``b < 3 <= ...``
-(``a >= 1``): ``I_x(a, b) ~ Q(b, nu ln(1 / x))``, ``nu = a + (b - 1) / 2``,
-with DiDonato and Morris's (1986) approximations of the gamma quantile
-(their eqs. 21-25, 31-33); ``b >= 4 a``, ``a < 3``, ``b >= 1``: likewise
-``P(a, nu ln(1 / y))`` (eqs. 21, 31, 35); otherwise the Cornish-Fisher
-expansion of ``w = ln G_a - ln G_b`` (a log-F variable) with the cumulants
+**Start**, clamped to the tangents' bracket ``[(ln p + ln(a B)) / a,
+-(ln(b B) + ln(1 - p)) / b]``: for both shapes below 1, the left tangent's
+root if it is at most 0, else the right one's; for ``a >= 4 b``, ``b < 3``,
+``a >= 1``, ``I_x(a, b) ~ Q(b, nu ln(1 / x))`` (``nu = a + (b - 1) / 2``) with
+DiDonato and Morris's (1986) approximations of the gamma quantile (their
+eqs. 21-23, 31-33); for ``b >= 4 a``, ``a < 1``, ``b >= 1``, likewise
+``P(a, nu ln(1 / y))`` (eq. 21); otherwise the Cornish-Fisher expansion of
+the log-F variable ``w = ln G_a - ln G_b`` from its cumulants
 ``psi(a) - psi(b)``, ``psi'(a) + psi'(b)``, ``psi''(a) - psi''(b)``,
 ``psi'''(a) + psi'''(b)``.
 
-**Incomplete beta** ``F`` at ``w`` (Didonato and Morris 1992, ACM TOMS 708,
-the algorithm of R's ``pbeta``; Boost's ``ibeta``), in two regimes:
+**Incomplete beta** ``F`` at the iterate (after TOMS 708, Didonato and
+Morris 1992, the algorithm of R's ``pbeta``), in three regimes:
 
-* ``min(a, b) < 50``: TOMS 708's continued fraction BFRAC (its even
-  contraction, written with ``lambda`` so that ``x`` near 1 loses nothing),
-  evaluated backward with 30 steps, on ``I_x(a, b)`` where ``lambda > (x -
-  y)`` (``3.5 (x - y)`` when ``x > y``), else on ``I_y(b, a)`` with ``F = 1 -
-  I_y``: there ``F`` is at least about 1e-4, so the difference loses at most
-  four digits of ``F``' sixteen, and at most 26 steps are needed over the
-  domain (30 kept). The factor ``x^a y^b / B(a, b)`` is
-  ``exp(a ln x + b ln y - ln B)`` below 8, with ``ln(1 - x)`` from a series
-  of ``atanh`` and ``ln B`` from Stirling's series and TOMS 708's ALGDIV;
-  from 8 it is BRCOMP's ``sqrt(a b / (2 pi (a + b))) exp(-(a rlog1(-lambda / a)
-  + b rlog1(lambda / b)) - bcorr(a, b))``, ``rlog1(t) = t - ln(1 + t)``.
-* ``min(a, b) >= 50``: TOMS 708's asymptotic expansion BASYM (Temme's
-  uniform expansion) to order 16 in ``w0 = (min(a, b) (1 + h))^-1/2``,
-  ``h = min / max``: ``F = e^-bcorr (Phi(-z) (1 + G2) + phi(z) (s P1(z^2) + z
-  P2(z^2)))``, ``z = sqrt(2 f)``, ``f = a rlog1(-lambda / a) + b rlog1(lambda /
-  b)``, ``s = +-1``; its coefficients, polynomials in ``h`` of degree ``n + 1``,
-  come from BASYM's recursion in exact rational arithmetic (the recursion in
-  floating point loses up to five digits at order 16). Its error, relative to
-  ``F``, is below 1e-15 from 50 (1e-13 at 30).
+* ``min(a, b) >= 50``: BASYM, Temme's uniform asymptotic expansion, to order
+  18 in ``w0 = (min(a, b) (1 + h))^-1/2``, ``h = min / max``:
+  ``F = e^-bcorr (Phi(-z) (1 + w0^2 f_2) + phi(z) (s w0 G(T) + z w0^2 H(T)))``,
+  ``z = sqrt(2 f)``, ``f = a rlog1(-lambda / a) + b rlog1(lambda / b)``
+  (``rlog1(t) = t - ln(1 + t)``), ``T = (w0 z)^2``, ``s = +-1``, ``G, H``
+  polynomials whose coefficients come from BASYM's ``d_n``, themselves
+  polynomials in ``h`` of degree ``n + 1`` derived from BASYM's recursion in
+  exact rational arithmetic (in floating point the recursion loses up to five
+  digits at order 16). Its error moves ``x`` by less than 1e-15 of
+  ``x (1 - x)`` from 50 (2e-14 at order 16).
+* ``b < 1`` and ``y <= 0.3`` where the fraction below would be on ``1 - F``:
+  BPSER, ``F = 1 - I_y(b, a) = -expm1(L) - e^L b S``, ``L = b ln y - ln(b B(b,
+  a))``, ``S = sum_{j>=1} (1 - a)_j y^j / (j! (b + j))`` (40 terms: ``a y <=
+  4.5`` there). Every term of ``L`` is of order ``b``, so a small ``F`` keeps
+  its digits where ``1 - I_y`` would lose them.
+* otherwise BFRAC, TOMS 708's continued fraction (its even contraction,
+  written with ``lambda`` so that ``x`` near 1 loses nothing), evaluated
+  backward with 30 steps, on ``I_x(a, b)`` where ``lambda > (x - y)`` (``3.5 (x -
+  y)`` when ``x > y``), else on ``1 - I_y(b, a)``: at most 26 steps are needed
+  over the domain for 1e-16.
 
-The error of ``x`` is that of ``F`` times ``F / (x y f)``: below 1e-12
-relative to ``min(x, 1 - x)`` over ``a, b`` in [0.01, 1e12] and ``p`` in
-[1e-6, 1 - 1e-6] (see the tests), and 0 where ``x`` underflows (below 1e-304).
+The factor ``x^a y^b / B(a, b)`` is ``exp(a ln x + b ln y - ln B)`` for
+``min(a, b) < 8``, with ``ln(1 - x)`` a series in ``atanh`` where ``x`` is
+small and ``ln B`` from Stirling's series and TOMS 708's ALGDIV; from 8, BRCOMP's
+``sqrt(a b / (2 pi (a + b))) e^(-f - bcorr(a, b))``.
+
+**Accuracy.** The error of ``x`` is that of ``F`` times ``F / (x y f(x))``.
+Against an independent quadrature in 40 digits (mpmath), over a grid of
+``a, b`` in [0.01, 1e12] and ``p`` in [1e-6, 1 - 1e-6] and random draws, the
+error is below ``1e-12 x (1 - x)`` or 1e-13 (often below 1e-14); where ``x``
+underflows (below about 1e-297) the result is a number below 1e-297.
 
 References
 ----------
@@ -116,16 +137,19 @@ BETA_QUANTILE = "fm_beta_q"
 
 _TINY = 1e-300  # the least argument of a logarithm
 _EXP_LIMIT = 700.0  # every exponent in [-700, 700]
+_W_LIMIT = 640.0  # x and y computed from w in [-640, 640]: at least 3e-278
 _SHAPES = (1e-8, 1e15)  # shapes clamped to this range
 _LARGE = 8.0  # from this min(a, b) the factor x^a y^b / B is BRCOMP's
 _ASYMPTOTIC = 50.0  # from this min(a, b) F is BASYM's
-_BASYM_ORDER = 16
+_BASYM_ORDER = 18
 _CF_STEPS = 30
+_ORIENTATION = 3.5  # the continued fraction on I_x where lambda > 3.5 (x - y), x > y
 _POWER_TERMS = 40  # BPSER's terms where b < 1 and y <= 0.3 (a y <= 4.5 there)
 _POWER_Y = 0.3
-_ORIENTATION = 3.5  # the continued fraction on I_x where lambda > 3.5 (x - y), x > y
-_SERIES = 0.1  # |t| below which ln(1 + t) and t - ln(1 + t) are series in atanh
+_SERIES = 0.1  # |t| below which ln(1 + t), t - ln(1 + t) and e^t - 1 are series
 _SERIES_TERMS = 6
+_RHO_LIMIT = math.log(1e20)  # d ln F / dw kept in [1e-20, 1e20]
+_STEP_LIMIT = 700.0
 _LN_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 _EULER = 0.5772156649015329
 # Stirling: ln Gamma(z) = (z - 1/2) ln z - z + ln sqrt(2 pi) + sum c_k / z^(2k+1), c_k = B_2k+2 / ((2k+2)(2k+1)).
@@ -140,9 +164,9 @@ def beta_quantile_stages(p: float) -> tuple[Stage, ...]:
 
     Each stage is ``stage(ns, columns) -> {name: expression}``: it reads the
     columns of the earlier stages (and :data:`BETA_INPUTS`) by name and
-    returns new ``fm_beta_*`` columns; the last returns
-    :data:`BETA_QUANTILE`. Nine stages: the shapes, their constants, the
-    start, then two rounds of (prepare, evaluate ``F``, step).
+    returns new ``fm_beta_*`` columns; the last returns :data:`BETA_QUANTILE`.
+    Nine stages: the shapes, their constants, the start, then two rounds of
+    (prepare, evaluate ``ln F``, step).
 
     Parameters
     ----------
@@ -154,6 +178,11 @@ def beta_quantile_stages(p: float) -> tuple[Stage, ...]:
     tuple of Stage
         The stages, to apply in order.
 
+    Raises
+    ------
+    ValueError
+        If ``p`` is not strictly between 0 and 1.
+
     Examples
     --------
     >>> import polars as pl
@@ -161,16 +190,16 @@ def beta_quantile_stages(p: float) -> tuple[Stage, ...]:
     >>> frame = pl.DataFrame({"fm_beta_a": [0.5, None], "fm_beta_b": [1e5, 2.0]})
     >>> for stage in beta_quantile_stages(0.975):
     ...     frame = frame.with_columns(**stage(POLARS, {n: pl.col(n) for n in frame.columns}))
-    >>> [None if q is None else round(q, 18) for q in frame["fm_beta_q"]]  # scipy: 2.5119...e-05
-    [2.5119178243258e-05, None]
+    >>> q, null = frame["fm_beta_q"]
+    >>> f"{q:.10e}", null  # scipy.stats.beta.ppf(0.975, 0.5, 1e5) = 2.5119178243257737e-05
+    ('2.5119178243e-05', None)
     """
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be strictly between 0 and 1, got {p!r}")
     swap = p > 0.5
     target = 1.0 - p if swap else p
-    shapes = tuple(reversed(BETA_INPUTS)) if swap else BETA_INPUTS
     return (
-        partial(_shapes, names=shapes),
+        partial(_shapes, names=tuple(reversed(BETA_INPUTS)) if swap else BETA_INPUTS),
         _constants,
         partial(_start, p=target),
         partial(_prepare, k=1),
@@ -193,9 +222,9 @@ def _clamp(ns: Namespace, x: Expr, low: float, high: float) -> Expr:
     return ns.least(ns.greatest(x, _lit(ns, low)), _lit(ns, high))
 
 
-def _exp(ns: Namespace, x: Expr) -> Expr:
-    """``e^x``, the exponent clamped to [-700, 700]."""
-    return ns.exp(_clamp(ns, x, -_EXP_LIMIT, _EXP_LIMIT))
+def _exp(ns: Namespace, x: Expr, low: float = -_EXP_LIMIT) -> Expr:
+    """``e^x``, the exponent clamped to [low, 700]."""
+    return ns.exp(_clamp(ns, x, low, _EXP_LIMIT))
 
 
 def _ln(ns: Namespace, x: Expr) -> Expr:
@@ -207,34 +236,54 @@ def _sqrt(ns: Namespace, x: Expr) -> Expr:
     return ns.sqrt(ns.greatest(x, _lit(ns, 0.0)))
 
 
-def _horner(ns: Namespace, t: Expr, coefficients: Sequence[float]) -> Expr:
-    """``c0 + t (c1 + t (c2 + ...))``."""
-    total = _lit(ns, coefficients[-1])
+def _square(ns: Namespace, x: Expr, floor: float = 1e-150) -> Expr:
+    """``x^2``, or ``floor^2`` where ``|x| < floor``: no underflow to 0 (PostgreSQL raises on it)."""
+    m = ns.greatest(ns.abs(x), _lit(ns, floor))
+    return m * m
+
+
+def _horner(ns: Namespace, t: Expr, coefficients: Sequence[Any]) -> Expr:
+    """``c0 + t (c1 + t (c2 + ...))``, the coefficients numbers or expressions."""
+
+    def term(c: Any) -> Expr:
+        return _lit(ns, c) if isinstance(c, (int, float)) else c
+
+    total = term(coefficients[-1])
     for c in reversed(coefficients[:-1]):
-        total = _lit(ns, c) + t * total
+        total = term(c) + t * total
     return total
 
 
 def _atanh_series(ns: Namespace, s: Expr, first: int) -> Expr:
-    """``sum_k s^2k / (2k + first)``, k < 6: enough for |s| <= 0.053 (|t| <= 0.1, ``s = t / (2 + t)``)."""
-    return _horner(ns, s * s, [1.0 / (2 * k + first) for k in range(_SERIES_TERMS)])
+    """``sum_k s^2k / (2k + first)``, k < 6: enough for |s| <= 0.053 (``s = t / (2 + t)``, |t| <= 0.1)."""
+    return _horner(ns, _square(ns, s), [1.0 / (2 * k + first) for k in range(_SERIES_TERMS)])
 
 
 def _log1p(ns: Namespace, u: Expr) -> Expr:
-    """``ln(1 + u)`` to full relative precision: ``2 atanh(u / (2 + u))`` near 0."""
+    """``ln(1 + u)``, u > -1, to full relative precision: ``2 atanh(u / (2 + u))`` near 0."""
     s = u / (2 + u)
-    series = 2 * s * _atanh_series(ns, s, 1)
-    return ns.when(ns.abs(u) <= _lit(ns, _SERIES), series).otherwise(_ln(ns, 1 + u))
+    return ns.when(ns.abs(u) <= _lit(ns, _SERIES), 2 * s * _atanh_series(ns, s, 1)).otherwise(_ln(ns, 1 + u))
 
 
 def _rlog1(ns: Namespace, t: Expr, log_1_plus_t: Expr) -> Expr:
-    """``t - ln(1 + t)``; ``log_1_plus_t`` is ``ln(1 + t)`` where |t| > 0.1.
+    """``t - ln(1 + t)``; ``log_1_plus_t`` is ``ln(1 + t)``, used where |t| > 0.1.
 
-    Near 0, with ``s = t / (2 + t)``: ``2 s^2 (1 / (1 - s) - s sum_k s^2k / (2k + 3))``.
+    Near 0, with ``s = t / (2 + t)``: ``s^2 ((2 + t) - 2 s sum_k s^2k / (2k + 3))``.
     """
     s = t / (2 + t)
-    series = 2 * s * s * (1 / (1 - s) - s * _atanh_series(ns, s, 3))
+    series = _square(ns, s) * ((2 + t) - 2 * s * _atanh_series(ns, s, 3))
     return ns.when(ns.abs(t) <= _lit(ns, _SERIES), series).otherwise(t - log_1_plus_t)
+
+
+def _expm1(ns: Namespace, t: Expr) -> Expr:
+    """``e^t - 1`` to full relative precision: its Taylor series where |t| <= 0.1."""
+    series = _lit(ns, 1.0)
+    for n in range(9, 1, -1):
+        series = 1 + t / n * series
+    return ns.when(ns.abs(t) <= _lit(ns, _SERIES), t * series).otherwise(_exp(ns, t) - 1)
+
+
+# Logarithms of gamma and beta functions.
 
 
 def _stirling_tail(ns: Namespace, z: Expr) -> Expr:
@@ -249,14 +298,14 @@ def _ln_gamma(ns: Namespace, z: Expr) -> Expr:
     product = z
     for i in range(1, 8):
         product = product * (z + i)
-    stirling = (shifted - _lit(ns, 0.5)) * ns.ln(shifted) - shifted + _lit(ns, _LN_SQRT_2PI)
+    stirling = (shifted - _lit(ns, 0.5)) * _ln(ns, shifted) - shifted + _lit(ns, _LN_SQRT_2PI)
     return stirling + _stirling_tail(ns, shifted) - _ln(ns, product)
 
 
 def _algdiv(ns: Namespace, a: Expr, b: Expr) -> Expr:
-    """``ln(Gamma(b) / Gamma(a + b))`` for b >= 8 (TOMS 708's ALGDIV)."""
+    """``ln(Gamma(b) / Gamma(a + b))`` for b >= 8 (TOMS 708's ALGDIV): every term of order ``a``."""
     tails = _stirling_tail(ns, b) - _stirling_tail(ns, a + b)
-    return tails - (a + b - _lit(ns, 0.5)) * _log1p(ns, a / b) - a * (ns.ln(b) - 1)
+    return tails - (a + b - _lit(ns, 0.5)) * _log1p(ns, a / b) - a * (_ln(ns, b) - 1)
 
 
 def _bcorr(ns: Namespace, a: Expr, b: Expr) -> Expr:
@@ -267,10 +316,10 @@ def _bcorr(ns: Namespace, a: Expr, b: Expr) -> Expr:
 def _ln_beta(ns: Namespace, lo: Expr, hi: Expr) -> Expr:
     """``ln B(lo, hi)``, lo <= hi (TOMS 708's BETALN), to about 1e-15 absolute."""
     large = (
-        -_lit(ns, 0.5) * ns.ln(hi)
+        -_lit(ns, 0.5) * _ln(ns, hi)
         + _lit(ns, _LN_SQRT_2PI)
         + _bcorr(ns, lo, hi)
-        + (lo - _lit(ns, 0.5)) * ns.ln(lo / (lo + hi))
+        + (lo - _lit(ns, 0.5)) * _ln(ns, lo / (lo + hi))
         - hi * _log1p(ns, lo / hi)
     )
     small_hi = hi < _lit(ns, _LARGE)
@@ -278,7 +327,7 @@ def _ln_beta(ns: Namespace, lo: Expr, hi: Expr) -> Expr:
     ratio = 1 + lo / hi
     for i in range(1, 8):
         ratio = ratio * (1 + lo / (hi + i))
-    shift = ns.when(small_hi, ns.ln(ratio)).otherwise(_lit(ns, 0.0))
+    shift = ns.when(small_hi, _ln(ns, ratio)).otherwise(_lit(ns, 0.0))
     small = _ln_gamma(ns, lo) + _algdiv(ns, lo, shifted) + shift
     return ns.when(lo >= _lit(ns, _LARGE), large).otherwise(small)
 
@@ -287,28 +336,26 @@ def _ln_b_beta(ns: Namespace, a: Expr, b: Expr, shift: Expr) -> Expr:
     """``ln(b B(b, a)) = ln Gamma(1 + b) + ln Gamma(a) - ln Gamma(a + b)``, to full relative precision as b -> 0.
 
     ``ln Gamma(1 + b) = -ALGDIV(b, 9) - sum_{i<8} ln(1 + b / (1 + i))`` and ``ln Gamma(a) - ln Gamma(a + b) =
-    ALGDIV(b, a + 8) + sum_{i<8} ln(1 + b / (a + i))``; the two sums are ``ln(1 + shift)``
-    (:func:`_shapes`).
+    ALGDIV(b, a + 8) + sum_{i<8} ln(1 + b / (a + i))``; the two sums are ``ln(1 + shift)`` (:func:`_shapes`).
     """
-    return _algdiv(ns, b, a + 8) - _algdiv(ns, b, ns.lit(9.0)) + _log1p(ns, shift)
+    return _algdiv(ns, b, a + 8) - _algdiv(ns, b, _lit(ns, 9.0)) + _log1p(ns, shift)
 
 
-def _polygammas(ns: Namespace, z: Expr) -> tuple[Expr, Expr, Expr, Expr]:
-    """``psi(z), psi'(z), psi''(z), psi'''(z)`` to about 1e-9: asymptotic series at ``z + 6``."""
+def _polygammas(ns: Namespace, z: Expr) -> list[Expr]:
+    """``psi(z), psi'(z), psi''(z), psi'''(z)`` to about 1e-9: asymptotic series at ``z + 6``, then recurrences."""
     big = z + 6
     r = 1 / big
     r2 = r * r
-    shifted = (
-        ns.ln(big) - r * (_lit(ns, 0.5) + r * _horner(ns, r2, [1 / 12, -1 / 120, 1 / 252])),
+    values = [
+        _ln(ns, big) - r * (_lit(ns, 0.5) + r * _horner(ns, r2, [1 / 12, -1 / 120, 1 / 252])),
         r * _horner(ns, r, [1.0, 0.5, 1 / 6, 0.0, -1 / 30, 0.0, 1 / 42]),
         -r2 * _horner(ns, r, [1.0, 1.0, 0.5, 0.0, -1 / 6, 0.0, 1 / 6]),
         r2 * r * _horner(ns, r, [2.0, 3.0, 2.0, 0.0, -1.0, 0.0, 4 / 3]),
-    )
-    sums = [_lit(ns, 0.0)] * 4
+    ]
     for i in range(6):
         u = 1 / (z + i)
-        sums = [sums[0] - u, sums[1] + u * u, sums[2] - 2 * u * u * u, sums[3] + 6 * u * u * u * u]
-    return tuple(s + t for s, t in zip(shifted, sums, strict=True))
+        values = [values[0] - u, values[1] + u * u, values[2] - 2 * u * u * u, values[3] + 6 * u * u * u * u]
+    return values
 
 
 # BASYM's coefficients, polynomials in h = min(a, b) / max(a, b).
@@ -337,11 +384,11 @@ def _scaled(p: list[Fraction], c: Fraction) -> list[Fraction]:
 
 @lru_cache(maxsize=1)
 def _basym_coefficients() -> tuple[tuple[float, ...], ...]:
-    """BASYM's ``d_0 .. d_16`` for ``a < b``, as coefficients of polynomials in ``h`` (``d_n`` has degree n + 1).
+    """BASYM's ``d_0 .. d_18`` for ``a < b``, as coefficients of polynomials in ``h`` (``d_n`` has degree n + 1).
 
-    TOMS 708's recursion with ``r0 = 1 / (1 + h)``, ``r1 = 1 - h``:
+    TOMS 708's recursion with ``r0 = 1 / (1 + h)``, ``r1 = 1 - h``: its
     ``a_n`` are polynomials in ``h`` (``r0 (1 + h^(n+1)) = 1 - h + ... + h^n``
-    for even n), and ``b, c, d`` follow exactly. For ``a > b``, ``d_n`` of
+    for even n), and ``b, c, d`` follow exactly. For ``a > b``, the ``d_n`` of
     even ``n`` change sign (``r1 = h - 1``).
     """
     order, r1 = _BASYM_ORDER, [Fraction(1), Fraction(-1)]
@@ -374,44 +421,48 @@ def _basym_b(a0: list[list[Fraction]], i: int) -> list[Fraction]:
     return b0[i - 1]
 
 
-# The stages.
+# Stages 1 and 2: what depends on the shapes only.
 
 
 def _shapes(ns: Namespace, s: Mapping[str, Expr], names: tuple[str, str]) -> dict[str, Expr]:
-    """The shapes of the oriented problem, clamped; their least and greatest, h = least / greatest, and
-    ``P = prod_{i<8} (1 + r_i) - 1``, ``r_i = b (1 - a) / ((a + i) (1 + i + b))`` (``ln(1 + r_i) = ln(1 + b / (a +
-    i)) - ln(1 + b / (1 + i))``, all of one sign: ``P <- r + P (1 + r)`` keeps every digit)."""
+    """The shapes ``a, b`` of the oriented problem, clamped; ``lo = min``, ``hi = max``, ``h = lo / hi``, and
+    ``sh = prod_{i<8} (1 + r_i) - 1`` with ``r_i = b (1 - a) / ((a + i) (1 + i + b))``: ``ln(1 + r_i) = ln(1 + b /
+    (a + i)) - ln(1 + b / (1 + i))``, all of one sign, so ``P <- r + P (1 + r)`` keeps every digit."""
     a, b = (_clamp(ns, s[n], *_SHAPES) for n in names)
     lo, hi = ns.least(a, b), ns.greatest(a, b)
     shift = _lit(ns, 0.0)
     for i in range(8):
         r = b * (1 - a) / ((a + i) * (1 + i + b))
         shift = r + shift * (1 + r)
-    return {"fm_beta_sa": a, "fm_beta_sb": b, "fm_beta_lo": lo, "fm_beta_hi": hi, "fm_beta_h": lo / hi, "fm_beta_sh": shift}
+    return {"fm_beta_sa": a, "fm_beta_sb": b, "fm_beta_lo": lo, "fm_beta_hi": hi, "fm_beta_h": lo / hi,
+            "fm_beta_sh": shift}  # fmt: skip
 
 
 def _constants(ns: Namespace, s: Mapping[str, Expr]) -> dict[str, Expr]:
-    """What depends on the shapes only: ``ln B``, BRCOMP's constant, the cumulants, BASYM's ``d_n``."""
+    """``ln B``, ``ln(b B(b, a))``, BRCOMP's constant, the log-F cumulants, BASYM's ``w0`` and ``d_n``."""
     a, b, lo, hi, h = (s[f"fm_beta_{n}"] for n in ("sa", "sb", "lo", "hi", "h"))
     bcorr = _bcorr(ns, a, b)
     psi_a, psi_b = _polygammas(ns, a), _polygammas(ns, b)
     out = {
         "fm_beta_lnb": _ln_beta(ns, lo, hi),
+        "fm_beta_lbb": _ln_b_beta(ns, a, b, s["fm_beta_sh"]),
         "fm_beta_bc": bcorr,
-        "fm_beta_lnc": _lit(ns, 0.5) * ns.ln(a * b / (a + b)) - _lit(ns, _LN_SQRT_2PI) - bcorr,
+        "fm_beta_lnc": _lit(ns, 0.5) * _ln(ns, a * b / (a + b)) - _lit(ns, _LN_SQRT_2PI) - bcorr,
         "fm_beta_rab": a / b,
         "fm_beta_rba": b / a,
-        "fm_beta_w0": 1 / ns.sqrt(lo * (1 + h)),
+        "fm_beta_w0": 1 / _sqrt(ns, lo * (1 + h)),
         "fm_beta_eta": 1 / (lo * (1 + h)),
         "fm_beta_lga": _ln_gamma(ns, a),
         "fm_beta_lgb": _ln_gamma(ns, b),
-        "fm_beta_lbb": _ln_b_beta(ns, a, b, s["fm_beta_sh"]),
     }
-    for k in range(4):  # the cumulants of ln G_a - ln G_b: psi(a) - psi(b), psi'(a) + psi'(b), ...
+    for k in range(4):  # psi(a) - psi(b), psi'(a) + psi'(b), psi''(a) - psi''(b), psi'''(a) + psi'''(b)
         out[f"fm_beta_k{k + 1}"] = psi_a[k] + psi_b[k] if k % 2 else psi_a[k] - psi_b[k]
     for n, poly in enumerate(_basym_coefficients()):
         out[f"fm_beta_d{n}"] = _horner(ns, h, poly)
     return out
+
+
+# Stage 3: the start.
 
 
 def _normal_deviate(p: float) -> float:
@@ -423,7 +474,7 @@ def _normal_deviate(p: float) -> float:
 
 def _wilson_hilferty(ns: Namespace, s: Expr, deviate: float) -> Expr:
     """DiDonato and Morris's eq. 31: the Gamma(s) quantile at the normal ``deviate``, s >= 1."""
-    d, root = deviate, ns.sqrt(s)
+    d, root = deviate, _sqrt(ns, s)
     return (
         s
         + _lit(ns, d) * root
@@ -437,7 +488,7 @@ def _wilson_hilferty(ns: Namespace, s: Expr, deviate: float) -> Expr:
 def _upper_gamma_quantile(ns: Namespace, s: Expr, ln_gamma: Expr, p: float) -> Expr:
     """``u`` with ``Q(s, u) = p`` to a few digits, s < 3 (DiDonato and Morris's eqs. 21-23, 31, 33)."""
     scaled = _lit(ns, p) * _exp(ns, ln_gamma)  # p Gamma(s)
-    u0 = _exp(ns, (_lit(ns, math.log1p(-p)) + ln_gamma + ns.ln(s)) / s)
+    u0 = _exp(ns, (_lit(ns, math.log1p(-p)) + ln_gamma + _ln(ns, s)) / s)
     power = u0 / ns.greatest(1 - u0 / (s + 1), _lit(ns, 0.01))  # eq. 21
     t = _exp(ns, -_lit(ns, _EULER) - scaled)
     small = t * _exp(ns, t * _exp(ns, t))  # eq. 22
@@ -458,7 +509,7 @@ def _upper_gamma_quantile(ns: Namespace, s: Expr, ln_gamma: Expr, p: float) -> E
 
 def _lower_gamma_log_quantile(ns: Namespace, s: Expr, ln_gamma: Expr, p: float) -> Expr:
     """``ln u`` with ``P(s, u) = p`` to a few digits, s < 1, p <= 1/2 (DiDonato and Morris's eq. 21)."""
-    v = _lit(ns, math.log(p)) + ln_gamma + ns.ln(s)  # ln(p Gamma(s + 1))
+    v = _lit(ns, math.log(p)) + ln_gamma + _ln(ns, s)  # ln(p Gamma(s + 1))
     return v / s - _ln(ns, 1 - _exp(ns, v / s) / (s + 1))
 
 
@@ -466,7 +517,7 @@ def _cornish_fisher(ns: Namespace, s: Mapping[str, Expr], p: float) -> Expr:
     """The ``p`` quantile of ``w = ln G_a - ln G_b`` from its first four cumulants."""
     z = NormalDist().inv_cdf(p)
     k1, k2, k3, k4 = (s[f"fm_beta_k{k}"] for k in range(1, 5))
-    sigma = ns.sqrt(k2)
+    sigma = _sqrt(ns, k2)
     return (
         k1
         + _lit(ns, z) * sigma
@@ -476,33 +527,38 @@ def _cornish_fisher(ns: Namespace, s: Mapping[str, Expr], p: float) -> Expr:
     )
 
 
-def _start(ns: Namespace, s: Mapping[str, Expr], p: float) -> dict[str, Expr]:
-    """The starting ``w``, clamped to the tangents' bracket, and BASYM's sums of coefficients.
+def _logit_point(ns: Namespace, w: Expr, k: int) -> dict[str, Expr]:
+    """The iterate ``k``: ``w`` and ``x = 1 / (1 + e^-w)``, ``y = 1 / (1 + e^w)``, w clamped to +-640 there."""
+    bounded = _clamp(ns, w, -_W_LIMIT, _W_LIMIT)
+    return {f"fm_beta_w{k}": w, f"fm_beta_x{k}": 1 / (1 + ns.exp(-bounded)), f"fm_beta_y{k}": 1 / (1 + ns.exp(bounded))}
 
-    Where ``I_x(a, b) ~ Q(b, t nu)``, ``t = ln(1 / x)``, ``w = -t - ln(1 - e^-t)``; where ``I_x(a, b) ~ P(a, t
-    nu)``, ``t = ln(1 / y)``, ``w = ln(e^t - 1) ~ ln t + t / 2 + t^2 / 24`` (``t < 1.5`` there).
+
+def _start(ns: Namespace, s: Mapping[str, Expr], p: float) -> dict[str, Expr]:
+    """The starting ``w``, clamped to the tangents' bracket, and BASYM's regrouped coefficients.
+
+    Where ``I_x(a, b) ~ Q(b, t nu)``, ``t = ln(1 / x)``: ``w = -t - ln(1 - e^-t)``; where ``I_x(a, b) ~ P(a, t
+    nu)``, ``t = ln(1 / y)``: ``w = ln(e^t - 1) ~ ln t + t / 2 + t^2 / 24`` (``t < 1.5`` there).
     """
     a, b, ln_beta = s["fm_beta_sa"], s["fm_beta_sb"], s["fm_beta_lnb"]
-    left = (_lit(ns, math.log(p)) + ns.ln(a) + ln_beta) / a
-    right = -(ns.ln(b) + ln_beta + _lit(ns, math.log1p(-p))) / b
-    t = _upper_gamma_quantile(ns, b, s["fm_beta_lgb"], p) / (a + (b - 1) / 2)
+    left = (_lit(ns, math.log(p)) + _ln(ns, a) + ln_beta) / a
+    right = -(_ln(ns, b) + ln_beta + _lit(ns, math.log1p(-p))) / b
+    t = _upper_gamma_quantile(ns, b, s["fm_beta_lgb"], p) / ns.greatest(a + (b - 1) / 2, _lit(ns, 0.5))
     from_upper = -t - _ln(ns, 1 - _exp(ns, -t))
-    ln_u, nu = _lower_gamma_log_quantile(ns, a, s["fm_beta_lga"], p), b + (a - 1) / 2
-    t = _exp(ns, ln_u) / nu
-    from_lower = ln_u - ns.ln(nu) + t * (_lit(ns, 0.5) + t / 24)
+    ln_u, nu = _lower_gamma_log_quantile(ns, a, s["fm_beta_lga"], p), ns.greatest(b + (a - 1) / 2, _lit(ns, 0.5))
+    t = _exp(ns, ln_u, -600.0) / nu
+    from_lower = ln_u - _ln(ns, nu) + t * (_lit(ns, 0.5) + t / 24)
     guess = (
         ns.when(ns.all(a < 1, b < 1), ns.when(left <= 0, left).otherwise(right))
         .when(ns.all(a >= 4 * b, b < 3, a >= 1), from_upper)
         .when(ns.all(b >= 4 * a, a < 1, b >= 1), from_lower)
         .otherwise(_cornish_fisher(ns, s, p))
     )
-    w = _clamp(ns, ns.least(ns.greatest(guess, left), right), -_EXP_LIMIT, _EXP_LIMIT)
-    start = {"fm_beta_x1": 1 / (1 + ns.exp(-w)), "fm_beta_y1": 1 / (1 + ns.exp(w))}
-    return start | _basym_sums(ns, s)
+    w = _clamp(ns, ns.least(ns.greatest(guess, left), right), -_W_LIMIT, _W_LIMIT)
+    return _logit_point(ns, w, 1) | _basym_sums(ns, s)
 
 
 def _basym_sums(ns: Namespace, s: Mapping[str, Expr]) -> dict[str, Expr]:
-    """BASYM's series regrouped by powers of ``T = (w0 z)^2``: ``g_m`` (even terms) and ``f_m`` (odd terms).
+    """BASYM's series regrouped by powers of ``T = (w0 z)^2``: ``g_m`` (even) and ``f_m`` (odd terms).
 
     ``g_m = d_m + (m + 2) eta g_(m+2)`` and ``f_m = d_(m-1) + (m + 1) eta f_(m+2)``, ``eta = w0^2``.
     """
@@ -520,8 +576,11 @@ def _basym_sums(ns: Namespace, s: Mapping[str, Expr]) -> dict[str, Expr]:
     return out
 
 
+# The rounds: prepare, evaluate ln F, step.
+
+
 def _prepare(ns: Namespace, s: Mapping[str, Expr], k: int) -> dict[str, Expr]:
-    """At the iterate ``x, y``: ``ln(x^a y^b / B)``, BASYM's ``z`` and sign, the continued fraction's arguments.
+    """At the iterate ``x, y``: ``ln(x^a y^b / B)``, BASYM's ``z`` and sign, the regime, the fraction's arguments.
 
     ``f = a rlog1(-lambda / a) + b rlog1(lambda / b)`` with ``-lambda / a = x b / a - y`` and ``lambda / b = y a
     / b - x``, exact where ``x`` or ``y`` is tiny; ``ln(1 - x)`` is a series where ``x`` is small.
@@ -542,109 +601,111 @@ def _prepare(ns: Namespace, s: Mapping[str, Expr], k: int) -> dict[str, Expr]:
     same = ns.any(ns.all(a < b, up), ns.all(a >= b, ns.not_(up)))
     power = ns.all(b < 1, y <= _lit(ns, _POWER_Y), ns.not_(direct))
 
+    def flag(condition: Expr, yes: float = 1.0, no: float = 0.0) -> Expr:
+        return ns.when(condition, _lit(ns, yes)).otherwise(_lit(ns, no))
+
     def oriented(this: Expr, other: Expr) -> Expr:
         return ns.when(direct, this).otherwise(other)
 
     return {
         f"fm_beta_lp{k}": ns.when(lo >= _lit(ns, _LARGE), s["fm_beta_lnc"] - f()).otherwise(small),
         f"fm_beta_z{k}": _sqrt(ns, 2 * f()),
-        f"fm_beta_sg{k}": ns.when(same, _lit(ns, 1.0)).otherwise(_lit(ns, -1.0)),
-        f"fm_beta_kp{k}": ns.when(up, _lit(ns, 0.0)).otherwise(_lit(ns, 1.0)),
-        f"fm_beta_dr{k}": oriented(_lit(ns, 1.0), _lit(ns, 0.0)),
-        f"fm_beta_ps{k}": ns.when(power, _lit(ns, 1.0)).otherwise(_lit(ns, 0.0)),
+        f"fm_beta_sg{k}": flag(same, 1.0, -1.0),
+        f"fm_beta_kp{k}": flag(up, 0.0, 1.0),
+        f"fm_beta_dr{k}": flag(direct),
+        f"fm_beta_ps{k}": flag(power),
         f"fm_beta_ca{k}": oriented(a, b),
         f"fm_beta_cb{k}": oriented(b, a),
-        f"fm_beta_cx{k}": oriented(x, y),
+        f"fm_beta_cx{k}": ns.greatest(oriented(x, y), _lit(ns, 1e-100)),
+        f"fm_beta_cs{k}": _square(ns, oriented(x, y), 1e-100),
         f"fm_beta_cy{k}": oriented(y, x),
         f"fm_beta_cc{k}": oriented(lam + 1, 1 - lam),
     }
 
 
-def _bfrac(ns: Namespace, a: Expr, b: Expr, x: Expr, y: Expr, c: Expr) -> Expr:
+def _bfrac(ns: Namespace, a: Expr, b: Expr, x: Expr, x2: Expr, y: Expr, c: Expr) -> Expr:
     """TOMS 708's BFRAC continued fraction ``K``, ``I_x(a, b) = (x^a y^b / B(a, b)) / K``, ``c = lambda + 1``.
 
     ``K = c a / (a + 1) + alpha_1 / (beta_1 + alpha_2 / (beta_2 + ...))``, evaluated backward, with
-    ``alpha_n = n (a + n - 1) (a + b + n - 1) (b - n) x^2 / (a + 2n - 1)^2`` and
-    ``beta_n = n + n (b - n) x / (a + 2n - 1) + (a + n) (c + n (1 + y)) / (a + 2n + 1)``.
+    ``alpha_n = n (a + n - 1) (a + b + n - 1) (b - n) x2 / (a + 2n - 1)^2`` and
+    ``beta_n = n + n (b - n) x / (a + 2n - 1) + (a + n) (c + n (1 + y)) / (a + 2n + 1)``, ``x2 = x^2``: ``x`` is
+    at least 1e-100 (:func:`_prepare`; its terms are then far below the rounding of ``K``), the tails at least
+    1e-200.
     """
 
     def alpha(n: int) -> Expr:
         odd = a + (2 * n - 1)
-        return n * (a + (n - 1)) * (a + b + (n - 1)) * (b - n) * (x * x) / (odd * odd)
+        return n * (a + (n - 1)) * (a + b + (n - 1)) * (b - n) * x2 / (odd * odd)
 
     def beta(n: int) -> Expr:
         return n + n * (b - n) * x / (a + (2 * n - 1)) + (a + n) * (c + n * (1 + y)) / (a + (2 * n + 1))
 
+    def floored(t: Expr) -> Expr:
+        return ns.greatest(t, _lit(ns, 1e-200))
+
     tail = beta(_CF_STEPS)
     for n in range(_CF_STEPS - 1, 0, -1):
-        tail = beta(n) + alpha(n + 1) / ns.greatest(tail, _lit(ns, _TINY))
-    return c * a / (a + 1) + alpha(1) / ns.greatest(tail, _lit(ns, _TINY))
+        tail = beta(n) + alpha(n + 1) / floored(tail)
+    return floored(c * a / (a + 1) + alpha(1) / floored(tail))
 
 
 def _basym(ns: Namespace, s: Mapping[str, Expr], k: int) -> Expr:
-    """BASYM's ``F`` at ``z`` (TOMS 708), the orientation's sign ``sg`` applied to the odd terms."""
+    """BASYM's ``F`` at ``z``, the orientation's sign applied to its odd terms."""
     z, sign, eta = s[f"fm_beta_z{k}"], s[f"fm_beta_sg{k}"], s["fm_beta_eta"]
-    t = eta * z * z
-    even = _horner_columns(ns, t, [s[f"fm_beta_g{m}"] for m in range(0, _BASYM_ORDER + 1, 2)])
-    odd = _horner_columns(ns, t, [s[f"fm_beta_f{m}"] for m in range(2, _BASYM_ORDER + 1, 2)])
-    density = _exp(ns, -z * z / 2) * _lit(ns, 1.0 / math.sqrt(2.0 * math.pi))
-    series = normal_cdf(ns, -z) * (1 + eta * s["fm_beta_f2"]) + density * (sign * s["fm_beta_w0"] * even + z * eta * odd)
-    return _exp(ns, -s["fm_beta_bc"]) * series
-
-
-def _horner_columns(ns: Namespace, t: Expr, coefficients: Sequence[Expr]) -> Expr:
-    """``c0 + t (c1 + t (c2 + ...))`` of expressions."""
-    total = coefficients[-1]
-    for c in reversed(coefficients[:-1]):
-        total = c + t * total
-    return total
-
-
-def _expm1(ns: Namespace, t: Expr) -> Expr:
-    """``e^t - 1`` to full relative precision: its Taylor series where |t| <= 0.1."""
-    series = _lit(ns, 1.0)
-    for n in range(9, 1, -1):
-        series = 1 + t / n * series
-    return ns.when(ns.abs(t) <= _lit(ns, _SERIES), t * series).otherwise(_exp(ns, t) - 1)
+    z2 = _square(ns, z, 1e-100)
+    t = eta * z2
+    even = _horner(ns, t, [s[f"fm_beta_g{m}"] for m in range(0, _BASYM_ORDER + 1, 2)])
+    odd = _horner(ns, t, [s[f"fm_beta_f{m}"] for m in range(2, _BASYM_ORDER + 1, 2)])
+    density = _exp(ns, -z2 / 2, -600.0) * _lit(ns, 1.0 / math.sqrt(2.0 * math.pi))
+    corrections = sign * s["fm_beta_w0"] * even + z * eta * odd
+    return _exp(ns, -s["fm_beta_bc"]) * (normal_cdf(ns, -z) * (1 + eta * s["fm_beta_f2"]) + density * corrections)
 
 
 def _power_series(ns: Namespace, s: Mapping[str, Expr], k: int) -> Expr:
-    """``F = 1 - I_y(b, a)`` by TOMS 708's BPSER where b < 1, y <= 0.3: ``-expm1(L) - e^L b S``.
+    """BPSER's ``F = 1 - I_y(b, a) = -expm1(L) - e^L b S`` (b < 1, y <= 0.3; ``y`` is the fraction's ``x``).
 
-    ``I_y(b, a) = e^L (1 + b S)``, ``L = b ln y - ln(b B(b, a))`` (every term of order b: the difference
-    from 1 keeps its digits), ``S = sum_{j>=1} (1 - a)_j y^j / (j! (b + j))`` (40 terms: ``a y <= 4.5``).
+    ``L = b ln y - ln(b B(b, a))``, ``S = sum_{j>=1} (1 - a)_j y^j / (j! (b + j))`` (``y`` at least 1e-100,
+    ``L`` at least -200 in ``e^L``: far below the rounding of ``F``).
     """
-    a, b, y = s["fm_beta_sa"], s["fm_beta_sb"], s[f"fm_beta_cx{k}"]
-    ln_i = b * _ln(ns, y) - s["fm_beta_lbb"]
+    a, b, y = s["fm_beta_sa"], s["fm_beta_sb"], s[f"fm_beta_cx{k}"]  # the fraction's x: y, at least 1e-100
+    ln_i = b * _ln(ns, s[f"fm_beta_y{k}"]) - s["fm_beta_lbb"]
     series = _lit(ns, 0.0)
     for j in range(_POWER_TERMS, 0, -1):
         series = (j - a) * y / j * (1 / (b + j) + series)
-    return -_expm1(ns, ln_i) - _exp(ns, ln_i) * b * series
+    return -_expm1(ns, ln_i) - _exp(ns, ln_i, -200.0) * b * series
 
 
 def _evaluate(ns: Namespace, s: Mapping[str, Expr], k: int) -> dict[str, Expr]:
-    """``ln F`` at the iterate: BASYM's from ``min(a, b) = 50``, BPSER's where flagged, else the fraction's."""
+    """``ln F`` at the iterate: BASYM's from ``min(a, b) = 50``, BPSER's where flagged, else the fraction's.
+
+    The fraction gives ``F = pre / K`` (direct) or ``1 - pre / K`` (``pre`` at least ``e^-300`` there).
+    """
     direct, ln_pre, upper = s[f"fm_beta_dr{k}"], s[f"fm_beta_lp{k}"], s[f"fm_beta_kp{k}"]
-    fraction = _bfrac(ns, *(s[f"fm_beta_{n}{k}"] for n in ("ca", "cb", "cx", "cy", "cc")))
+    fraction = _bfrac(ns, *(s[f"fm_beta_{n}{k}"] for n in ("ca", "cb", "cx", "cs", "cy", "cc")))
     complement = 1 - direct
-    by_fraction = direct * ln_pre + _ln(ns, complement + (direct - complement * _exp(ns, ln_pre)) / fraction)
+    by_fraction = direct * ln_pre + _ln(ns, complement + (direct - complement * _exp(ns, ln_pre, -300.0)) / fraction)
     by_basym = _ln(ns, upper + (1 - 2 * upper) * _basym(ns, s, k))
     by_power = _ln(ns, _power_series(ns, s, k))
-    return {
-        f"fm_beta_lf{k}": ns.when(s["fm_beta_lo"] >= _lit(ns, _ASYMPTOTIC), by_basym)
+    ln_f = (
+        ns.when(s["fm_beta_lo"] >= _lit(ns, _ASYMPTOTIC), by_basym)
         .when(s[f"fm_beta_ps{k}"] > _lit(ns, 0.5), by_power)
         .otherwise(by_fraction)
-    }
+    )
+    return {f"fm_beta_lf{k}": ln_f}
 
 
 def _newton_step(ns: Namespace, s: Mapping[str, Expr], p: float, k: int) -> Expr:
-    """The step ``dw`` inverting ``ln F(w) = ln p`` to fourth order, its correction to Newton's clamped to 50 %."""
+    """The step ``dw`` inverting ``ln F(w) = ln p`` to fourth order, its correction to Newton's clamped to 50 %.
+
+    ``rho`` is kept in [1e-20, 1e20], ``delta`` in [-700, 700], ``x y`` at least 1e-100 in ``lambda'``: no
+    overflow or underflow, no change where the step matters.
+    """
     a, b = s["fm_beta_sa"], s["fm_beta_sb"]
     x, y, ln_f = s[f"fm_beta_x{k}"], s[f"fm_beta_y{k}"], s[f"fm_beta_lf{k}"]
-    rho = _exp(ns, s[f"fm_beta_lp{k}"] - ln_f)
-    delta = (_lit(ns, math.log(p)) - ln_f) / rho
+    rho = ns.exp(_clamp(ns, s[f"fm_beta_lp{k}"] - ln_f, -_RHO_LIMIT, _RHO_LIMIT))
+    delta = _clamp(ns, (_lit(ns, math.log(p)) - ln_f) / rho, -_STEP_LIMIT, _STEP_LIMIT)
     lam = a * y - b * x
-    lam1 = -(a + b) * x * y
+    lam1 = -(a + b) * ns.greatest(x * y, _lit(ns, 1e-100))
     q = lam - rho
     c3 = (q * (q + lam) - lam1) / 6
     c4 = (q * (7 * lam1 - 6 * q * lam - rho * rho) + rho * lam1 - lam1 * (y - x)) / 24
@@ -653,18 +714,15 @@ def _newton_step(ns: Namespace, s: Mapping[str, Expr], p: float, k: int) -> Expr
 
 
 def _step(ns: Namespace, s: Mapping[str, Expr], p: float, k: int) -> dict[str, Expr]:
-    """The next iterate ``x = x / (x + y e^-dw)``, ``y = y / (y + x e^dw)``."""
-    x, y = s[f"fm_beta_x{k}"], s[f"fm_beta_y{k}"]
-    return {
-        f"fm_beta_x{k + 1}": x / (x + y * _exp(ns, -_newton_step(ns, s, p, k))),
-        f"fm_beta_y{k + 1}": y / (y + x * _exp(ns, _newton_step(ns, s, p, k))),
-    }
+    """The next iterate: ``w + dw`` and its ``x, y``."""
+    return _logit_point(ns, s[f"fm_beta_w{k}"] + _newton_step(ns, s, p, k), k + 1)
 
 
 def _last_step(ns: Namespace, s: Mapping[str, Expr], p: float, swap: bool) -> dict[str, Expr]:
-    """``fm_beta_q``: the last step's ``x`` (``y`` of the swapped problem for p > 1/2); null for invalid shapes."""
-    x, y = s["fm_beta_x2"], s["fm_beta_y2"]
-    q = y / (y + x * _exp(ns, _newton_step(ns, s, p, 2))) if swap else x / (x + y * _exp(ns, -_newton_step(ns, s, p, 2)))
+    """``fm_beta_q = 1 / (1 + e^-w)`` after the last step (``1 / (1 + e^w)``, ``y``, for p > 1/2); null for invalid
+    shapes."""
+    w = s["fm_beta_w2"] + _newton_step(ns, s, p, 2)
+    q = 1 / (1 + _exp(ns, w if swap else -w))
     a, b = (s[n] for n in BETA_INPUTS)
     valid = ns.all(a > 0, b > 0, a <= _lit(ns, 1e300), b <= _lit(ns, 1e300))
     return {BETA_QUANTILE: ns.when(valid, q).otherwise(ns.null())}
