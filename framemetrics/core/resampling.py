@@ -66,6 +66,7 @@ __all__ = [
     "POISSON_THRESHOLDS",
     "PRIME",
     "PYTHON",
+    "REPLICATE",
     "Resampling",
     "bootstrappable",
     "centred_terms",
@@ -90,6 +91,7 @@ __all__ = [
 
 Expr = Any
 PRIME = 2**31 - 1
+REPLICATE = "fm_b"  # the column numbering the replicates laid out as rows (-1: the full data, where it is one)
 MAX_RESAMPLES = 10_000
 # floor(F(j) 2^20) for j = 0..9, F the Poisson(1) distribution function (computed to 50 digits; from j = 9 on
 # it is 2^20 - 1), in units of 2^11: the thresholds of the 20 leading bits of a uniform integer below 2^31.

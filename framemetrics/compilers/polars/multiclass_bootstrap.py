@@ -5,7 +5,7 @@ A replicate reweights every row by its Poisson weight
 cells' sums with the weights ``k_b w``: one aggregation per group and cell
 gives every replicate's weight and row sums (``weight__<b>``,
 ``<s>__<b>``) beside the full data's, and laid out as rows (the column
-:data:`REPLICATE`: -1 for the full data, then 0, 1...) they are the
+:data:`~framemetrics.core.resampling.REPLICATE`: -1 for the full data, then 0, 1...) they are the
 ``fm_cells`` of the groups ``(keys, replicate)``. The multiclass stages run
 on them unchanged (:func:`~framemetrics.compilers.polars.multiclass.mc_frames`),
 each metric's formula written once: the full data's row is the estimate,
@@ -27,6 +27,7 @@ from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES
 from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import (
+    REPLICATE,
     poisson_weight,
     replicate_cell_sums,
     replicate_uniforms,
@@ -34,13 +35,11 @@ from framemetrics.core.resampling import (
     sum_terms,
 )
 
-__all__ = ["REPLICATE", "bootstrap_mc_polars", "replicated_cells"]
-
-REPLICATE = "fm_b"  # the replicate's number in the replicated stages: -1 for the full data
+__all__ = ["bootstrap_mc_polars", "replicated_cells"]
 
 
 def replicated_cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
-    """``fm_cells`` of the full data and every replicate, per group, :data:`REPLICATE` and cell.
+    """``fm_cells`` of the full data and every replicate, per group, :data:`~framemetrics.core.resampling.REPLICATE` and cell.
 
     ``data`` is an ``fm_input`` frame with the row keys (:data:`ROW_KEY`).
     The rows and check counts of a cell are the same in every replicate.

@@ -28,6 +28,7 @@ from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
+    REPLICATE,
     centred_terms,
     percentile_position,
     poisson_weight,
@@ -112,12 +113,12 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     # Each metric reads the row or the curve replicates, never both: each part's replicates become rows on their own.
     part_of = {j: "fm_curve_replicate" if set(i.call.statistics) & set(curve) else "fm_replicate"
                for j, i in enumerate(plan.bootstrapped)}  # fmt: skip
-    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=["fm_b"])
+    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
     for prefix, names in (("fm_replicate", statistics), ("fm_curve_replicate", curve)):
         if not names:
             continue
         picked = [
-            exp.alias_(exp.Case(this=exp.column("fm_b"), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
+            exp.alias_(exp.Case(this=exp.column(REPLICATE), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
                                                               for b in replicates]), n)
             for n in names
         ]  # fmt: skip

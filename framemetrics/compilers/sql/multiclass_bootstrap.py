@@ -34,11 +34,9 @@ from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import same_group, select_from
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.plan import Plan
-from framemetrics.core.resampling import replicate_cell_sums, sum_terms
+from framemetrics.core.resampling import REPLICATE, replicate_cell_sums, sum_terms
 
-__all__ = ["REPLICATE", "bootstrap_mc_query"]
-
-REPLICATE = "fm_b"  # the replicate's number in the replicated stages: -1 for the full data
+__all__ = ["bootstrap_mc_query"]
 
 
 def _replicated_cells(plan: Plan, keys: list[str]) -> Ctes:
