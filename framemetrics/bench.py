@@ -59,7 +59,8 @@ SELECT
     ((hash(i + 1) % 1000000) / 1000000.0)::DOUBLE AS p,
     (1 + hash(i + 2) % 5)::DOUBLE AS w,
     ((hash(i + 3) % 10000) / 100.0)::DOUBLE AS target,
-    ((hash(i + 4) % 10000) / 100.0)::DOUBLE AS forecast
+    ((hash(i + 4) % 10000) / 100.0)::DOUBLE AS forecast,
+    i AS id
 FROM range({rows}) t(i)
 """
 
@@ -608,14 +609,15 @@ def run_uncertainty_benchmark(
     DeLong's interval (``fm.roc_auc_ci``) against the ROC AUC alone
     (``fm.evaluate(metrics=["roc_auc_score"])``), and the Poisson bootstrap
     of F1 and log loss (``fm.bootstrap``, ``n_resamples`` replicates, timed
-    once) against the two metrics alone, all computed by framemetrics in the
+    once, the rows keyed by their position and by an ``id`` column) against
+    the two metrics alone, all computed by framemetrics in the
     same run: the ratio is what the interval costs (a loop resampling and
     recomputing would cost ``n_resamples`` times the metrics alone).
 
     Examples
     --------
-    >>> [line["metrics"] for line in run_uncertainty_benchmark(2_000, 4, 1, ["polars"], n_resamples=5)]
-    ['DeLong interval (roc_auc_ci)', 'bootstrap, 5 replicates (F1, log loss)']
+    >>> [line["metrics"] for line in run_uncertainty_benchmark(2_000, 4, 1, ["polars"], n_resamples=5)][1:]
+    ['bootstrap, 5 replicates (F1, log loss), key: row position', 'bootstrap, 5 replicates (F1, log loss), key: row_id']
     """
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
@@ -638,13 +640,15 @@ def run_uncertainty_benchmark(
         def point(source: Any = source, engine: str = engine) -> None:
             fm.evaluate(source, metrics=_BOOTSTRAPPED, threshold=0.5, engine=engine, **columns)
 
-        def resampled(source: Any = source, engine: str = engine) -> None:
-            fm.bootstrap(
-                source, metrics=_BOOTSTRAPPED, threshold=0.5, n_resamples=n_resamples, engine=engine, **columns
-            )
+        point_s = best_of(repeat, point)
+        for row_id, key in ((None, "row position"), ("id", "row_id")):
 
-        case, baseline = f"bootstrap, {n_resamples} replicates (F1, log loss)", "F1, log loss alone (framemetrics)"
-        lines.append(_line(engine, case, baseline, best_of(1, resampled), best_of(repeat, point)))
+            def resampled(source: Any = source, engine: str = engine, row_id: str | None = row_id) -> None:
+                fm.bootstrap(source, metrics=_BOOTSTRAPPED, threshold=0.5, n_resamples=n_resamples, row_id=row_id,
+                             engine=engine, **columns)  # fmt: skip
+
+            case = f"bootstrap, {n_resamples} replicates (F1, log loss), key: {key}"
+            lines.append(_line(engine, case, "F1, log loss alone (framemetrics)", best_of(1, resampled), point_s))
     return lines
 
 

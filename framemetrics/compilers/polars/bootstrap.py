@@ -1,9 +1,12 @@
 """The Poisson bootstrap in Polars: every replicate's statistics in one ``group_by``, then percentiles.
 
 Each row's hash (:func:`~framemetrics.core.resampling.row_hash` of its key)
-gives its Poisson(1) weight in every replicate (``fm_k0, fm_k1...``); one
-aggregation per group (per group and confusion cell where the statistics
-are counted by cells) computes each statistic of each replicate
+gives its Poisson(1) weight in every replicate (``fm_k0, fm_k1...``); for
+each batch of replicates
+(:func:`~framemetrics.core.resampling.replicate_batches`, the batches'
+results joined per group), one aggregation per group (per group and
+confusion cell where the statistics are counted by cells) computes each
+statistic of each replicate
 (:func:`~framemetrics.core.resampling.replicate_row_statistic`), one curve
 stage with a weight column per replicate the ranking statistics, the metric's
 formula turns them into replicate values, and the interval is their
@@ -25,6 +28,7 @@ from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     centred_terms,
     poisson_weight,
+    replicate_batches,
     replicate_cells,
     replicate_points,
     replicate_row_statistic,
@@ -74,29 +78,30 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     (['mean_absolute_error_low', 'mean_absolute_error_high'], True)
     """
     resampling, replicates = plan.resampling, range(plan.resampling.n_resamples)
-    uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
-    weights = {f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(uniforms.values())}
     requested = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
     statistics = [s for s in requested if not STATISTICS[s].curve]
+    curve = [s for s in requested if STATISTICS[s].curve]
     terms = row_terms(POLARS, statistics, x)
-    weighted = data.with_columns(
+    hashed = data.with_columns(
         fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
         **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in (terms | centred_terms(POLARS, statistics, x)).items()},
-    ).with_columns(**weights)
+    )
     parts = []
-    if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
-        cells = [e.alias(n) for b in replicates for n, e in replicate_cells(POLARS, statistics, x, pl.col(f"fm_k{b}"),
+    for batch in replicate_batches(resampling.n_resamples):  # one aggregation per batch, joined per group
+        uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling, batch)
+        weighted = hashed.with_columns(**{f"fm_k{b}": poisson_weight(POLARS, uniforms[f"fm_u{b}"]) for b in batch})
+        if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
+            cells = [e.alias(n) for b in batch for n, e in replicate_cells(POLARS, statistics, x, pl.col(f"fm_k{b}"),
                                                                             b).items()]  # fmt: skip
-        totals = [e.alias(n) for b in replicates for n, e in replicate_totals(POLARS, statistics, x, b).items()]
-        parts.append(grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals))
-    elif statistics:
-        parts.append(grouped(weighted, keys, [
-            replicate_row_statistic(POLARS, s, x, pl.col(f"fm_k{b}"), terms).alias(f"{s}__{b}")
-            for b in replicates for s in statistics
-        ]))  # fmt: skip
-    curve = [s for s in requested if STATISTICS[s].curve]
-    if curve:
-        parts.append(_curve_replicates(weighted, keys, plan, x, curve))
+            totals = [e.alias(n) for b in batch for n, e in replicate_totals(POLARS, statistics, x, b).items()]
+            parts.append(grouped(weighted.group_by([*keys, *CLASSES]).agg(cells), keys, totals))
+        elif statistics:
+            parts.append(grouped(weighted, keys, [
+                replicate_row_statistic(POLARS, s, x, pl.col(f"fm_k{b}"), terms).alias(f"{s}__{b}")
+                for b in batch for s in statistics
+            ]))  # fmt: skip
+        if curve:
+            parts.append(_curve_replicates(weighted, keys, plan, x, curve, batch))
     replicated = parts[0]
     for part in parts[1:]:
         replicated = replicated.join(part, on=keys, nulls_equal=True) if keys else replicated.join(part, how="cross")
@@ -112,9 +117,10 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
 
 
 def _curve_replicates(
-    weighted: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows, statistics: list[str]
+    weighted: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows, statistics: list[str], replicates: range
 ) -> pl.LazyFrame:
-    """Per group, every replicate's curve ``statistics``: the curve stage with one weight column per replicate.
+    """Per group, the curve ``statistics`` of each of the ``replicates``: the curve stage with one weight column
+    per replicate.
 
     The rows are summed per group and score with each replicate's Poisson
     weights (``pw__<b>, nw__<b>``), sorted once by the score, and each
@@ -123,7 +129,6 @@ def _curve_replicates(
     per group and distinct score with four columns a replicate: bin the
     scores (``bins=``) where they are many.
     """
-    replicates = range(plan.resampling.n_resamples)
     positive, negative = positive_weight(POLARS, x), negative_weight(POLARS, x)
     sums = [
         (pl.col(f"fm_k{b}") * weight).sum().alias(f"{name}__{b}")

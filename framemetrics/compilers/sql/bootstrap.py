@@ -1,14 +1,16 @@
 """The Poisson bootstrap in SQL, built as sqlglot trees: the stages of :mod:`framemetrics.compilers.polars.bootstrap`.
 
 ``fm_hashed`` adds each row's hash and the per-row terms of the sums
-(``fm_v_<s>``), ``fm_drawn`` its uniform integer in every replicate,
-``fm_weighted`` its Poisson weight (``fm_k0, fm_k1...``),
-``fm_replicates`` every statistic of every replicate per group (one
-``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a sum; through
-``fm_replicate_cells`` per group and confusion cell where the statistics
-are counted by cells, as the point estimates are), and
-``fm_curve_replicates`` every replicate's curve statistics from one curve
-stage (:func:`_curve_replicates`); ``fm_replicate_rows`` (and
+(``fm_v_<s>``); then, for each batch ``j`` of replicates
+(:func:`~framemetrics.core.resampling.replicate_batches`), ``fm_drawn_j``
+its uniform integer in each replicate, ``fm_weighted_j`` its Poisson weight
+(``fm_k0, fm_k1...``), ``fm_replicates_j`` every statistic of each
+replicate per group (one ``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a
+sum; through ``fm_replicate_cells_j`` per group and confusion cell where
+the statistics are counted by cells, as the point estimates are), and
+``fm_curve_replicates_j`` each replicate's curve statistics from one curve
+stage (:func:`_curve_replicates`); ``fm_replicates`` and
+``fm_curve_replicates`` join the batches per group; ``fm_replicate_rows`` (and
 ``fm_curve_replicate_rows``) lays the replicates out as rows (the groups
 crossed with the replicates' numbers, each row picking its replicate's
 statistics), so that ``fm_replicate_values`` writes each metric's formula
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import DISTRIBUTE, MATERIALIZE
+from framemetrics.compilers.sql.dialects import DISTRIBUTE, INLINE, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.stages import group_window, rows_of, running_sums, same_group, select_from
 from framemetrics.core.cells import CLASSES, counts_cells
@@ -32,6 +34,7 @@ from framemetrics.core.resampling import (
     centred_terms,
     percentile_position,
     poisson_weight,
+    replicate_batches,
     replicate_cells,
     replicate_points,
     replicate_row_statistic,
@@ -74,42 +77,51 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3)
     >>> [name for name, _ in bootstrap_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])]
-    ['fm_hashed', 'fm_drawn', 'fm_weighted', 'fm_replicate_cells', 'fm_replicates', 'fm_replicate_rows', 'fm_replicate_values', 'fm_replicate_long', 'fm_replicate_ranked', 'fm_replicate_quantiles', 'fm_replicate_bounds']
+    ['fm_hashed', 'fm_drawn_0', 'fm_weighted_0', 'fm_replicate_cells_0', 'fm_replicates_0', 'fm_replicates', 'fm_replicate_rows', 'fm_replicate_values', 'fm_replicate_long', 'fm_replicate_ranked', 'fm_replicate_quantiles', 'fm_replicate_bounds']
     """
     resampling, x = plan.resampling, rows_of(literals)
     replicates = range(resampling.n_resamples)
     group = [exp.column(k) for k in keys]
     requested = list(dict.fromkeys(s for i in plan.bootstrapped for s in i.call.statistics))
     statistics = [s for s in requested if not STATISTICS[s].curve]
+    curve = [s for s in requested if STATISTICS[s].curve]
     terms = row_terms(SQL, statistics, x)
     means = plan.first_pass if any(STATISTICS[s].needs for s in statistics) else ()
-    staged = weighted_ctes(plan, terms | centred_terms(SQL, statistics, x), keys, means)
-    replicated = []
-    if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
-        weight = [exp.column(f"fm_k{b}") for b in replicates]
-        cells = [
-            exp.alias_(e, n) for b in replicates for n, e in replicate_cells(SQL, statistics, x, weight[b], b).items()
-        ]
-        classes = [exp.column(c) for c in CLASSES]
-        totals = [exp.alias_(e, n) for b in replicates for n, e in replicate_totals(SQL, statistics, x, b).items()]
-        replicated = [
-            ("fm_replicate_cells", select_from([*group, *classes, *cells], "fm_weighted", group_by=[*group, *classes])),
-            ("fm_replicates", select_from([*group, *totals], "fm_replicate_cells", group_by=group or None)),
-        ]
-    elif statistics:
-        sums = [
-            exp.alias_(
-                replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms),
-                f"{s}__{b}",
+    ctes = [hashed_cte(plan, terms | centred_terms(SQL, statistics, x), keys, means)]
+    batched: dict[str, list[tuple[str, exp.Select]]] = {"fm_replicates": [], "fm_curve_replicates": []}
+    for j, batch in enumerate(replicate_batches(resampling.n_resamples)):
+        ctes += weight_ctes(plan, batch, f"_{j}")
+        source = f"fm_weighted_{j}"
+        if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
+            weight = {b: exp.column(f"fm_k{b}") for b in batch}
+            cells = [
+                exp.alias_(e, n) for b in batch for n, e in replicate_cells(SQL, statistics, x, weight[b], b).items()
+            ]
+            classes = [exp.column(c) for c in CLASSES]
+            totals = [exp.alias_(e, n) for b in batch for n, e in replicate_totals(SQL, statistics, x, b).items()]
+            ctes.append((f"fm_replicate_cells_{j}", select_from([*group, *classes, *cells], source,
+                                                                 group_by=[*group, *classes])))  # fmt: skip
+            batched["fm_replicates"].append(
+                (
+                    f"fm_replicates_{j}",
+                    select_from([*group, *totals], f"fm_replicate_cells_{j}", group_by=group or None),
+                )
             )
-            for b in replicates
-            for s in statistics
-        ]
-        replicated = [("fm_replicates", select_from([*group, *sums], "fm_weighted", group_by=group or None))]
-    curve = [s for s in requested if STATISTICS[s].curve]
-    if curve:
-        replicated += _curve_replicates(plan, x, keys, curve)
-    ctes = [*staged, *replicated]
+        elif statistics:
+            sums = [
+                exp.alias_(replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms), f"{s}__{b}")
+                for b in batch
+                for s in statistics
+            ]
+            batched["fm_replicates"].append((f"fm_replicates_{j}", select_from([*group, *sums], source,
+                                                                               group_by=group or None)))  # fmt: skip
+        if curve:
+            *stages, last = _curve_replicates(plan, x, keys, curve, batch, source, f"_{j}")
+            ctes += stages
+            batched["fm_curve_replicates"].append(last)
+    for name, parts in batched.items():
+        if parts:
+            ctes += [*parts, (name, _joined(parts, keys))]
     # Each metric reads the row or the curve replicates, never both: each part's replicates become rows on their own.
     part_of = {j: "fm_curve_replicate" if set(i.call.statistics) & set(curve) else "fm_replicate"
                for j, i in enumerate(plan.bootstrapped)}  # fmt: skip
@@ -132,12 +144,58 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     return ctes
 
 
+def hashed_cte(
+    plan: Plan, terms: dict[str, exp.Expression], keys: list[str], means: tuple[str, ...] = ()
+) -> tuple[str, exp.Select]:
+    """``fm_hashed``: ``fm_input``'s rows with their hash, the row ``terms`` as ``fm_v_<name>``, and the first
+    pass's group ``means`` joined; materialized (every batch of replicates reads it).
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> hashed_cte(make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3), {}, [])[0]
+    'fm_hashed'
+    """
+    row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), plan.resampling.seed), "fm_hash")
+    per_row = [exp.alias_(SQL.to_float(v), f"fm_v_{name}") for name, v in terms.items()]
+    hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), row_hashed, *per_row)
+    hashed = hashed.from_("fm_input")
+    if means:  # the first pass's group means beside every row
+        hashed = hashed.select(*(exp.column(m, table="fm_means") for m in means))
+        hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
+    hashed.meta[MATERIALIZE] = True
+    hashed.meta[INLINE] = plan.resampling.row_id is not None  # as fm_input (query.input_select)
+    return "fm_hashed", hashed
+
+
+def weight_ctes(plan: Plan, replicates: range, suffix: str = "") -> list[tuple[str, exp.Select]]:
+    """``fm_drawn<suffix>`` (``fm_hashed`` with each of the ``replicates``' uniform integer ``fm_u<b>``) and
+    ``fm_weighted<suffix>`` (its Poisson weight ``fm_k<b>``), materialized: their columns are read many times.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> [name for name, _ in weight_ctes(make_plan("f1_score", weighted=False, ci=0.9, n_resamples=3), range(3))]
+    ['fm_drawn', 'fm_weighted']
+    """
+    uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), plan.resampling, replicates)
+    drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
+    weights = {f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in replicates}
+    weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
+    staged = [
+        (f"fm_drawn{suffix}", drawn.from_("fm_hashed")),
+        (f"fm_weighted{suffix}", weighted.from_(f"fm_drawn{suffix}")),
+    ]
+    for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
+        select.meta[MATERIALIZE] = True
+    return staged
+
+
 def weighted_ctes(
     plan: Plan, terms: dict[str, exp.Expression], keys: list[str], means: tuple[str, ...] = ()
 ) -> list[tuple[str, exp.Select]]:
-    """``fm_hashed`` (``fm_input``'s rows with their hash and the row ``terms`` as ``fm_v_<name>``, and the first
-    pass's group ``means`` joined), ``fm_drawn`` (each replicate's uniform integer ``fm_u<b>``) and ``fm_weighted``
-    (each replicate's Poisson weight ``fm_k<b>``), materialized: their columns are read many times.
+    """``fm_hashed`` (:func:`hashed_cte`), then every replicate's ``fm_drawn`` and ``fm_weighted``
+    (:func:`weight_ctes`).
 
     Examples
     --------
@@ -146,24 +204,18 @@ def weighted_ctes(
     >>> [name for name, _ in weighted_ctes(plan, {}, [])]
     ['fm_hashed', 'fm_drawn', 'fm_weighted']
     """
-    resampling = plan.resampling
-    row_hashed = exp.alias_(row_hash(SQL, exp.column(ROW_KEY), resampling.seed), "fm_hash")
-    per_row = [exp.alias_(SQL.to_float(v), f"fm_v_{name}") for name, v in terms.items()]
-    hashed = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier("fm_input")), row_hashed, *per_row)
-    hashed = hashed.from_("fm_input")
-    if means:  # the first pass's group means beside every row
-        hashed = hashed.select(*(exp.column(m, table="fm_means") for m in means))
-        hashed = hashed.join("fm_means", on=same_group("fm_input", "fm_means", keys))
-    uniforms = replicate_uniforms(SQL, exp.column("fm_hash"), resampling)
-    drawn = exp.select(exp.Star(), *(exp.alias_(u, name) for name, u in uniforms.items()))
-    weights = {
-        f"fm_k{b}": SQL.to_float(poisson_weight(SQL, exp.column(f"fm_u{b}"))) for b in range(resampling.n_resamples)
-    }
-    weighted = exp.select(exp.Star(), *(exp.alias_(w, name) for name, w in weights.items()))
-    staged = [("fm_hashed", hashed), ("fm_drawn", drawn.from_("fm_hashed")), ("fm_weighted", weighted.from_("fm_drawn"))]
-    for _, select in staged:  # columns read many times: an engine inlining CTEs must not expand them
-        select.meta[MATERIALIZE] = True
-    return staged
+    return [hashed_cte(plan, terms, keys, means), *weight_ctes(plan, range(plan.resampling.n_resamples))]
+
+
+def _joined(parts: list[tuple[str, exp.Select]], keys: list[str]) -> exp.Select:
+    """The batches' per-group ``parts`` side by side: their columns, joined on the group keys."""
+    first = parts[0][0]
+    columns = [exp.column(k, table=first) for k in keys]
+    columns += [exp.column(c, table=name) for name, select in parts for c in select.named_selects if c not in keys]
+    joined = exp.select(*columns).from_(first)
+    for name, _ in parts[1:]:
+        joined = joined.join(name, on=same_group(first, name, keys)) if keys else joined.join(name, join_type="cross")
+    return joined
 
 
 def percentile_ctes(
@@ -217,11 +269,15 @@ def percentile_ctes(
             return exp.Max(this=SQL.when(SQL.eq(rank_column.copy(), position), value.copy()).otherwise(SQL.null()))
 
         lower, upper = at(below + 1), at(SQL.least(below.copy() + 2, n.copy()))
-        bound = SQL.when(exp.Max(this=n.copy()) > 0, lower + (exp.Max(this=h.copy()) - exp.Max(this=below.copy())) * (upper - lower))
+        bound = SQL.when(
+            exp.Max(this=n.copy()) > 0, lower + (exp.Max(this=h.copy()) - exp.Max(this=below.copy())) * (upper - lower)
+        )
         columns.append(exp.alias_(bound.otherwise(SQL.null()), f"fm_{output}"))
     grouped = [exp.column(k) for k in partition]
     pivoted = [
-        exp.alias_(exp.Max(this=SQL.when(SQL.eq(number.copy(), j), exp.column(f"fm_{output}")).otherwise(SQL.null())), name)
+        exp.alias_(
+            exp.Max(this=SQL.when(SQL.eq(number.copy(), j), exp.column(f"fm_{output}")).otherwise(SQL.null())), name
+        )
         for j, interval in enumerate(intervals)
         for output, name in interval.columns().items()
     ]
@@ -234,8 +290,11 @@ def percentile_ctes(
     ]  # fmt: skip
 
 
-def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str]) -> list[tuple[str, exp.Select]]:
-    """Every replicate's curve ``statistics`` per group (``fm_curve_replicates``), from one curve stage.
+def _curve_replicates(
+    plan: Plan, x: Rows, keys: list[str], statistics: list[str], replicates: range, source: str, suffix: str
+) -> list[tuple[str, exp.Select]]:
+    """The curve ``statistics`` of each of the ``replicates`` per group (``fm_curve_replicates<suffix>``), from
+    one curve stage over ``source`` (their Poisson weights).
 
     ``fm_replicate_scores`` sums the rows per group and score with each
     replicate's Poisson weights (``pw__<b>, nw__<b>``), ``fm_replicate_curve``
@@ -244,7 +303,7 @@ def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str
     ``fm_replicate_gaps`` each replicate's largest ``tpr - fpr`` where KS
     reads it.
     """
-    replicates, group = range(plan.resampling.n_resamples), [exp.column(k) for k in keys]
+    group = [exp.column(k) for k in keys]
     score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
     weights = {"pw": positive_weight(SQL, x), "nw": negative_weight(SQL, x)}
     sums = [
@@ -252,24 +311,24 @@ def _curve_replicates(plan: Plan, x: Rows, keys: list[str], statistics: list[str
         for b in replicates
         for name, weight in weights.items()
     ]
-    scores = select_from([*group, exp.alias_(score, "y_score"), *sums], "fm_weighted", group_by=[*group, score])
+    scores = select_from([*group, exp.alias_(score, "y_score"), *sums], source, group_by=[*group, score])
     scores.meta[DISTRIBUTE] = keys
     previous = any(STATISTICS[s].previous for s in statistics)
     running = {
         n: v for b in replicates for n, v in running_sums(keys, CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
     }
     ctes = [
-        ("fm_replicate_scores", scores),
-        ("fm_replicate_curve", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items())).from_(
-            "fm_replicate_scores")),
+        (f"fm_replicate_scores{suffix}", scores),
+        (f"fm_replicate_curve{suffix}", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items())).from_(
+            f"fm_replicate_scores{suffix}")),
     ]  # fmt: skip
-    points = [replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates]
-    source = "fm_replicate_curve"
+    points = {b: replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates}
+    source = f"fm_replicate_curve{suffix}"
     if any(STATISTICS[s].gap_max for s in statistics):
         gaps = [
-            exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in enumerate(points)
+            exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in points.items()
         ]
-        ctes.append(("fm_replicate_gaps", exp.select(exp.Star(), *gaps).from_(source)))
-        source = "fm_replicate_gaps"
-    values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in enumerate(points) for s in statistics]
-    return [*ctes, ("fm_curve_replicates", select_from([*group, *values], source, group_by=group or None))]
+        ctes.append((f"fm_replicate_gaps{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
+        source = f"fm_replicate_gaps{suffix}"
+    values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in points.items() for s in statistics]
+    return [*ctes, (f"fm_curve_replicates{suffix}", select_from([*group, *values], source, group_by=group or None))]

@@ -20,7 +20,7 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
-from framemetrics.compilers.sql.dialects import ROW_POSITION
+from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import (
     cell_statistics,
@@ -130,7 +130,10 @@ def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select
         columns.append(exp.alias_(SQL.lit(1.0), "sample_weight", copy=False))
     if plan.bootstrapped:
         columns.append(exp.alias_(row_key(plan), ROW_KEY, copy=False))
-    return kept_rows(columns, inputs.source, plan.roles if inputs.drop_nulls else ())
+    select = kept_rows(columns, inputs.source, plan.roles if inputs.drop_nulls else ())
+    if plan.bootstrapped and plan.resampling.row_id is not None:  # read by every batch of replicates: inlined
+        select.meta[INLINE] = True  # (a row's position, a window, is computed once)
+    return select
 
 
 def kept_rows(columns: list[exp.Alias], source: exp.Expression, required: Sequence[str]) -> exp.Select:
