@@ -16,7 +16,7 @@ from functools import cache
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import DEEP
+from framemetrics.compilers.sql.dialects import DEEP, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.stages import select_from
 from framemetrics.core.beta import BETA_INPUTS, BETA_QUANTILE, beta_quantile_stages
@@ -64,6 +64,7 @@ def beta_quantile_ctes(keys: list[str], pairs: list[tuple[exp.Expression, exp.Ex
     for k, stage in enumerate(_stages(p)):
         select = select_from([exp.Star(), *(alias.copy() for alias in stage)], ctes[-1][0])
         select.meta[DEEP] = True  # too deep for some engines' parsers (Dialect.deep_expressions)
+        select.meta[MATERIALIZE] = True  # PostgreSQL, inlining the stages into one expression, runs out of memory
         ctes.append((f"fm_beta_{k}", select))
     quantile = exp.column(BETA_QUANTILE)
     pivoted = [
