@@ -41,7 +41,7 @@ from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import PAIRED_OUTPUTS, PAIRED_STAGES, check_level, interval_z
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.core.registry import get_metric
-from framemetrics.evaluation import check_schema, evaluate_binary_or_regression, raise_for_invalid, run_prepared
+from framemetrics.evaluation import check_schema, evaluate, raise_for_invalid, run_prepared
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
 __all__ = [
@@ -199,7 +199,9 @@ def bootstrap(
     *,
     y_true: str,
     y_pred: str | None = None,
-    y_score: str | None = None,
+    y_score: str | Sequence[str] | None = None,
+    task: Literal["binary", "multiclass", "regression"] | None = None,
+    labels: Sequence[Any] | None = None,
     metrics: MetricsArg | None = None,
     by: By = None,
     n_resamples: int = 1000,
@@ -230,13 +232,18 @@ def bootstrap(
 
     Parameters
     ----------
-    source, y_true, y_pred, y_score, metrics, by, threshold, sample_weight, pos_label, neg_label, zero_division
+    source, y_true, y_pred, y_score, task, labels, metrics, by, threshold, sample_weight, pos_label, neg_label
         As in :func:`framemetrics.evaluate`: the binary and regression
-        metrics that are sums over rows, R² and explained variance, and the
+        metrics that are sums over rows, R² and explained variance, the
         ranking metrics (ROC AUC, Gini, average precision, PR AUC, KS,
-        break-even point, partial AUC); not yet the metrics of a quantile
-        (the median errors, D² of the absolute and pinball errors), the
-        Tweedie D² nor multiclass metrics (they raise).
+        break-even point, partial AUC), and the multiclass metrics of the
+        confusion cells (every class average, kappa, MCC, balanced accuracy,
+        Jaccard, log loss, Brier, top-k accuracy); not yet the metrics of a
+        quantile (the median errors, D² of the absolute and pinball errors),
+        the Tweedie D² nor the multiclass ranking metrics (one-vs-rest and
+        one-vs-one AUC, average precision): they raise.
+    zero_division
+        As in :func:`framemetrics.evaluate`.
     n_resamples : int, default 1000
         The replicates, 2 to 10,000.
     level : float, default 0.95
@@ -266,12 +273,16 @@ def bootstrap(
     ['n_rows', 'f1_score', 'f1_score_low', 'f1_score_high']
     >>> out["f1_score_low"].item() <= out["f1_score"].item() <= out["f1_score_high"].item()
     True
+    >>> animals = pl.DataFrame({"y": ["cat", "dog", "dog", "cat", "dog"], "yhat": ["cat", "dog", "cat", "cat", "dog"]})
+    >>> fm.bootstrap(animals, y_true="y", y_pred="yhat", task="multiclass", metrics=["f1_macro"],
+    ...              n_resamples=50).columns
+    ['n_rows', 'f1_macro', 'f1_macro_low', 'f1_macro_high']
     """
-    return evaluate_binary_or_regression(
-        source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
-        by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, nulls=nulls,
-        ci=check_level(level), ci_method="bootstrap", n_resamples=n_resamples, seed=seed, row_id=row_id,
-        engine=engine, con=con, spark=spark,
+    return evaluate(
+        source, y_true=y_true, y_pred=y_pred, y_score=y_score, task=task, labels=labels, threshold=threshold,
+        sample_weight=sample_weight, by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label,
+        zero_division=zero_division, nulls=nulls, ci=check_level(level), ci_method="bootstrap",
+        n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine, con=con, spark=spark,
     )  # fmt: skip
 
 

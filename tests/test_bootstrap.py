@@ -218,7 +218,8 @@ MC_RESAMPLED = {
 @pytest.mark.parametrize("engine", ENGINES)
 def test_multiclass_replicates_equal_scikit_learn(engine, given_labels):
     """Every replicate's multiclass metric is scikit-learn's on the weights w k (the classes of the group's rows,
-    or labels=), the interval NumPy's percentiles of the defined replicates; the estimate is the plain one."""
+    or labels=), the interval NumPy's percentiles of the defined replicates; the estimate is the plain one.
+    Through evaluate_multiclass(ci=) and fm.bootstrap(task="multiclass")."""
     df, labels = _multiclass_frame(7)
     seed, replicates, level = 13, 30, 0.9
     scores = [f"p_{c}" for c in labels]
@@ -227,8 +228,12 @@ def test_multiclass_replicates_equal_scikit_learn(engine, given_labels):
     arguments = {"y_true": "y", "y_pred": "yhat", "by": "g", "sample_weight": "w", "labels": labels if given_labels
                  else None, "engine": engine}  # fmt: skip
     plain = fm.evaluate_multiclass(df, metrics=hard, **arguments)
-    out = fm.evaluate_multiclass(df, metrics=hard, ci=level, n_resamples=replicates, seed=seed, row_id="id",
-                                 **arguments)  # fmt: skip
+    if given_labels:
+        out = fm.evaluate_multiclass(df, metrics=hard, ci=level, n_resamples=replicates, seed=seed, row_id="id",
+                                     **arguments)  # fmt: skip
+    else:  # the same through fm.bootstrap, the task given
+        out = fm.bootstrap(df, metrics=hard, task="multiclass", level=level, n_resamples=replicates, seed=seed,
+                           row_id="id", **arguments)  # fmt: skip
     if given_labels:  # the scores' metrics need labels=
         arguments |= {"y_score": scores, "y_pred": None}
         plain = plain.join(fm.evaluate_multiclass(df, metrics=scored, **arguments).drop("n_rows"), on="g")
