@@ -87,7 +87,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
         **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in (terms | centred_terms(POLARS, statistics, x)).items()},
     )
     parts = []
-    for batch in replicate_batches(resampling.n_resamples):  # one aggregation per batch, joined per group
+    for batch in replicate_batches(resampling):  # one aggregation per batch, joined per group
         uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling, batch)
         weighted = hashed.with_columns(**{f"fm_k{b}": poisson_weight(POLARS, uniforms[f"fm_u{b}"]) for b in batch})
         if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group

@@ -89,7 +89,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     means = plan.first_pass if any(STATISTICS[s].needs for s in statistics) else ()
     ctes = [hashed_cte(plan, terms | centred_terms(SQL, statistics, x), keys, means)]
     batched: dict[str, list[tuple[str, exp.Select]]] = {"fm_replicates": [], "fm_curve_replicates": []}
-    for j, batch in enumerate(replicate_batches(resampling.n_resamples)):
+    for j, batch in enumerate(replicate_batches(resampling)):
         ctes += weight_ctes(plan, batch, f"_{j}")
         source = f"fm_weighted_{j}"
         if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
