@@ -234,14 +234,14 @@ def bootstrap(
     ----------
     source, y_true, y_pred, y_score, task, labels, metrics, by, threshold, sample_weight, pos_label, neg_label
         As in :func:`framemetrics.evaluate`: the binary and regression
-        metrics that are sums over rows, R² and explained variance, the
-        ranking metrics (ROC AUC, Gini, average precision, PR AUC, KS,
+        metrics that are sums over rows, R², explained variance and the
+        Tweedie D², the ranking metrics (ROC AUC, Gini, average precision, PR AUC, KS,
         break-even point, partial AUC), and the multiclass metrics of the
         confusion cells (every class average, kappa, MCC, balanced accuracy,
         Jaccard, log loss, Brier, top-k accuracy); not yet the metrics of a
-        quantile (the median errors, D² of the absolute and pinball errors),
-        the Tweedie D² nor the multiclass ranking metrics (one-vs-rest and
-        one-vs-one AUC, average precision): they raise.
+        quantile (the median errors, D² of the absolute and pinball errors)
+        nor the multiclass ranking metrics (one-vs-rest and one-vs-one AUC,
+        average precision): they raise.
     zero_division
         As in :func:`framemetrics.evaluate`.
     n_resamples : int, default 1000

@@ -139,7 +139,7 @@ CASES: dict[str, Query] = {
         **_BINARY,
     ),
     "bootstrap, regression": lambda d: fm.sql.query(
-        ["r2_score", "explained_variance_score", "mean_absolute_error"],
+        {"r2_score": {}, "explained_variance_score": {}, "mean_absolute_error": {}, "d2_tweedie_score": {"power": 1.5}},
         table="regression",
         y_true="y",
         y_pred="f",

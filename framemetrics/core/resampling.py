@@ -59,11 +59,12 @@ from typing import Any
 from framemetrics.core.cells import cell_rows
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, error
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, error, tweedie_deviance
 
 __all__ = [
     "BATCH",
     "MAX_RESAMPLES",
+    "PARTS",
     "POISSON_THRESHOLDS",
     "PRIME",
     "PYTHON",
@@ -79,11 +80,14 @@ __all__ = [
     "replicate_cells",
     "replicate_centred",
     "replicate_constants",
+    "replicate_from_parts",
+    "replicate_parts",
     "replicate_points",
     "replicate_row_statistic",
     "replicate_statistic",
     "replicate_sum",
     "replicate_totals",
+    "replicate_tweedie_baseline",
     "replicate_uniforms",
     "row_hash",
     "row_terms",
@@ -333,6 +337,8 @@ def replicate_row_statistic(ns: Namespace, name: str, x: Rows, weight: Expr, ter
         return replicate_sum(ns, name, weight * ns.col(f"fm_v_{name}"))
     if name in _CENTRED:
         return replicate_centred(ns, name, x, weight)
+    if name == _DEVIANCE_OF_MEAN:
+        return replicate_tweedie_baseline(ns, x, weight)
     return replicate_statistic(ns, name, x, weight)
 
 
@@ -435,7 +441,8 @@ _CENTRED: dict[str, Callable[[Namespace, Rows], Expr]] = {
 
 def centred_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str, Expr]:
     """The per-row terms ``w d`` and ``w d^2`` (``<s>_1``, ``<s>_2``) of each statistic ``sum w (v - m)^2`` among
-    ``statistics``, ``d = v - m`` its deviation from the first pass's group mean ``m`` (:func:`replicate_centred`).
+    ``statistics``, ``d = v - m`` its deviation from the first pass's group mean ``m`` (:func:`replicate_centred`);
+    ``w d_p(y, m)`` and ``w (y - m)`` for the Tweedie deviance of the mean (:func:`replicate_tweedie_baseline`).
 
     Examples
     --------
@@ -447,6 +454,10 @@ def centred_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str
     for name in (s for s in statistics if s in _CENTRED):
         deviation = _CENTRED[name](ns, x)
         terms |= {f"{name}_1": x.sample_weight * deviation, f"{name}_2": x.sample_weight * deviation * deviation}
+    if _DEVIANCE_OF_MEAN in statistics:  # T and S1 of replicate_tweedie_baseline
+        y = ns.to_float(x.y_true)
+        terms[f"{_DEVIANCE_OF_MEAN}_0"] = x.sample_weight * tweedie_deviance(ns, y, x.mean_y_true, x.power)
+        terms[f"{_DEVIANCE_OF_MEAN}_1"] = x.sample_weight * (y - x.mean_y_true)
     return terms
 
 
@@ -470,17 +481,116 @@ def replicate_centred(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
     return ns.when(s0 > 0, ns.greatest(s2 - s1 * (s1 / s0), ns.lit(0.0))).otherwise(ns.lit(0.0))
 
 
+# The Tweedie deviance of the targets' mean, each replicate about its own mean (replicate_tweedie_baseline).
+_DEVIANCE_OF_MEAN = "tweedie_baseline"
+# The statistics computed from parts after the aggregation, and their parts (replicate_parts).
+PARTS = {_DEVIANCE_OF_MEAN: ("s0", "t", "s1", "m")}
+_SERIES_BELOW = 0.1  # |eps| below which the shift of the mean is summed as its series (its terms to eps^18)
+_SERIES_TERMS = 18
+
+
+def _mean_shift(ns: Namespace, eps: Expr, p: Expr) -> Expr:
+    """``g(eps) = ((1 + eps)^(2-p) - 1) / (2-p) - (1 + eps) ((1 + eps)^(1-p) - 1) / (1-p)`` (at ``p = 1``,
+    ``eps - (1 + eps) ln(1 + eps)``; at ``p = 2``, ``ln(1 + eps) - eps``): the change of ``d_p(y, m) / (2 m^(2-p))``
+    summed over the rows, per unit of weight, when the mean ``m`` moves to ``m (1 + eps)``.
+
+    ``g`` is ``-eps^2/2 + ...``: below :data:`_SERIES_BELOW` it is its series ``sum c_k eps^k`` from ``k = 2``,
+    ``c_2 = -1/2``, ``c_(k+1) = c_k (2 - p - k) / (k + 1)`` (a binomial series; no cancellation), else the
+    closed form, written without a negative power of ``1 + eps`` (0 where no row of positive target is
+    drawn). Null where ``1 + eps < 0``, or 0 with ``p >= 2`` (outside the power's domain).
+    """
+    r = 1 + eps
+    nested = ns.lit(1.0)  # c_k / c_2 nested: 1 + q_2 eps (1 + q_3 eps (1 + ...)), q_k = c_(k+1) / c_k
+    for k in reversed(range(2, _SERIES_TERMS)):
+        nested = 1 + (2 - p - k) / (k + 1) * eps * nested
+    series = -0.5 * eps * eps * nested
+    logged = ns.when(r > 0, r * ns.ln(ns.greatest(r, ns.lit(1e-300)))).otherwise(ns.lit(0.0))
+    closed = (
+        ns.when(ns.eq(p, 1), eps - logged)
+        .when(ns.eq(p, 2), ns.ln(ns.greatest(r, ns.lit(1e-300))) - eps)
+        .otherwise(
+            (ns.greatest(r, ns.lit(0.0)) ** (2 - p) - 1) / (2 - p)
+            - (ns.greatest(r, ns.lit(0.0)) ** (2 - p) - r) / (1 - p)
+        )
+    )
+    return (
+        ns.when(ns.abs(eps) < _SERIES_BELOW, series)
+        .when(ns.any(r < 0, ns.all(ns.eq(r, 0), p >= 2)), ns.null())
+        .otherwise(closed)
+    )
+
+
+def replicate_tweedie_baseline(ns: Namespace, x: Rows, weight: Expr) -> Expr:
+    """``sum k w d_p(y, m_b)`` in one replicate, ``m_b`` the replicate's own weighted mean of the targets.
+
+    With ``m`` the first pass's mean on all rows and the replicate's sums
+    ``S0 = sum k w``, ``T = sum k w d_p(y, m)`` and ``S1 = sum k w (y - m)``,
+    ``eps = S1 / (m S0)`` (so ``m_b = m (1 + eps)``):
+    ``sum k w d_p(y, m_b) = T + 2 m^(2-p) S0 g(eps)`` (:func:`_mean_shift`),
+    exact for every power (the terms in ``y`` alone cancel); at ``p = 0``
+    (``m`` may be 0 or negative) ``T - S1^2 / S0``. ``T`` is a sum of
+    deviances about ``m`` and ``S1`` a centred sum, so nothing cancels but
+    the mean's own shift. 0 for a replicate without weight; null where the
+    mean leaves the power's domain (``m <= 0`` for ``p != 0``).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> to_sql(replicate_tweedie_baseline(SQL, Rows.named(SQL), SQL.col("fm_k0")))[:58]
+    'CASE WHEN NOT (COALESCE(SUM(fm_k0 * sample_weight), 0) > 0'
+    """
+    return replicate_from_parts(ns, _DEVIANCE_OF_MEAN, replicate_parts(ns, _DEVIANCE_OF_MEAN, x, weight), x)
+
+
+def replicate_parts(ns: Namespace, name: str, x: Rows, weight: Expr) -> dict[str, Expr]:
+    """The aggregates of one replicate that statistic ``name`` is computed from after the aggregation
+    (:func:`replicate_from_parts`), by part name; none for a statistic computed in the aggregation.
+
+    A compiler writing SQL text aggregates the parts and applies the formula
+    once over the replicates laid out as rows, rather than writing the
+    formula, which repeats its parts, into the aggregation of every replicate.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> sorted(replicate_parts(SQL, "tweedie_baseline", Rows.named(SQL), SQL.col("fm_k0")))
+    ['m', 's0', 's1', 't']
+    >>> replicate_parts(SQL, "tp", Rows.named(SQL), SQL.col("fm_k0"))
+    {}
+    """
+    if name not in PARTS:
+        return {}
+    t, s1 = (ns.sum(weight * ns.col(f"fm_v_{name}_{j}")) for j in (0, 1))
+    return {"s0": ns.sum(weight * x.sample_weight), "t": t, "s1": s1, "m": ns.max(x.mean_y_true)}
+
+
+def replicate_from_parts(ns: Namespace, name: str, parts: Mapping[str, Expr], x: Rows) -> Expr:
+    """Statistic ``name`` of a replicate from its :func:`replicate_parts` (the group's mean ``m`` the same on
+    every row): :func:`replicate_tweedie_baseline`'s formula."""
+    s0, t, s1, m, p = parts["s0"], parts["t"], parts["s1"], parts["m"], x.power
+    shifted = t + 2 * m ** (2 - p) * s0 * _mean_shift(ns, s1 / (m * s0), p)
+    return (
+        ns.when(ns.not_(s0 > 0), ns.lit(0.0))
+        .when(ns.eq(p, 0), ns.greatest(t - s1 * (s1 / s0), ns.lit(0.0)))
+        .when(ns.not_(m > 0), ns.null())
+        .otherwise(ns.greatest(shifted, ns.lit(0.0)))
+    )
+
+
 def bootstrappable(statistic: str) -> bool:
     """Whether a replicate reweights a statistic: a sum over rows, a first pass's centred sum of squares
-    (:func:`replicate_centred`), or one of the scores' curve stage (not a quantile's).
+    (:func:`replicate_centred`) or Tweedie deviance of the mean (:func:`replicate_tweedie_baseline`), or one of
+    the scores' curve stage (not a quantile's).
 
     Examples
     --------
     >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total", "tweedie_baseline")]
-    [True, True, False, True, False]
+    [True, True, False, True, True]
     """
     s = STATISTICS[statistic]
-    return (not s.needs or statistic in _CENTRED) and (not s.curve or (s.score == "y_score" and not s.quantile))
+    recentred = statistic in _CENTRED or statistic == _DEVIANCE_OF_MEAN
+    return (not s.needs or recentred) and (not s.curve or (s.score == "y_score" and not s.quantile))
 
 
 def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> CurvePoints:

@@ -30,12 +30,15 @@ from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
+    PARTS,
     REPLICATE,
     centred_terms,
     percentile_position,
     poisson_weight,
     replicate_batches,
     replicate_cells,
+    replicate_from_parts,
+    replicate_parts,
     replicate_points,
     replicate_row_statistic,
     replicate_totals,
@@ -108,11 +111,13 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
                 )
             )
         elif statistics:
-            sums = [
-                exp.alias_(replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms), f"{s}__{b}")
-                for b in batch
-                for s in statistics
-            ]
+            sums = []
+            for b in batch:
+                for s in statistics:  # a statistic of parts: its parts, the formula after (fm_replicate_rows)
+                    parts = replicate_parts(SQL, s, x, exp.column(f"fm_k{b}"))
+                    built = {f"{s}_{p}": e for p, e in parts.items()} if parts else {
+                        s: replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms)}  # fmt: skip
+                    sums += [exp.alias_(e, f"{n}__{b}") for n, e in built.items()]
             batched["fm_replicates"].append((f"fm_replicates_{j}", select_from([*group, *sums], source,
                                                                                group_by=group or None)))  # fmt: skip
         if curve:
@@ -129,12 +134,18 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     for prefix, names in (("fm_replicate", statistics), ("fm_curve_replicate", curve)):
         if not names:
             continue
+        columns = [c for n in names for c in ([f"{n}_{p}" for p in PARTS[n]] if n in PARTS else [n])]
         picked = [
             exp.alias_(exp.Case(this=exp.column(REPLICATE), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
                                                               for b in replicates]), n)
-            for n in names
+            for n in columns
         ]  # fmt: skip
         rows = exp.select(*group, *picked).from_(f"{prefix}s").join(ids, join_type="cross")
+        if len(columns) > len(names):  # the statistics of parts, each formula written once
+            ctes.append((f"{prefix}_parts", rows))
+            wholes = [exp.alias_(replicate_from_parts(SQL, n, {p: SQL.col(f"{n}_{p}") for p in PARTS[n]}, x), n)
+                      for n in names if n in PARTS]  # fmt: skip
+            rows = exp.select(exp.Star(), *wholes).from_(f"{prefix}_parts")
         values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped) if part_of[j] == prefix]
         ctes += [(f"{prefix}_rows", rows), (f"{prefix}_values", select_from([*group, *values], f"{prefix}_rows"))]
     for prefix in dict.fromkeys(part_of.values()):  # each part's values read once, whatever the metrics
