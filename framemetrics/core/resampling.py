@@ -223,9 +223,9 @@ def replicate_batches(resampling: Resampling) -> list[range]:
 
     One aggregation per batch, its results joined per group: an aggregation
     holding every replicate's sums keeps per group a row of state too wide
-    for the processor's caches (DuckDB, F1 and log loss, 10^7 rows, 200
-    replicates: 70 s in one aggregation, 28.6 s in batches; Polars about
-    the same either way). Keyed by position, DuckDB numbers the rows with a
+    for the processor's caches (a DuckDB trial, F1 and log loss, 10^7 rows,
+    200 replicates: 45 s in one aggregation, 22 s in eight batches; Polars
+    about the same either way). Keyed by position, DuckDB numbers the rows with a
     window whose output it materializes and reads once per batch: one
     aggregation is then faster (71 s against 123 s).
 

@@ -1,4 +1,4 @@
-"""The Poisson bootstrap in Polars: every replicate's statistics in one ``group_by``, then percentiles.
+"""The Poisson bootstrap in Polars: the replicates' statistics in one ``group_by`` per batch, then percentiles.
 
 Each row's hash (:func:`~framemetrics.core.resampling.row_hash` of its key)
 gives its Poisson(1) weight in every replicate (``fm_k0, fm_k1...``); for
