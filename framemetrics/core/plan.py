@@ -225,6 +225,18 @@ class Plan:
         return pairs, names
 
     @property
+    def beta_probability(self) -> float:
+        """The probability of every Beta quantile of :meth:`beta_quantiles`, ``(1 - level) / 2`` (a request has one
+        level).
+
+        Examples
+        --------
+        >>> make_plan("recall_score", weighted=False, ci=0.9, ci_method="clopper-pearson").beta_probability
+        0.04999999999999999
+        """
+        return (1 - self.intervals[0].level) / 2
+
+    @property
     def output_columns(self) -> tuple[str, ...]:
         """The metric columns in order, each followed by its interval's columns.
 

@@ -223,7 +223,7 @@ def run_polars(
     values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
     pairs, quantiles = plan.beta_quantiles(POLARS, columns_of)
     if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
-        beta = beta_quantile_frame(stats, keys, pairs, (1 - plan.intervals[0].level) / 2)
+        beta = beta_quantile_frame(stats, keys, pairs, plan.beta_probability)
         stats = stats.join(beta, on=keys, nulls_equal=True) if keys else stats.join(beta, how="cross")
     for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
         columns = columns_of | {local: pl.col(name) for local, name in names.items()}

@@ -272,7 +272,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     curves, rankings = curve_ctes(plan, literals, keys, stage)
     ctes += curves
     if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
-        ctes += beta_quantile_ctes(keys, pairs, (1 - plan.intervals[0].level) / 2)
+        ctes += beta_quantile_ctes(keys, pairs, plan.beta_probability)
         rankings.append("fm_beta_quantiles")
     if plan.bootstrapped:
         replicates = bootstrap_ctes(plan, literals, keys)
