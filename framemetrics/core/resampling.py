@@ -478,6 +478,12 @@ def replicate_centred(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
     """
     s0 = ns.sum(weight * x.sample_weight)
     s1, s2 = (ns.sum(weight * ns.col(f"fm_v_{name}_{power}")) for power in (1, 2))
+    return _about_own_mean(ns, s0, s1, s2)
+
+
+def _about_own_mean(ns: Namespace, s0: Expr, s1: Expr, s2: Expr) -> Expr:
+    """``sum k w (v - m_b)^2 = S2 - S1^2 / S0`` from the replicate's sums about another centre ``m``; 0 without
+    weight."""
     return ns.when(s0 > 0, ns.greatest(s2 - s1 * (s1 / s0), ns.lit(0.0))).otherwise(ns.lit(0.0))
 
 
@@ -497,7 +503,7 @@ def _mean_shift(ns: Namespace, eps: Expr, p: Expr) -> Expr:
     ``g`` is ``-eps^2/2 + ...``: below :data:`_SERIES_BELOW` it is its series ``sum c_k eps^k`` from ``k = 2``,
     ``c_2 = -1/2``, ``c_(k+1) = c_k (2 - p - k) / (k + 1)`` (a binomial series; no cancellation), else the
     closed form, written without a negative power of ``1 + eps`` (0 where no row of positive target is
-    drawn). Null where ``1 + eps < 0``, or 0 with ``p >= 2`` (outside the power's domain).
+    drawn). Null where ``1 + eps < 0``, or ``1 + eps = 0`` with ``p >= 2`` (outside the power's domain).
     """
     r = 1 + eps
     nested = ns.lit(1.0)  # c_k / c_2 nested: 1 + q_2 eps (1 + q_3 eps (1 + ...)), q_k = c_(k+1) / c_k
@@ -538,7 +544,7 @@ def replicate_tweedie_baseline(ns: Namespace, x: Rows, weight: Expr) -> Expr:
     >>> from framemetrics.compilers.sql import SQL
     >>> from framemetrics.compilers.sql.emit import to_sql
     >>> to_sql(replicate_tweedie_baseline(SQL, Rows.named(SQL), SQL.col("fm_k0")))[:58]
-    'CASE WHEN NOT (COALESCE(SUM(fm_k0 * sample_weight), 0) > 0'
+    'CASE WHEN power = 0 THEN CASE WHEN COALESCE(SUM(fm_k0 * sa'
     """
     return replicate_from_parts(ns, _DEVIANCE_OF_MEAN, replicate_parts(ns, _DEVIANCE_OF_MEAN, x, weight), x)
 
@@ -571,8 +577,8 @@ def replicate_from_parts(ns: Namespace, name: str, parts: Mapping[str, Expr], x:
     s0, t, s1, m, p = parts["s0"], parts["t"], parts["s1"], parts["m"], x.power
     shifted = t + 2 * m ** (2 - p) * s0 * _mean_shift(ns, s1 / (m * s0), p)
     return (
-        ns.when(ns.not_(s0 > 0), ns.lit(0.0))
-        .when(ns.eq(p, 0), ns.greatest(t - s1 * (s1 / s0), ns.lit(0.0)))
+        ns.when(ns.eq(p, 0), _about_own_mean(ns, s0, s1, t))  # d_0(y, m) = (y - m)^2: T is S2
+        .when(ns.not_(s0 > 0), ns.lit(0.0))
         .when(ns.not_(m > 0), ns.null())
         .otherwise(ns.greatest(shifted, ns.lit(0.0)))
     )
