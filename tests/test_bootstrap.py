@@ -96,8 +96,6 @@ def test_bootstrap_arguments_are_checked():
     for dialect in ("spark", "postgres", "clickhouse", "datafusion", "bigquery", "snowflake"):  # tables: no order
         with pytest.raises(ValueError, match=f"the bootstrap on {dialect} needs row_id="):
             fm.sql.query(["f1_score"], table="t", y_true="y", y_score="p", ci=0.9, n_resamples=2, dialect=dialect)
-    with pytest.raises(ValueError, match="median_absolute_error: its bootstrap interval is not available yet"):
-        fm.evaluate(df, y_true="y", y_pred="p", metrics=["median_absolute_error"], ci=0.9)
 
 
 BOUNDS = ("_low", "_high")
@@ -221,7 +219,55 @@ def test_tweedie_d2_replicates_equal_scikit_learn(engine):
                 low, high = np.percentile(values, [100 * (1 - level) / 2, 100 * (1 + level) / 2])
                 for bound, want in (("_low", low), ("_high", high)):
                     got = row[f"d2_tweedie_score{bound}"]
-                    assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (engine, label, power, bound, got, want)
+                    assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (
+                        engine,
+                        label,
+                        power,
+                        bound,
+                        got,
+                        want,
+                    )
+
+
+QUANTILES = {
+    "median_absolute_error": lambda y, f, w, alpha: skm.median_absolute_error(y, f, sample_weight=w),
+    "d2_absolute_error_score": lambda y, f, w, alpha: skm.d2_absolute_error_score(y, f, sample_weight=w),
+    "d2_pinball_score": lambda y, f, w, alpha: skm.d2_pinball_score(y, f, sample_weight=w, alpha=alpha),
+    "mean_absolute_error": lambda y, f, w, alpha: skm.mean_absolute_error(y, f, sample_weight=w),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_quantile_replicates_equal_scikit_learn(engine):
+    """The metrics of a weighted quantile: each replicate's own quantile (of |y - f|, of y) from its running
+    weights down one sort, equal to scikit-learn on the resample (each row repeated k times); tied values
+    (halves and thirds), groups of 3 to 45 rows (replicates of the smallest draw 0 to 3 rows); the pinball loss at two
+    levels."""
+    rng = np.random.default_rng(12)
+    n, seed, replicates, level = 160, 7, 40, 0.8
+    df = pl.DataFrame({"g": np.where(np.arange(n) < 3, -1, np.minimum(rng.integers(0, 6, n), rng.integers(2, 6, n))),
+                       "y": rng.integers(0, 12, n) / 2, "f": rng.integers(0, 12, n) / 3,
+                       "w": rng.integers(1, 4, n).astype(float), "id": rng.permutation(n) * 5 - 7})  # fmt: skip
+    k = numpy_weights(df["id"].to_list(), seed, replicates)
+    for alpha in (0.5, 0.2):
+        metrics = {name: {"alpha": alpha} if name == "d2_pinball_score" else {} for name in QUANTILES}
+        out = fm.evaluate(df, y_true="y", y_pred="f", by="g", metrics=metrics, ci=level, n_resamples=replicates,
+                          seed=seed, row_id="id", sample_weight="w", engine=engine)  # fmt: skip
+        assert out.height == df["g"].n_unique()
+        for row in out.iter_rows(named=True):
+            mask = (df["g"] == row["g"]).to_numpy()
+            y, f, w = df["y"].to_numpy()[mask], df["f"].to_numpy()[mask], df["w"].to_numpy()[mask]
+            for name, metric in QUANTILES.items():
+                # The resample itself: each row repeated k times (a D^2 of one drawn row is undefined, NaN).
+                resamples = [np.repeat(np.arange(mask.sum()), k[mask, b]) for b in range(replicates)]
+                values = [metric(y[r], f[r], w[r], alpha) for r in resamples if r.size]
+                values = [v for v in values if not np.isnan(v)]
+                bounds = [100 * (1 - level) / 2, 100 * (1 + level) / 2]
+                low, high = np.percentile(values, bounds) if values else [None, None]
+                for bound, want in (("_low", low), ("_high", high)):
+                    got = row[f"{name}{bound}"]
+                    same = got is want is None or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
+                    assert same, (engine, alpha, name, row, want)
 
 
 def _multiclass_frame(seed: int, n: int = 90) -> tuple[pl.DataFrame, list[str]]:
@@ -317,8 +363,10 @@ def test_the_row_position_counts_the_rows_as_read_before_nulls_are_dropped_on_bo
     mc = mc.with_columns(yhat=pl.when(pl.col("id") % 3 == 0).then(None).otherwise(pl.col("yhat")))
     multiclass = {"y_true": "y", "y_pred": "yhat", "by": "g", "metrics": ["accuracy_score", "f1_macro"], "ci": 0.9,
                   "n_resamples": 30, "nulls": "drop"}  # fmt: skip
-    for run in (lambda e: fm.evaluate(df, engine=e, **binary), lambda e: fm.evaluate_multiclass(mc, engine=e,
-                                                                                                  **multiclass)):
+    for run in (
+        lambda e: fm.evaluate(df, engine=e, **binary),
+        lambda e: fm.evaluate_multiclass(mc, engine=e, **multiclass),
+    ):
         polars, duckdb = run("polars"), run("duckdb")
         assert polars.columns == duckdb.columns
         for a, b in zip(polars.rows(), duckdb.rows(), strict=True):

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 import pytest
 from conftest import RUNNERS, Columns
-from reference import assert_matches_reference
+from reference import assert_matches_reference, close, expected, groups
 from sklearn_multiclass import reference_value
 
 import framemetrics as fm
@@ -133,3 +133,65 @@ def test_every_formula_is_a_core_function_called_with_its_arity(metric):
     for call in (metric.formula, *metric.averages.values(), *per_class):
         assert call.function in core, call
         assert len(inspect.signature(call.function).parameters) == len(call.arguments) + 1, call
+
+
+BOOTSTRAP_PATHS = ("polars", "duckdb", "sql_text")
+_REPLICATES, _SEED, _LEVEL = 12, 3, 0.8
+
+
+def _bootstrap(metric: fm.Metric, path: str, cols: Columns) -> pl.DataFrame:
+    """``metric`` with its bootstrap interval per group on ``path``, rows keyed by ``id``."""
+    request = {"y_true": cols.y_true, "y_pred": cols.y_pred, "y_score": cols.y_score, "by": "g",
+               "sample_weight": cols.sample_weight, "metrics": [metric.name], "ci": _LEVEL, "ci_method": "bootstrap",
+               "n_resamples": _REPLICATES, "seed": _SEED, "row_id": "id"}  # fmt: skip
+    if metric.family == "classification" and cols.y_pred is None:
+        request["threshold"] = cols.threshold
+    frame = FRAME.with_row_index("id").with_columns(pl.col("id").cast(pl.Int64))
+    if path != "sql_text":
+        return fm.evaluate(frame, engine=path, **request)
+    con = duckdb.connect()
+    con.register("data", frame)
+    return con.sql(fm.sql.query(table="data", **request)).pl()
+
+
+def _replicate_bounds(metric: fm.Metric, cols: Columns) -> list[list[float | None]]:
+    """Per group: scikit-learn on each replicate's resample (each row repeated k times, k its Poisson weight
+    from the NumPy reference of the seed scheme), and NumPy's percentiles of the defined values."""
+    from test_resampling import numpy_weights
+
+    frame = FRAME.with_row_index("id")
+    k = numpy_weights(frame["id"].to_list(), _SEED, _REPLICATES)
+    bounds = []
+    for part in groups(frame):
+        drawn = k[part["id"].to_numpy()]
+        values = []
+        for b in range(_REPLICATES):
+            resample = part[np.repeat(np.arange(part.height), drawn[:, b])]
+            value = expected([resample], metric.name, {}, cols)[0] if resample.height else None
+            if resample.height and value is not None and not math.isnan(value):
+                values.append(value)
+        quantiles = [100 * (1 - _LEVEL) / 2, 100 * (1 + _LEVEL) / 2]
+        bounds.append(list(np.percentile(values, quantiles)) if values else [None, None])
+    return bounds
+
+
+BOOTSTRAP_CASES = [
+    pytest.param(metric, path, id=f"{metric.task}-{metric.name}-{path}")
+    for metric in METRICS
+    if metric.task != "multiclass"
+    for path in BOOTSTRAP_PATHS
+]
+
+
+@pytest.mark.parametrize(("metric", "path"), BOOTSTRAP_CASES)
+def test_every_binary_and_regression_metric_bootstraps_as_scikit_learn_on_every_path(metric, path):
+    """Every metric's bootstrap interval (``ci_method="bootstrap"``) equals scikit-learn's values on each
+    replicate's resample, percentiles as NumPy; a replicate without rows, or where the metric is undefined,
+    left out."""
+    cols = _binary_columns(metric)
+    out = _bootstrap(metric, path, cols)
+    assert out["g"].to_list() == ["a", "b", "c"]
+    want = _replicate_bounds(metric, cols)
+    got = out.select(f"{metric.name}_low", f"{metric.name}_high").rows()
+    bad = [(g, a, b) for g, a, b in zip(out["g"], got, want, strict=True) if not all(map(close, a, b))]
+    assert not bad, bad

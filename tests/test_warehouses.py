@@ -139,7 +139,8 @@ CASES: dict[str, Query] = {
         **_BINARY,
     ),
     "bootstrap, regression": lambda d: fm.sql.query(
-        {"r2_score": {}, "explained_variance_score": {}, "mean_absolute_error": {}, "d2_tweedie_score": {"power": 1.5}},
+        {"r2_score": {}, "explained_variance_score": {}, "mean_absolute_error": {}, "d2_tweedie_score": {"power": 1.5},
+         "median_absolute_error": {}, "d2_absolute_error_score": {}, "d2_pinball_score": {"alpha": 0.3}},
         table="regression",
         y_true="y",
         y_pred="f",

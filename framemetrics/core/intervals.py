@@ -253,7 +253,7 @@ def metric_interval(
     The defaults: DeLong for ``roc_auc_score`` (without ``max_fpr``) and
     ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
     Poisson bootstrap for every other metric, over its ``statistics``
-    (sums over rows: :func:`~framemetrics.core.resampling.bootstrappable`).
+    (those a replicate reweights: :func:`~framemetrics.core.resampling.bootstrappable`).
     ``method="bootstrap"`` forces it.
 
     Examples

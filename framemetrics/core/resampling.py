@@ -587,16 +587,14 @@ def replicate_from_parts(ns: Namespace, name: str, parts: Mapping[str, Expr], x:
 def bootstrappable(statistic: str) -> bool:
     """Whether a replicate reweights a statistic: a sum over rows, a first pass's centred sum of squares
     (:func:`replicate_centred`) or Tweedie deviance of the mean (:func:`replicate_tweedie_baseline`), or one of
-    the scores' curve stage (not a quantile's).
+    a curve stage (the scores', or a quantile's: each replicate's running weights give its own quantile).
 
     Examples
     --------
     >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total", "tweedie_baseline")]
-    [True, True, False, True, True]
+    [True, True, True, True, True]
     """
-    s = STATISTICS[statistic]
-    recentred = statistic in _CENTRED or statistic == _DEVIANCE_OF_MEAN
-    return (not s.needs or recentred) and (not s.curve or (s.score == "y_score" and not s.quantile))
+    return not STATISTICS[statistic].needs or statistic in _CENTRED or statistic == _DEVIANCE_OF_MEAN
 
 
 def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> CurvePoints:

@@ -42,6 +42,7 @@ from framemetrics.core.statistics import (
     STATISTICS,
     Rows,
     bin_score,
+    curve_rows,
     negative_weight,
     positive_weight,
     roc_gap,
@@ -101,7 +102,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
                 for b in batch for s in statistics
             ]))  # fmt: skip
         if curve:
-            parts.append(_curve_replicates(weighted, keys, plan, x, curve, batch))
+            parts += _curve_replicates(weighted, keys, plan, x, curve, batch)
     replicated = parts[0]
     for part in parts[1:]:
         replicated = replicated.join(part, on=keys, nulls_equal=True) if keys else replicated.join(part, how="cross")
@@ -118,35 +119,47 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
 
 def _curve_replicates(
     weighted: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows, statistics: list[str], replicates: range
-) -> pl.LazyFrame:
-    """Per group, the curve ``statistics`` of each of the ``replicates``: the curve stage with one weight column
-    per replicate.
+) -> list[pl.LazyFrame]:
+    """Per group, the curve ``statistics`` of each of the ``replicates``: for each value the statistics sort
+    (:attr:`~framemetrics.core.statistics.Statistic.score`), one curve stage with weight columns per replicate.
 
-    The rows are summed per group and score with each replicate's Poisson
-    weights (``pw__<b>, nw__<b>``), sorted once by the score, and each
-    replicate's running sums taken over that order
-    (:func:`~framemetrics.core.resampling.replicate_points`). It holds a row
-    per group and distinct score with four columns a replicate: bin the
+    The rows are summed per group and value with each replicate's Poisson
+    weights (``pw__<b>, nw__<b>``; ``pw__<b>`` alone for a quantile's
+    stage, every row positive: :func:`~framemetrics.core.statistics.curve_rows`),
+    sorted once by the value, and each replicate's running sums taken over
+    that order (:func:`~framemetrics.core.resampling.replicate_points`); a
+    quantile is each replicate's own, over its points. It holds a row per
+    group and distinct value with two to four columns a replicate: bin the
     scores (``bins=``) where they are many.
     """
-    positive, negative = positive_weight(POLARS, x), negative_weight(POLARS, x)
-    sums = [
-        (pl.col(f"fm_k{b}") * weight).sum().alias(f"{name}__{b}")
-        for b in replicates
-        for name, weight in (("pw", positive), ("nw", negative))
-    ]
-    score = x.y_score.cast(pl.Float64)
-    score = score if plan.bins is None else bin_score(POLARS, score, float(plan.bins))
-    per_score = weighted.group_by([*keys, score.alias("y_score")]).agg(sums)
-    ordered = per_score.sort("y_score", descending=True, nulls_last=True)
+    stages: dict[str, list[str]] = {}
+    for s in statistics:
+        stages.setdefault(STATISTICS[s].score, []).append(s)
+    return [_stage_replicates(weighted, keys, plan, x, score, names, replicates) for score, names in stages.items()]
+
+
+def _stage_replicates(
+    weighted: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows, score: str, statistics: list[str], replicates: range
+) -> pl.LazyFrame:
+    """The curve ``statistics`` of each of the ``replicates`` per group, from the one stage sorting ``score``."""
+    x = curve_rows(POLARS, x, score)
+    labelled = score == "y_score"
+    weights = {"pw": positive_weight(POLARS, x)} | ({"nw": negative_weight(POLARS, x)} if labelled else {})
+    sums = [(pl.col(f"fm_k{b}") * w).sum().alias(f"{name}__{b}") for b in replicates for name, w in weights.items()]
+    value = x.y_score.cast(pl.Float64)
+    value = value if plan.bins is None or not labelled else bin_score(POLARS, value, float(plan.bins))
+    per_value = weighted.group_by([*keys, value.alias("y_score")]).agg(sums)
+    ordered = per_value.sort("y_score", descending=True, nulls_last=True)
     previous = any(STATISTICS[s].previous for s in statistics)
     running = {
-        n: e for b in replicates for n, e in running_sums(CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
+        n: e
+        for b in replicates
+        for n, e in running_sums(CURVE_SUMS[: len(weights)], previous=previous, suffix=f"__{b}").items()
     }
     curve = ordered.with_columns(**{name: e.over(keys) if keys else e for name, e in running.items()})
     aggregations = []
     for b in replicates:
         points = replicate_points(POLARS, b, plan.max_fpr, plan.alpha)
-        points = replace(points, gap_max=roc_gap(POLARS, points).max())
+        points = replace(points, gap_max=roc_gap(POLARS, points).max()) if labelled else points
         aggregations += [curve_statistic(s, points).alias(f"{s}__{b}") for s in statistics]
     return grouped(curve, keys, aggregations)

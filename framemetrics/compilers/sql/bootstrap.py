@@ -4,19 +4,18 @@
 (``fm_v_<s>``); then, for each batch ``j`` of replicates
 (:func:`~framemetrics.core.resampling.replicate_batches`), ``fm_drawn_j``
 its uniform integer in each replicate, ``fm_weighted_j`` its Poisson weight
-(``fm_k0, fm_k1...``), ``fm_replicates_j`` every statistic of each
+(``fm_k0, fm_k1...``), ``fm_replicates_j`` every row statistic of each
 replicate per group (one ``GROUP BY``: ``SUM(fm_k<b> * fm_v_<s>)`` for a
 sum; through ``fm_replicate_cells_j`` per group and confusion cell where
 the statistics are counted by cells, as the point estimates are), and
-``fm_curve_replicates_j`` each replicate's curve statistics from one curve
-stage (:func:`_curve_replicates`); ``fm_replicates`` and
-``fm_curve_replicates`` join the batches per group; ``fm_replicate_rows`` (and
-``fm_curve_replicate_rows``) lays the replicates out as rows (the groups
-crossed with the replicates' numbers, each row picking its replicate's
-statistics), so that ``fm_replicate_values`` writes each metric's formula
-once; :func:`percentile_ctes` reads the values of all the metrics in one
-pass and interpolates their percentiles linearly, as NumPy does
-(``fm_replicate_bounds``, ``fm_curve_replicate_bounds``).
+``fm_<value>_curve_replicates_j`` each replicate's curve statistics from one
+curve stage per value sorted (:func:`_curve_replicates`); ``fm_replicates``
+joins them all per group; ``fm_replicate_rows`` lays the replicates out as
+rows (the groups crossed with the replicates' numbers, each row picking its
+replicate's statistics), so that ``fm_replicate_values`` writes each
+metric's formula once; :func:`percentile_ctes` reads the values of all the
+metrics in one pass and interpolates their percentiles linearly, as NumPy
+does (``fm_replicate_bounds``).
 """
 
 from __future__ import annotations
@@ -25,7 +24,14 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.dialects import DISTRIBUTE, INLINE, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.stages import group_window, rows_of, running_sums, same_group, select_from
+from framemetrics.compilers.sql.stages import (
+    curve_statistics,
+    group_window,
+    rows_of,
+    running_sums,
+    same_group,
+    select_from,
+)
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -51,6 +57,7 @@ from framemetrics.core.statistics import (
     STATISTICS,
     Rows,
     bin_score,
+    curve_rows,
     negative_weight,
     positive_weight,
     roc_gap,
@@ -91,7 +98,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     terms = row_terms(SQL, statistics, x)
     means = plan.first_pass if any(STATISTICS[s].needs for s in statistics) else ()
     ctes = [hashed_cte(plan, terms | centred_terms(SQL, statistics, x), keys, means)]
-    batched: dict[str, list[tuple[str, exp.Select]]] = {"fm_replicates": [], "fm_curve_replicates": []}
+    batches = []  # each batch's per-group replicates, its row statistics' and its curve stages'
     for j, batch in enumerate(replicate_batches(resampling)):
         ctes += weight_ctes(plan, batch, f"_{j}")
         source = f"fm_weighted_{j}"
@@ -104,7 +111,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
             totals = [exp.alias_(e, n) for b in batch for n, e in replicate_totals(SQL, statistics, x, b).items()]
             ctes.append((f"fm_replicate_cells_{j}", select_from([*group, *classes, *cells], source,
                                                                  group_by=[*group, *classes])))  # fmt: skip
-            batched["fm_replicates"].append(
+            batches.append(
                 (
                     f"fm_replicates_{j}",
                     select_from([*group, *totals], f"fm_replicate_cells_{j}", group_by=group or None),
@@ -118,40 +125,30 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
                     built = {f"{s}_{p}": e for p, e in parts.items()} if parts else {
                         s: replicate_row_statistic(SQL, s, x, exp.column(f"fm_k{b}"), terms)}  # fmt: skip
                     sums += [exp.alias_(e, f"{n}__{b}") for n, e in built.items()]
-            batched["fm_replicates"].append((f"fm_replicates_{j}", select_from([*group, *sums], source,
-                                                                               group_by=group or None)))  # fmt: skip
+            batches.append((f"fm_replicates_{j}", select_from([*group, *sums], source, group_by=group or None)))
         if curve:
-            *stages, last = _curve_replicates(plan, x, keys, curve, batch, source, f"_{j}")
+            stages, finals = _curve_replicates(plan, x, keys, curve, batch, source, f"_{j}")
             ctes += stages
-            batched["fm_curve_replicates"].append(last)
-    for name, parts in batched.items():
-        if parts:
-            ctes += [*parts, (name, _joined(parts, keys))]
-    # Each metric reads the row or the curve replicates, never both: each part's replicates become rows on their own.
-    part_of = {j: "fm_curve_replicate" if set(i.call.statistics) & set(curve) else "fm_replicate"
-               for j, i in enumerate(plan.bootstrapped)}  # fmt: skip
+            batches += finals
+    ctes += [*batches, ("fm_replicates", _joined(batches, keys))]
     ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
-    for prefix, names in (("fm_replicate", statistics), ("fm_curve_replicate", curve)):
-        if not names:
-            continue
-        columns = [c for n in names for c in ([f"{n}_{p}" for p in PARTS[n]] if n in PARTS else [n])]
-        picked = [
-            exp.alias_(exp.Case(this=exp.column(REPLICATE), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
-                                                              for b in replicates]), n)
-            for n in columns
-        ]  # fmt: skip
-        rows = exp.select(*group, *picked).from_(f"{prefix}s").join(ids, join_type="cross")
-        if len(columns) > len(names):  # the statistics of parts, each formula written once
-            ctes.append((f"{prefix}_parts", rows))
-            wholes = [exp.alias_(replicate_from_parts(SQL, n, {p: SQL.col(f"{n}_{p}") for p in PARTS[n]}, x), n)
-                      for n in names if n in PARTS]  # fmt: skip
-            rows = exp.select(exp.Star(), *wholes).from_(f"{prefix}_parts")
-        values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped) if part_of[j] == prefix]
-        ctes += [(f"{prefix}_rows", rows), (f"{prefix}_values", select_from([*group, *values], f"{prefix}_rows"))]
-    for prefix in dict.fromkeys(part_of.values()):  # each part's values read once, whatever the metrics
-        parts = [j for j in range(len(plan.bootstrapped)) if part_of[j] == prefix]
-        values = [exp.column(f"fm_m{j}") for j in parts]
-        ctes += percentile_ctes(prefix, [plan.bootstrapped[j] for j in parts], values, keys, f"{prefix}_values")
+    names = [*statistics, *curve]
+    columns = [c for n in names for c in ([f"{n}_{p}" for p in PARTS[n]] if n in PARTS else [n])]
+    picked = [
+        exp.alias_(exp.Case(this=exp.column(REPLICATE), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{n}__{b}"))
+                                                          for b in replicates]), n)
+        for n in columns
+    ]  # fmt: skip
+    rows = exp.select(*group, *picked).from_("fm_replicates").join(ids, join_type="cross")
+    if len(columns) > len(names):  # the statistics of parts, each formula written once
+        ctes.append(("fm_replicate_parts", rows))
+        wholes = [exp.alias_(replicate_from_parts(SQL, n, {p: SQL.col(f"{n}_{p}") for p in PARTS[n]}, x), n)
+                  for n in names if n in PARTS]  # fmt: skip
+        rows = exp.select(exp.Star(), *wholes).from_("fm_replicate_parts")
+    values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped)]
+    ctes += [("fm_replicate_rows", rows), ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows"))]
+    metrics = [exp.column(f"fm_m{j}") for j in range(len(plan.bootstrapped))]
+    ctes += percentile_ctes("fm_replicate", list(plan.bootstrapped), metrics, keys, "fm_replicate_values")
     return ctes
 
 
@@ -219,10 +216,16 @@ def weighted_ctes(
 
 
 def _joined(parts: list[tuple[str, exp.Select]], keys: list[str]) -> exp.Select:
-    """The batches' per-group ``parts`` side by side: their columns, joined on the group keys."""
+    """The batches' per-group ``parts`` side by side: their columns, joined on the group keys (each named: a
+    ClickHouse join of three names a column by its table)."""
     first = parts[0][0]
-    columns = [exp.column(k, table=first) for k in keys]
-    columns += [exp.column(c, table=name) for name, select in parts for c in select.named_selects if c not in keys]
+    columns = [exp.alias_(exp.column(k, table=first), k) for k in keys]
+    columns += [
+        exp.alias_(exp.column(c, table=name), c)
+        for name, select in parts
+        for c in select.named_selects
+        if c not in keys
+    ]
     joined = exp.select(*columns).from_(first)
     for name, _ in parts[1:]:
         joined = joined.join(name, on=same_group(first, name, keys)) if keys else joined.join(name, join_type="cross")
@@ -303,16 +306,44 @@ def percentile_ctes(
 
 def _curve_replicates(
     plan: Plan, x: Rows, keys: list[str], statistics: list[str], replicates: range, source: str, suffix: str
-) -> list[tuple[str, exp.Select]]:
-    """The curve ``statistics`` of each of the ``replicates`` per group (``fm_curve_replicates<suffix>``), from
-    one curve stage over ``source`` (their Poisson weights).
+) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
+    """The curve ``statistics`` of each of the ``replicates`` per group, from one curve stage over ``source``
+    (their Poisson weights) for each value they sort (:attr:`~framemetrics.core.statistics.Statistic.score`):
+    the stages' CTEs, and those holding the statistics per group (``fm_<value>..._curve_replicates<suffix>``).
 
-    ``fm_replicate_scores`` sums the rows per group and score with each
-    replicate's Poisson weights (``pw__<b>, nw__<b>``), ``fm_replicate_curve``
-    takes every replicate's running sums down the same order
-    (:func:`~framemetrics.compilers.sql.stages.running_sums`), and
-    ``fm_replicate_gaps`` each replicate's largest ``tpr - fpr`` where KS
-    reads it.
+    The scores' stage (:func:`_score_replicates`) and a quantile's
+    (:func:`_quantile_replicates`) both sum the rows per group and value with
+    each replicate's Poisson weights, one aggregation.
+    """
+    stages: dict[str, list[str]] = {}
+    for s in statistics:
+        stages.setdefault(STATISTICS[s].score, []).append(s)
+    ctes, finals = [], []
+    for score, names in stages.items():
+        build = _score_replicates if score == "y_score" else _quantile_replicates
+        built, final = build(plan, curve_rows(SQL, x, score), keys, names, replicates, source, f"fm_{score}", suffix)
+        ctes, finals = ctes + built, finals + final
+    return ctes, finals
+
+
+def _score_replicates(
+    plan: Plan,
+    x: Rows,
+    keys: list[str],
+    statistics: list[str],
+    replicates: range,
+    source: str,
+    prefix: str,
+    suffix: str,
+) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
+    """The scores' curve statistics of each of the ``replicates`` per group, one sort serving them all.
+
+    ``<prefix>_replicate_scores`` sums the rows per group and score with each
+    replicate's Poisson weights (``pw__<b>, nw__<b>``),
+    ``<prefix>_replicate_curve`` takes every replicate's running sums down the
+    same order (:func:`~framemetrics.compilers.sql.stages.running_sums`), and
+    ``<prefix>_replicate_gaps`` each replicate's largest ``tpr - fpr`` where
+    KS reads it.
     """
     group = [exp.column(k) for k in keys]
     score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
@@ -329,17 +360,82 @@ def _curve_replicates(
         n: v for b in replicates for n, v in running_sums(keys, CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
     }
     ctes = [
-        (f"fm_replicate_scores{suffix}", scores),
-        (f"fm_replicate_curve{suffix}", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items())).from_(
-            f"fm_replicate_scores{suffix}")),
+        (f"{prefix}_replicate_scores{suffix}", scores),
+        (f"{prefix}_replicate_curve{suffix}", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items()))
+         .from_(f"{prefix}_replicate_scores{suffix}")),
     ]  # fmt: skip
     points = {b: replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates}
-    source = f"fm_replicate_curve{suffix}"
+    source = f"{prefix}_replicate_curve{suffix}"
     if any(STATISTICS[s].gap_max for s in statistics):
         gaps = [
             exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in points.items()
         ]
-        ctes.append((f"fm_replicate_gaps{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
-        source = f"fm_replicate_gaps{suffix}"
+        ctes.append((f"{prefix}_replicate_gaps{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
+        source = f"{prefix}_replicate_gaps{suffix}"
     values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in points.items() for s in statistics]
-    return [*ctes, (f"fm_curve_replicates{suffix}", select_from([*group, *values], source, group_by=group or None))]
+    return ctes, [
+        (f"{prefix}_curve_replicates{suffix}", select_from([*group, *values], source, group_by=group or None))
+    ]
+
+
+def _quantile_replicates(
+    plan: Plan,
+    x: Rows,
+    keys: list[str],
+    statistics: list[str],
+    replicates: range,
+    source: str,
+    prefix: str,
+    suffix: str,
+) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
+    """The statistics of a weighted quantile's stage (every row positive) of each of the ``replicates`` per group.
+
+    ``<prefix>_replicate_scores`` sums the rows per group and value with each
+    replicate's Poisson weights (``pw__<b>``); ``<prefix>_replicate_long`` lays
+    the replicates out as rows (``fm_b``); then the point estimates' stages
+    run on the groups (segment, replicate) unchanged
+    (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: running
+    sums, the replicate's own quantile, the statistics), each written once
+    whatever the number of replicates (the quantile's expression is long:
+    one per replicate would exceed ClickHouse's 256 KiB statement at 20
+    replicates); ``<prefix>_<quantile>_curve_replicates`` sets each
+    replicate's statistics beside the others, per group.
+    """
+    group = [exp.column(k) for k in keys]
+    sums = [exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * positive_weight(SQL, x)), f"pw__{b}") for b in replicates]
+    scores = select_from([*group, exp.alias_(x.y_score, "y_score"), *sums], source, group_by=[*group, x.y_score])
+    scores.meta[DISTRIBUTE] = keys
+    replicate = exp.column(REPLICATE)
+    picked = exp.Case(this=replicate.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"pw__{b}"))
+                                                  for b in replicates])  # fmt: skip
+    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
+    long = exp.select(*group, exp.column("y_score"), replicate.copy(), exp.alias_(picked, "pw"))
+    long = long.from_(f"{prefix}_replicate_scores{suffix}").join(ids, join_type="cross")
+    replicated = [*keys, REPLICATE]
+    previous = any(STATISTICS[s].previous for s in statistics)
+    running = running_sums(replicated, CURVE_SUMS[:1], previous=previous)
+    curve = exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items()))
+    curve = curve.from_(f"{prefix}_replicate_long{suffix}")
+    ctes = [
+        (f"{prefix}_replicate_scores{suffix}", scores),
+        (f"{prefix}_replicate_long{suffix}", long),
+        (f"{prefix}_replicate_curve{suffix}", curve),
+    ]
+    kinds: dict[str, list[str]] = {}
+    for s in statistics:
+        kinds.setdefault(STATISTICS[s].quantile, []).append(s)
+    finals = []
+    for quantile, names in kinds.items():
+        kind = f"_{quantile}" if quantile else ""
+        stages = curve_statistics(x, replicated, tuple(names), quantile=quantile, labelled=False,
+                                  prefix=f"{prefix}_replicate{kind}{suffix}", stage=f"{prefix}_replicate_curve{suffix}")  # fmt: skip
+        pivoted = [
+            exp.alias_(exp.Max(this=SQL.when(SQL.eq(replicate.copy(), b), exp.column(s)).otherwise(SQL.null())),
+                       f"{s}__{b}")
+            for b in replicates
+            for s in names
+        ]  # fmt: skip
+        ctes += stages
+        finals.append((f"{prefix}{kind}_curve_replicates{suffix}", select_from([*group, *pivoted], stages[-1][0],
+                                                                                group_by=group or None)))  # fmt: skip
+    return ctes, finals

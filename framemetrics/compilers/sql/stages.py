@@ -35,6 +35,7 @@ from framemetrics.core.statistics import (
 
 __all__ = [
     "BELOW_COUNTS",
+    "GroupWindows",
     "cell_statistics",
     "cells_stage",
     "curve_ctes",
@@ -136,7 +137,7 @@ def group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
     return exp.Window(this=aggregate, partition_by=[exp.column(k) for k in keys])
 
 
-class _GroupWindows(SqlNamespace):
+class GroupWindows(SqlNamespace):
     """The SQL namespace whose aggregates are windows over the group: a group's value on each of its rows."""
 
     def __init__(self, keys: list[str]) -> None:
@@ -311,7 +312,7 @@ def curve_statistics(
     if any(STATISTICS[s].gap_max for s in statistics):
         extra["gap_max"] = group_window(exp.Max(this=roc_gap(SQL, points)), keys)
     if quantile:
-        extra["quantile"] = weighted_quantile(_GroupWindows(keys), points, quantile_level(SQL, quantile, x.alpha))
+        extra["quantile"] = weighted_quantile(GroupWindows(keys), points, quantile_level(SQL, quantile, x.alpha))
     if extra:
         named = [exp.alias_(value, name, copy=False) for name, value in extra.items()]
         suffix = "gaps" if "gap_max" in extra else "quantiles"
