@@ -285,11 +285,10 @@ def _multiclass_frame(seed: int, n: int = 90) -> tuple[pl.DataFrame, list[str]]:
     return pl.DataFrame(frame), labels
 
 
-# The multiclass metrics a replicate reweights: all but the one-vs-rest and one-vs-one curves'.
+# Every multiclass metric: those of the confusion cells, and the one-vs-rest, one-vs-one and micro curves'.
 MC_RESAMPLED = {
     name: {"beta": 2.0} if name.startswith("fbeta") else {"weights": "quadratic"} if name == "cohen_kappa_score" else {}
-    for name, metric in MULTICLASS.items()
-    if not {"ranking", "ovo", "micro"} & set(metric.statistics)
+    for name in MULTICLASS
 }
 
 
@@ -298,42 +297,48 @@ MC_RESAMPLED = {
 def test_multiclass_replicates_equal_scikit_learn(engine, given_labels):
     """Every replicate's multiclass metric is scikit-learn's on the weights w k (the classes of the group's rows,
     or labels=), the interval NumPy's percentiles of the defined replicates; the estimate is the plain one.
-    Through evaluate_multiclass(ci=) and fm.bootstrap(task="multiclass")."""
+    Through evaluate_multiclass(ci=) and fm.bootstrap(task="multiclass"). The one-vs-one AUCs take no weights
+    (as scikit-learn): their replicates are scikit-learn's on the resample, each row repeated k times."""
     df, labels = _multiclass_frame(7)
     seed, replicates, level = 13, 30, 0.9
     scores = [f"p_{c}" for c in labels]
     hard = {n: p for n, p in MC_RESAMPLED.items() if MULTICLASS[n].prediction == "y_pred"}
-    scored = {n: p for n, p in MC_RESAMPLED.items() if MULTICLASS[n].prediction == "y_score"}
-    arguments = {"y_true": "y", "y_pred": "yhat", "by": "g", "sample_weight": "w", "labels": labels if given_labels
-                 else None, "engine": engine}  # fmt: skip
-    plain = fm.evaluate_multiclass(df, metrics=hard, **arguments)
-    if given_labels:
-        out = fm.evaluate_multiclass(df, metrics=hard, ci=level, n_resamples=replicates, seed=seed, row_id="id",
-                                     **arguments)  # fmt: skip
-    else:  # the same through fm.bootstrap, the task given
-        out = fm.bootstrap(df, metrics=hard, task="multiclass", level=level, n_resamples=replicates, seed=seed,
-                           row_id="id", **arguments)  # fmt: skip
+    requests = [(hard, "w")]
     if given_labels:  # the scores' metrics need labels=
-        arguments |= {"y_score": scores, "y_pred": None}
-        plain = plain.join(fm.evaluate_multiclass(df, metrics=scored, **arguments).drop("n_rows"), on="g")
-        out = out.join(fm.evaluate_multiclass(df, metrics=scored, ci=level, n_resamples=replicates, seed=seed,
-                                              row_id="id", **arguments).drop("n_rows"), on="g")  # fmt: skip
-    metrics = hard | (scored if given_labels else {})
+        scored = {n: p for n, p in MC_RESAMPLED.items() if MULTICLASS[n].prediction == "y_score"}
+        requests += [({n: p for n, p in scored.items() if MULTICLASS[n].weighted is weighted}, "w" if weighted else None)
+                     for weighted in (True, False)]  # fmt: skip
     k = numpy_weights(df["id"].to_list(), seed, replicates)
-    for row, estimate in zip(out.iter_rows(named=True), plain.iter_rows(named=True), strict=True):
-        mask = (df["g"] == row["g"]).to_numpy()
-        y, yhat, w = df["y"].to_numpy()[mask], df["yhat"].to_numpy()[mask], df["w"].to_numpy()[mask]
-        proba = df.select(scores).to_numpy()[mask]
-        for name, params in metrics.items():
-            reference = MC_REFERENCES[name]
-            full = {**MULTICLASS[name].parameters, **params}
-            assert _same(row[name], estimate[name], 1e-12), (engine, name, row[name], estimate[name])
-            values = [reference(y, yhat, proba, w * k[mask, b], labels if given_labels else None, full)
-                      for b in range(replicates)]  # fmt: skip
-            defined = [v for v in values if v is not None]
-            want = np.percentile(defined, [100 * (1 - level) / 2, 100 * (1 + level) / 2]) if defined else [None] * 2
-            for bound, value in zip(BOUNDS, want, strict=True):
-                assert _same(row[name + bound], value, 1e-9), (engine, name, bound, row[name + bound], value)
+    for metrics, weight in requests:
+        scored_request = any(MULTICLASS[n].prediction == "y_score" for n in metrics)
+        arguments = {"y_true": "y", "by": "g", "sample_weight": weight, "labels": labels if given_labels else None,
+                     "engine": engine, "y_pred": None if scored_request else "yhat",
+                     "y_score": scores if scored_request else None}  # fmt: skip
+        plain = fm.evaluate_multiclass(df, metrics=metrics, **arguments)
+        if given_labels:
+            out = fm.evaluate_multiclass(df, metrics=metrics, ci=level, n_resamples=replicates, seed=seed,
+                                         row_id="id", **arguments)  # fmt: skip
+        else:  # the same through fm.bootstrap, the task given
+            out = fm.bootstrap(df, metrics=metrics, task="multiclass", level=level, n_resamples=replicates, seed=seed,
+                               row_id="id", **arguments)  # fmt: skip
+        for row, estimate in zip(out.iter_rows(named=True), plain.iter_rows(named=True), strict=True):
+            mask = (df["g"] == row["g"]).to_numpy()
+            y, yhat, w = df["y"].to_numpy()[mask], df["yhat"].to_numpy()[mask], df["w"].to_numpy()[mask]
+            proba = df.select(scores).to_numpy()[mask]
+            for name, params in metrics.items():
+                reference = MC_REFERENCES[name]
+                full = {**MULTICLASS[name].parameters, **params}
+                assert _same(row[name], estimate[name], 1e-12), (engine, name, row[name], estimate[name])
+                given = labels if given_labels else None
+                if weight is None:  # the resample: each row repeated k times, no weights
+                    resamples = [np.repeat(np.arange(mask.sum()), k[mask, b]) for b in range(replicates)]
+                    values = [reference(y[r], yhat[r], proba[r], None, given, full) for r in resamples if r.size]
+                else:
+                    values = [reference(y, yhat, proba, w * k[mask, b], given, full) for b in range(replicates)]
+                defined = [v for v in values if v is not None]
+                want = np.percentile(defined, [100 * (1 - level) / 2, 100 * (1 + level) / 2]) if defined else [None] * 2
+                for bound, value in zip(BOUNDS, want, strict=True):
+                    assert _same(row[name + bound], value, 1e-9), (engine, name, bound, row[name + bound], value)
 
 
 def _same(got: float | None, want: float | None, tolerance: float) -> bool:
@@ -342,11 +347,8 @@ def _same(got: float | None, want: float | None, tolerance: float) -> bool:
     return math.isclose(got, want, rel_tol=tolerance, abs_tol=tolerance)
 
 
-def test_multiclass_intervals_refuse_the_ranking_metrics_and_other_methods():
-    df, labels = _multiclass_frame(8, n=20)
-    scores = [f"p_{c}" for c in labels]
-    with pytest.raises(ValueError, match="roc_auc_ovr: its bootstrap interval is not available yet"):
-        fm.evaluate_multiclass(df, y_true="y", y_score=scores, labels=labels, metrics=["roc_auc_ovr"], ci=0.9)
+def test_multiclass_intervals_refuse_other_methods():
+    df, _ = _multiclass_frame(8, n=20)
     with pytest.raises(ValueError, match="ci_method='wilson' does not apply to multiclass accuracy_score"):
         fm.evaluate_multiclass(df, y_true="y", y_pred="yhat", metrics=["accuracy_score"], ci=0.9, ci_method="wilson")
     with pytest.raises(ValueError, match=r"column 'g' \(row_id\) must hold integers|column 'y' \(row_id\)"):

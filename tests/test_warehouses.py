@@ -180,6 +180,19 @@ CASES: dict[str, Query] = {
         dialect=d,
         **_MULTICLASS,
     ),
+    "multiclass bootstrap, curves": lambda d: fm.sql.multiclass_query(
+        ["roc_auc_ovr", "roc_auc_ovr_micro", "average_precision_weighted", "average_precision_micro"],
+        sample_weight="w",
+        ci=0.9,
+        n_resamples=8,
+        seed=5,
+        row_id="id",
+        dialect=d,
+        **_MULTICLASS,
+    ),
+    "multiclass bootstrap, one-vs-one": lambda d: fm.sql.multiclass_query(
+        ["roc_auc_ovo", "roc_auc_ovo_weighted"], ci=0.9, n_resamples=8, seed=5, row_id="id", dialect=d, **_MULTICLASS
+    ),
     "multiclass metrics, classes found per group": lambda d: fm.sql.multiclass_query(
         [m for m, info in MULTICLASS.items() if info.prediction == "y_pred"],
         table="multiclass",

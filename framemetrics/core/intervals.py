@@ -82,6 +82,8 @@ Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
 Quantiles = Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]
 
 CI_METHODS = ("delong", "wilson", "clopper-pearson", "bootstrap")
+
+
 @dataclass(frozen=True)
 class Interval:
     """One metric's interval method: the statistics it reads and its bounds.
@@ -285,36 +287,27 @@ def metric_interval(
     raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
 
 
-# The multiclass stages a replicate reweights: the confusion cells, their classes and kappa, the row sums.
-_RESAMPLED_STAGES = frozenset({"classes", "kappa", "rows"})
-
-
 def multiclass_interval(name: str, method: str | None, stages: tuple[str, ...]) -> Interval:
     """The interval of multiclass metric ``name`` reading the multiclass ``stages``: the Poisson bootstrap.
 
     A replicate reweights the confusion cells (and the row sums kept in
     them): every class average, kappa, MCC, log loss, Brier and top-k
-    accuracy. The one-vs-rest and one-vs-one curves are not bootstrapped yet.
+    accuracy; and the rows that the one-vs-rest, one-vs-one and micro curves
+    read (each row once per replicate).
 
     Examples
     --------
-    >>> multiclass_interval("f1_macro", None, ("classes",)).method
+    >>> multiclass_interval("roc_auc_ovr", None, ("ranking",)).method
     'bootstrap'
-    >>> multiclass_interval("roc_auc_ovr", None, ("ranking",))
+    >>> multiclass_interval("f1_macro", "wilson", ("classes",))
     Traceback (most recent call last):
     ...
-    framemetrics.core.errors.ArgumentError: roc_auc_ovr: its bootstrap interval is not available yet (it reads the ranking stage of the scores' curves)
+    framemetrics.core.errors.ArgumentError: ci_method='wilson' does not apply to multiclass f1_macro: it takes 'bootstrap'
     """
     if method is not None and method not in CI_METHODS:
         raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
     if method not in (None, "bootstrap"):
         raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")
-    missing = sorted(set(stages) - _RESAMPLED_STAGES)
-    if missing:
-        raise ArgumentError(
-            f"{name}: its bootstrap interval is not available yet (it reads the {', '.join(missing)} stage of the "
-            "scores' curves)"
-        )
     return Interval("bootstrap", stages, _no_bounds)
 
 

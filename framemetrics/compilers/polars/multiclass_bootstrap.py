@@ -11,7 +11,9 @@ on them unchanged (:func:`~framemetrics.compilers.polars.multiclass.mc_frames`),
 each metric's formula written once: the full data's row is the estimate,
 the replicates' percentiles (NumPy's linear interpolation, undefined
 replicates left out) its interval. A group with invalid rows has null
-metrics in every replicate, so null bounds. The SQL is
+metrics in every replicate, so null bounds. The curves (one-vs-rest,
+one-vs-one, micro) read rows rather than cells: their stages run on the
+rows laid out the same way (:func:`replicated_rows`). The SQL is
 :func:`framemetrics.compilers.sql.multiclass_bootstrap.bootstrap_mc_query`.
 """
 
@@ -35,7 +37,7 @@ from framemetrics.core.resampling import (
     sum_terms,
 )
 
-__all__ = ["bootstrap_mc_polars", "replicated_cells"]
+__all__ = ["bootstrap_mc_polars", "replicated_cells", "replicated_rows"]
 
 
 def replicated_cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
@@ -52,15 +54,10 @@ def replicated_cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Lazy
     >>> replicated_cells(lf, plan, []).collect().height  # two cells, three replicates (the full data's first)
     6
     """
-    resampling = plan.resampling
-    replicates = range(resampling.n_resamples)
+    replicates = range(plan.resampling.n_resamples)
     names = {c.name for c in plan.calls}
     terms = sum_terms(POLARS, lambda ns: mc_core.row_sums(ns, names, plan.n_scores, plan.k))
-    weights = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
-    weighted = data.with_columns(
-        fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed),
-        **{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()},
-    ).with_columns(**{f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(weights.values())})
+    weighted = _weighted(data.with_columns(**{f"fm_v_{s}": term.cast(pl.Float64) for s, term in terms.items()}), plan)
     sums = replicate_cell_sums(POLARS, terms, pl.lit(1.0), "")
     for b in replicates:
         sums |= replicate_cell_sums(POLARS, terms, pl.col(f"fm_k{b}"), f"__{b}")
@@ -70,9 +67,46 @@ def replicated_cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Lazy
         POLARS.count_rows().alias("n_rows"), *(e.alias(n) for n, e in (checks | sums).items())
     )
     laid_out = {n: pl.concat_list(n, *(f"{n}__{b}" for b in replicates)) for n in ["weight", *terms]}
-    replicate = pl.int_ranges(-1, resampling.n_resamples, dtype=pl.Int64).alias(REPLICATE)
+    replicate = pl.int_ranges(-1, plan.resampling.n_resamples, dtype=pl.Int64).alias(REPLICATE)
     cells = cells.select(*keys, *classes, "n_rows", *checks, replicate, **laid_out)
     return cells.explode([REPLICATE, "weight", *terms])
+
+
+def _weighted(data: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:
+    """``data`` with each row's Poisson weight in every replicate, ``fm_k0, fm_k1...``."""
+    resampling = plan.resampling
+    weights = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
+    hashed = data.with_columns(fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed))
+    return hashed.with_columns(**{f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(weights.values())})
+
+
+def replicated_rows(data: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:
+    """The rows of ``data`` once for the full data and once per replicate (:data:`~framemetrics.core.resampling.REPLICATE`
+    -1, then 0, 1...), each replicate's weight ``sample_weight`` times the row's Poisson weight in it.
+
+    The rows of the stages that read rows rather than cells (the one-vs-rest
+    and one-vs-one curves, the micro curve): ``n_resamples + 1`` times the
+    rows. A row a replicate does not draw stays, of weight 0, as in scikit-learn
+    on the weights ``w k``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("accuracy_score", task="multiclass", weighted=False, has_pred=True, ci=0.9, n_resamples=2)
+    >>> lf = pl.LazyFrame({"y_true": [1, 2], "sample_weight": 2.0, "fm_key": [0, 1]})
+    >>> replicated_rows(lf, plan).collect().rows()
+    [(1, 2.0, 0, -1), (1, 4.0, 0, 0), (1, 6.0, 0, 1), (2, 2.0, 1, -1), (2, 0.0, 1, 0), (2, 0.0, 1, 1)]
+    """
+    n = plan.resampling.n_resamples
+    weights = pl.concat_list(pl.lit(1.0), *(pl.col(f"fm_k{b}").cast(pl.Float64) for b in range(n))).alias("fm_k")
+    laid_out = _weighted(data, plan).with_columns(weights, pl.int_ranges(-1, n, dtype=pl.Int64).alias(REPLICATE))
+    columns = data.collect_schema().names()
+    exploded = laid_out.select(*columns, REPLICATE, "fm_k").explode([REPLICATE, "fm_k"])
+    return exploded.with_columns(sample_weight=pl.col("sample_weight") * pl.col("fm_k")).drop("fm_k")
+
+
+# The multiclass stages that read rows (their curves): on the replicated rows.
+_ROW_STAGES = frozenset({"ranking", "ovo", "micro"})
 
 
 def bootstrap_mc_polars(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
@@ -87,7 +121,8 @@ def bootstrap_mc_polars(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tup
     >>> bootstrap_mc_polars(lf, plan, [], ()).collect().columns
     ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high', 'invalid_present_y_true', 'invalid_present_y_pred']
     """
-    stages = mc_frames(data, plan, [*keys, REPLICATE], plan.stages, replicated_cells(data, plan, keys))
+    rows = replicated_rows(data, plan) if plan.stages & _ROW_STAGES else data
+    stages = mc_frames(rows, plan, [*keys, REPLICATE], plan.stages, replicated_cells(data, plan, keys))
     values = metrics_frame(stages, plan, by, internal=True)
     drawn = pl.col(REPLICATE) >= 0
     bounds = [

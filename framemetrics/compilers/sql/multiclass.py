@@ -273,8 +273,8 @@ def _ranked(prefix: str, keys: list[str], source: str) -> Ctes:
     return curve_statistics(x, keys, _RANK_STATISTICS, source=source, prefix=prefix)
 
 
-def _rank_input(plan: Plan, keys: list[str]) -> Ctes:
-    """``fm_rank_input``: each row once per class, its score for the class and whether it is of it.
+def _rank_input(plan: Plan, keys: list[str], source: str) -> Ctes:
+    """``fm_rank_input``: each row of ``source`` once per class, its score for the class and whether it is of it.
 
     A portable unpivot: one ``SELECT`` per score column, ``UNION ALL``
     (side-by-side ``UNNEST``s of lists, which Spark and ClickHouse would
@@ -290,7 +290,7 @@ def _rank_input(plan: Plan, keys: list[str]) -> Ctes:
                 _as(_col(f"s_{j}"), "y_score"),
                 _as(SQL.eq(_col("true_index"), exp.Literal.number(j)), "is_pos"),
             ],
-            "fm_input",
+            source,
         )
         for j in range(plan.n_scores)
     ]
@@ -343,15 +343,16 @@ def mc_ctes(plan: Plan, inputs: McQueryInputs, stages: frozenset[str]) -> Ctes:
     return [*input_ctes(plan, inputs), *_cells_ctes(plan, keys), *stage_ctes(plan, keys, stages)]
 
 
-def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str]) -> Ctes:
-    """The CTEs of the ``stages`` after ``fm_cells`` and ``fm_groups``, per group of ``keys``."""
+def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str], rows: str = "fm_input") -> Ctes:
+    """The CTEs of the ``stages`` after ``fm_cells`` and ``fm_groups``, per group of ``keys``; the curves read the
+    table ``rows``."""
     ctes: Ctes = []
     if "classes" in stages or "kappa" in stages:
         ctes += _classes_ctes(plan, keys)
     if "kappa" in stages:
         ctes += _kappa_ctes(plan, keys)
     if {"ranking", "ovo", "micro"} & stages:
-        ctes += _rank_input(plan, keys)
+        ctes += _rank_input(plan, keys, rows)
     if "ranking" in stages:
         ctes += _ranking_ctes(plan, keys)
     if "ovo" in stages:
@@ -537,7 +538,7 @@ def one_vs_rest_rows(plan: Plan, inputs: McQueryInputs) -> exp.Subquery:
     of the rows with ``column_index = j``, ``is_pos`` positive.
     """
     keys = _keys(inputs)
-    ctes = _prefixed([*input_ctes(plan, inputs), *_rank_input(plan, keys)], "fm_ovr_")
+    ctes = _prefixed([*input_ctes(plan, inputs), *_rank_input(plan, keys, "fm_input")], "fm_ovr_")
     # The segments renamed: the curve query's own group keys are named fm_g0... (Spark rejects the clash).
     columns = [_as(_col(k), f"fm_segment_{i}") for i, k in enumerate(keys)]
     columns += _cols(["column_index", "y_score", "is_pos", "sample_weight"])

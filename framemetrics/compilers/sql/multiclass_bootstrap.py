@@ -10,7 +10,8 @@ replicate (``weight__<b>``, ``<s>__<b>``); ``fm_cells`` lays them out as rows,
 ``fm_b`` -1 for the full data and 0, 1... for the replicates, so that the
 multiclass stages (:func:`~framemetrics.compilers.sql.multiclass.stage_ctes`)
 and every metric's formula run once over the groups ``(keys, fm_b)``
-(``fm_mc_values``). The full data's row gives the estimates, the replicates'
+(``fm_mc_values``); the curves' stages read ``fm_replicated_input``, the
+rows laid out the same way. The full data's row gives the estimates, the replicates'
 percentiles the intervals (``fm_mc_bounds``, from one pass over the values:
 :func:`~framemetrics.compilers.sql.bootstrap.percentile_ctes`).
 """
@@ -68,6 +69,24 @@ def _replicated_cells(plan: Plan, keys: list[str]) -> Ctes:
     ]
 
 
+def _replicated_rows(plan: Plan, keys: list[str]) -> Ctes:
+    """``fm_replicated_input``: the rows of ``fm_weighted`` once for the full data and once per replicate
+    (``fm_b`` -1, then 0, 1...), each replicate's ``sample_weight`` times the row's Poisson weight in it: the rows
+    of the one-vs-rest, one-vs-one and micro curves (:func:`~framemetrics.compilers.polars.multiclass_bootstrap.replicated_rows`)."""
+    replicates = range(plan.resampling.n_resamples)
+    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in (-1, *replicates)], alias="fm_ids", columns=[REPLICATE])
+    replicate = exp.column(REPLICATE)
+    drawn = exp.Case(this=replicate.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"fm_k{b}")) for b in replicates],
+                     default=SQL.lit(1.0))  # fmt: skip
+    columns = [exp.column(c) for c in [*keys, "true_index", *(f"s_{j}" for j in range(plan.n_scores))]]
+    columns += [replicate.copy(), exp.alias_(exp.column("sample_weight") * drawn, "sample_weight")]
+    return [("fm_replicated_input", select_from(columns, "fm_weighted").join(ids, join_type="cross"))]
+
+
+# The multiclass stages that read rows (their curves): on the replicated rows.
+_ROW_STAGES = frozenset({"ranking", "ovo", "micro"})
+
+
 def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
     """The plan's metrics per group and their bootstrap intervals, as a tree (see the module).
 
@@ -88,7 +107,11 @@ def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = Fals
     replicated = [*keys, REPLICATE]
     terms = sum_terms(SQL, lambda ns: mc_core.row_sums(ns, {c.name for c in plan.calls}, plan.n_scores, plan.k))
     ctes = [*input_ctes(plan, inputs), *weighted_ctes(plan, terms, keys), *_replicated_cells(plan, keys)]
-    ctes += stage_ctes(plan, replicated, plan.stages)
+    rows = "fm_input"
+    if plan.stages & _ROW_STAGES:
+        ctes += _replicated_rows(plan, keys)
+        rows = "fm_replicated_input"
+    ctes += stage_ctes(plan, replicated, plan.stages, rows)
     ctes.append(("fm_mc_values", metrics_select(plan, replicated, inputs.by, checks=True, internal=True)))
     values = [exp.column(identifier(interval.call.name)) for interval in plan.bootstrapped]
     ctes += percentile_ctes("fm_mc", list(plan.bootstrapped), values, keys, "fm_mc_values", exp.column(REPLICATE) >= 0)
