@@ -152,3 +152,26 @@ def test_a_cell_with_an_interval_is_tinted_only_where_the_interval_excludes_the_
     assert "roc_auc_score_low" not in header and "roc_auc_score" in header
     assert "background" not in rows[0] and "background" in rows[1]  # 0.85 within [0.70, 0.95] of 0.90: no tint
     assert all(r.count('<svg class="bar"') == 1 and "[0." in r for r in rows)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_roc_band_is_wilsons_interval_of_the_tpr_at_each_point_without_weights(engine):
+    """Unweighted: each ROC point's band is statsmodels' Wilson interval of tp out of the segment's positives,
+    drawn under every curve; weighted (Kish's n would need the squared weights per point): no band."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from framemetrics.report.plots import roc_svg, tpr_band
+
+    rng = np.random.default_rng(4)
+    frame = pl.DataFrame({"g": rng.choice(["a", "b"], 300), "y": rng.integers(0, 2, 300), "p": rng.random(300).round(2),
+                          "w": rng.integers(1, 3, 300).astype(float)})  # fmt: skip
+    data = collect(frame, y_true="y", y_score="p", by=("g",), engine=engine, max_points=20)
+    for (segment,), points in data.roc.group_by("segment"):
+        band = tpr_band(points)
+        tp, positives = points["tp"].to_numpy(), (points["tp"] + points["fn"]).to_numpy()
+        low, high = proportion_confint(tp, positives, alpha=0.05, method="wilson")
+        np.testing.assert_allclose(band["low"].to_numpy(), low, rtol=1e-9, atol=1e-12, err_msg=segment)
+        np.testing.assert_allclose(band["high"].to_numpy(), high, rtol=1e-9, atol=1e-12, err_msg=segment)
+    assert roc_svg(data).count('class="band"') == data.roc["segment"].n_unique() == 3
+    weighted = collect(frame, y_true="y", y_score="p", by=("g",), sample_weight="w", engine=engine, max_points=20)
+    assert 'class="band"' not in roc_svg(weighted)

@@ -104,6 +104,7 @@ class ReportData:
     classes: pl.DataFrame | None = None
     confusion: pl.DataFrame | None = None
     classes_shown: tuple[str, ...] = ()
+    weighted: bool = False
 
     @property
     def n_rows(self) -> int:
@@ -217,7 +218,7 @@ def collect(
     return report_data(
         source, started, title=title or f"Evaluation of {y_score} against {y_true}", engine=engine, by=by,
         overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=calibration,
-        distribution=distribution, max_points=max_points, notes=notes,
+        distribution=distribution, max_points=max_points, notes=notes, weighted=sample_weight is not None,
     )  # fmt: skip
 
 

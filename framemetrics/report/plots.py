@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import polars as pl
 
+from framemetrics.compilers.polars import POLARS
+from framemetrics.core.normal import normal_quantile
+from framemetrics.core.proportions import wilson_bounds
 from framemetrics.report.collect import OVERALL, ReportData, segment_label
+from framemetrics.report.shared import REPORT_LEVEL
 from framemetrics.report.svg import PALETTE, Axes, heatmaps
 
-__all__ = ["calibration_svg", "confusion_svg", "distribution_svg", "figures", "pr_svg", "roc_svg"]
+__all__ = ["calibration_svg", "confusion_svg", "distribution_svg", "figures", "pr_svg", "roc_svg", "tpr_band"]
 
 
 def _style(segment: str, data: ReportData) -> dict[str, object]:
@@ -29,20 +33,43 @@ def _label(segment: str, data: ReportData, metric: str, short: str) -> str:
     return segment if value is None else f"{segment} ({short} {value:.3f})"
 
 
-def _curves(data: ReportData, frame: pl.DataFrame, x: str, y: str, axes: Axes, metric: str, short: str) -> None:
+def tpr_band(points: pl.DataFrame, level: float = REPORT_LEVEL) -> pl.DataFrame:
+    """Wilson's interval of the true positive rate at each point of an unweighted ROC curve: ``tp`` successes
+    of the ``tp + fn`` positives (the proportions' interval, :func:`~framemetrics.core.proportions.wilson_bounds`).
+
+    Examples
+    --------
+    >>> band = tpr_band(pl.DataFrame({"tp": [3.0], "fn": [7.0]}))
+    >>> [round(v, 6) for v in band.row(0)]
+    [0.107791, 0.603222]
+    """
+    positives = pl.col("tp") + pl.col("fn")
+    bounds = wilson_bounds(POLARS, pl.col("tp"), positives, positives, pl.lit(normal_quantile((1 + level) / 2)))
+    return points.select(**bounds)
+
+
+def _curves(
+    data: ReportData, frame: pl.DataFrame, x: str, y: str, axes: Axes, metric: str, short: str, *, band: bool = False
+) -> None:
     for (segment,) in frame.select("segment").unique(maintain_order=True).rows():
         points = frame.filter(pl.col("segment") == segment).drop_nulls([x, y])
         if points.height:
             label = _label(segment, data, metric, short)
-            axes.line(points[x].to_list(), points[y].to_list(), label=label, **_style(segment, data))
+            style = _style(segment, data)
+            if band:
+                bounds = tpr_band(points)
+                axes.band(points[x].to_list(), bounds["low"].to_list(), bounds["high"].to_list(), color=style["color"])
+            axes.line(points[x].to_list(), points[y].to_list(), label=label, **style)
 
 
 def roc_svg(data: ReportData) -> str:
-    """ROC curves: the whole data in black, the largest segments in colour."""
+    """ROC curves: the whole data in black, the largest segments in colour; for a binary model without weights,
+    each in a band of Wilson's 95 % interval of its true positive rate (:func:`tpr_band`)."""
     title = "One-vs-rest ROC curve per class" if data.task == "multiclass" else "ROC curve"
     axes = Axes(title, "False positive rate", "True positive rate")
     axes.line([0.0, 1.0], [0.0, 1.0], color="grey", width=0.8, dashed=True)
-    _curves(data, data.roc, "fpr", "tpr", axes, "roc_auc_score", "AUC")
+    band = data.task == "binary" and not data.weighted
+    _curves(data, data.roc, "fpr", "tpr", axes, "roc_auc_score", "AUC", band=band)
     return axes.svg("lower right")
 
 

@@ -121,6 +121,13 @@ class Axes:
         if label is not None:
             self.legend.append((label, f'stroke="{color}" stroke-width="{max(width, 1.5)}"{dash}'))
 
+    def band(self, xs: Sequence[float], lows: Sequence[float], highs: Sequence[float], *, color: str) -> None:
+        """A lightly filled band between ``lows`` and ``highs`` over ``xs``."""
+        if not xs:
+            return
+        outline = self._path([*xs, *reversed(xs)], [*highs, *reversed(lows)])
+        self.marks.append(f'<path class="band" d="{outline} Z" fill="{color}" fill-opacity="0.12" stroke="none"/>')
+
     def steps(self, edges: Sequence[float], values: Sequence[float], *, color: str, label: str) -> None:
         """A histogram: ``values[i]`` over ``[edges[i], edges[i + 1])``, filled lightly and outlined."""
         xs, ys = [edges[0]], [0.0]
