@@ -31,6 +31,7 @@ __all__ = [
     "AVERAGE_ROWS",
     "CLASS_TABLE",
     "CLASS_VALUES",
+    "CURVE_STAGES",
     "KAPPA_COLUMNS",
     "argmax_label",
     "average_column",
@@ -49,6 +50,8 @@ Expr = Any
 
 # The report's order column: classes by their index, then the average rows from here on.
 AVERAGE_ROWS = 1_000_000
+# The stages that read rows rather than the confusion cells: the one-vs-rest, one-vs-one and micro curves.
+CURVE_STAGES = frozenset({"ranking", "ovo", "micro"})
 
 
 def _total(values: list[Expr]) -> Expr:

@@ -41,7 +41,7 @@ from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.checks import invalid_input, rows
 from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
+from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE, CURVE_STAGES
 from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
 from framemetrics.sources import Source, null_rows, open_polars, open_sql
 
@@ -282,7 +282,7 @@ def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> p
         data = request.polars_input(opened)
         keys = [f"fm_g{i}" for i in range(len(request.by))]
         # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
-        ranked = bool({"ranking", "ovo", "micro"} & plan.stages)
+        ranked = bool(CURVE_STAGES & plan.stages)
         flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
         if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
             result = bootstrap_mc_polars(data, plan, keys, request.by).collect(engine="streaming")

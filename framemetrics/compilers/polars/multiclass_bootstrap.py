@@ -105,10 +105,6 @@ def replicated_rows(data: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:
     return exploded.with_columns(sample_weight=pl.col("sample_weight") * pl.col("fm_k")).drop("fm_k")
 
 
-# The multiclass stages that read rows (their curves): on the replicated rows.
-_ROW_STAGES = frozenset({"ranking", "ovo", "micro"})
-
-
 def bootstrap_mc_polars(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
     """The metrics per group of ``data`` and their bootstrap intervals, sorted by group.
 
@@ -121,7 +117,7 @@ def bootstrap_mc_polars(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tup
     >>> bootstrap_mc_polars(lf, plan, [], ()).collect().columns
     ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high', 'invalid_present_y_true', 'invalid_present_y_pred']
     """
-    rows = replicated_rows(data, plan) if plan.stages & _ROW_STAGES else data
+    rows = replicated_rows(data, plan) if plan.stages & mc_core.CURVE_STAGES else data
     stages = mc_frames(rows, plan, [*keys, REPLICATE], plan.stages, replicated_cells(data, plan, keys))
     values = metrics_frame(stages, plan, by, internal=True)
     drawn = pl.col(REPLICATE) >= 0

@@ -351,7 +351,7 @@ def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str], rows: str = 
         ctes += _classes_ctes(plan, keys)
     if "kappa" in stages:
         ctes += _kappa_ctes(plan, keys)
-    if {"ranking", "ovo", "micro"} & stages:
+    if mc_core.CURVE_STAGES & stages:
         ctes += _rank_input(plan, keys, rows)
     if "ranking" in stages:
         ctes += _ranking_ctes(plan, keys)

@@ -40,11 +40,10 @@ from framemetrics.core.resampling import REPLICATE, replicate_cell_sums, sum_ter
 __all__ = ["bootstrap_mc_query"]
 
 
-def _replicated_cells(plan: Plan, keys: list[str]) -> Ctes:
-    """``fm_replicate_cells`` (per group and cell, every replicate's sums as columns) and ``fm_cells`` (as rows)."""
+def _replicated_cells(plan: Plan, keys: list[str], terms: dict[str, exp.Expression]) -> Ctes:
+    """``fm_replicate_cells`` (per group and cell, every replicate's sums of the row ``terms`` as columns) and
+    ``fm_cells`` (as rows)."""
     replicates = range(plan.resampling.n_resamples)
-    names = {c.name for c in plan.calls}
-    terms = sum_terms(SQL, lambda ns: mc_core.row_sums(ns, names, plan.n_scores, plan.k))
     checks = {name: v for name, v in cell_sums(plan).items() if name not in terms}
     sums = replicate_cell_sums(SQL, terms, SQL.lit(1.0), "")
     for b in replicates:
@@ -83,10 +82,6 @@ def _replicated_rows(plan: Plan, keys: list[str]) -> Ctes:
     return [("fm_replicated_input", select_from(columns, "fm_weighted").join(ids, join_type="cross"))]
 
 
-# The multiclass stages that read rows (their curves): on the replicated rows.
-_ROW_STAGES = frozenset({"ranking", "ovo", "micro"})
-
-
 def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
     """The plan's metrics per group and their bootstrap intervals, as a tree (see the module).
 
@@ -106,9 +101,9 @@ def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = Fals
     keys = [f"fm_g{i}" for i in range(len(inputs.by))]
     replicated = [*keys, REPLICATE]
     terms = sum_terms(SQL, lambda ns: mc_core.row_sums(ns, {c.name for c in plan.calls}, plan.n_scores, plan.k))
-    ctes = [*input_ctes(plan, inputs), *weighted_ctes(plan, terms, keys), *_replicated_cells(plan, keys)]
+    ctes = [*input_ctes(plan, inputs), *weighted_ctes(plan, terms, keys), *_replicated_cells(plan, keys, terms)]
     rows = "fm_input"
-    if plan.stages & _ROW_STAGES:
+    if plan.stages & mc_core.CURVE_STAGES:
         ctes += _replicated_rows(plan, keys)
         rows = "fm_replicated_input"
     ctes += stage_ctes(plan, replicated, plan.stages, rows)
