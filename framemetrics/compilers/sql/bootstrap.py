@@ -391,35 +391,47 @@ def _quantile_replicates(
     """The statistics of a weighted quantile's stage (every row positive) of each of the ``replicates`` per group.
 
     ``<prefix>_replicate_scores`` sums the rows per group and value with each
-    replicate's Poisson weights (``pw__<b>``); ``<prefix>_replicate_long`` lays
-    the replicates out as rows (``fm_b``); then the point estimates' stages
-    run on the groups (segment, replicate) unchanged
-    (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: running
-    sums, the replicate's own quantile, the statistics), each written once
-    whatever the number of replicates (the quantile's expression is long:
-    one per replicate would exceed ClickHouse's 256 KiB statement at 20
-    replicates); ``<prefix>_<quantile>_curve_replicates`` sets each
-    replicate's statistics beside the others, per group.
+    replicate's Poisson weights (``pw__<b>``), ``<prefix>_replicate_wide``
+    takes every replicate's running sums down one sort, and
+    ``<prefix>_replicate_curve`` lays the replicates' points out as rows
+    (``fm_b``): the point estimates' stages then run on the groups (segment,
+    replicate) unchanged
+    (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: the
+    replicate's own quantile, the statistics), each written once whatever the
+    number of replicates (the quantile's expression is long: one per
+    replicate, 20 replicates of three such metrics came to 260 KB, over
+    ClickHouse's 256 KiB statement); ``<prefix>_<quantile>_curve_replicates``
+    sets each replicate's statistics beside the others, per group. Sorting
+    the rows laid out (a sort per segment and replicate) took DuckDB 8.5 s
+    against 5.8 s for 50 replicates of the median absolute error, 10^6 rows.
     """
     group = [exp.column(k) for k in keys]
     sums = [exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * positive_weight(SQL, x)), f"pw__{b}") for b in replicates]
     scores = select_from([*group, exp.alias_(x.y_score, "y_score"), *sums], source, group_by=[*group, x.y_score])
     scores.meta[DISTRIBUTE] = keys
-    replicate = exp.column(REPLICATE)
-    picked = exp.Case(this=replicate.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"pw__{b}"))
-                                                  for b in replicates])  # fmt: skip
-    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
-    long = exp.select(*group, exp.column("y_score"), replicate.copy(), exp.alias_(picked, "pw"))
-    long = long.from_(f"{prefix}_replicate_scores{suffix}").join(ids, join_type="cross")
-    replicated = [*keys, REPLICATE]
     previous = any(STATISTICS[s].previous for s in statistics)
-    running = running_sums(replicated, CURVE_SUMS[:1], previous=previous)
+    running = {
+        n: v
+        for b in replicates
+        for n, v in running_sums(keys, CURVE_SUMS[:1], previous=previous, suffix=f"__{b}").items()
+    }
     curve = exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items()))
-    curve = curve.from_(f"{prefix}_replicate_long{suffix}")
+    curve = curve.from_(f"{prefix}_replicate_scores{suffix}")
+    replicate = exp.column(REPLICATE)
+    columns = ["pw", "tp", "pos_total", *(["tp_prev"] if previous else [])]
+    picked = [
+        exp.alias_(exp.Case(this=replicate.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{c}__{b}"))
+                                                         for b in replicates]), c)
+        for c in columns
+    ]  # fmt: skip
+    ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
+    long = exp.select(*group, exp.column("y_score"), replicate.copy(), *picked)
+    long = long.from_(f"{prefix}_replicate_wide{suffix}").join(ids, join_type="cross")
+    replicated = [*keys, REPLICATE]
     ctes = [
         (f"{prefix}_replicate_scores{suffix}", scores),
-        (f"{prefix}_replicate_long{suffix}", long),
-        (f"{prefix}_replicate_curve{suffix}", curve),
+        (f"{prefix}_replicate_wide{suffix}", curve),
+        (f"{prefix}_replicate_curve{suffix}", long),
     ]
     kinds: dict[str, list[str]] = {}
     for s in statistics:
