@@ -93,7 +93,9 @@ def multiclass_frame() -> pl.DataFrame:
             "id": np.arange(n),
         }
     )
-    bad = frame.head(3).with_columns(g=pl.lit("bad"), y=pl.Series(["ant", "eel", "cat"]), id=pl.Series([n, n + 1, n + 2]))
+    bad = frame.head(3).with_columns(
+        g=pl.lit("bad"), y=pl.Series(["ant", "eel", "cat"]), id=pl.Series([n, n + 1, n + 2])
+    )
     return pl.concat([frame, bad])
 
 
@@ -116,6 +118,14 @@ _SCORES = [f"p_{c}" for c in LABELS]
 _MULTICLASS = {"table": "multiclass", "y_true": "y", "y_pred": "yhat", "y_score": _SCORES, "labels": LABELS, "by": "g"}
 
 Query = Callable[[str], str]
+
+
+def _mc_bootstrap(dialect: str, metrics: list[str], **extra: str) -> str:
+    """The multiclass SQL with bootstrap intervals of ``metrics`` (8 replicates keyed by ``id``)."""
+    return fm.sql.multiclass_query(metrics, ci=0.9, n_resamples=8, seed=5, row_id="id", dialect=dialect,
+                                   **_MULTICLASS, **extra)  # fmt: skip
+
+
 CASES: dict[str, Query] = {
     "binary metrics": lambda d: fm.sql.query(_metrics("binary"), threshold=0.5, dialect=d, **_BINARY),
     "binary metrics, bins": lambda d: fm.sql.query(
@@ -139,8 +149,15 @@ CASES: dict[str, Query] = {
         **_BINARY,
     ),
     "bootstrap, regression": lambda d: fm.sql.query(
-        {"r2_score": {}, "explained_variance_score": {}, "mean_absolute_error": {}, "d2_tweedie_score": {"power": 1.5},
-         "median_absolute_error": {}, "d2_absolute_error_score": {}, "d2_pinball_score": {"alpha": 0.3}},
+        {
+            "r2_score": {},
+            "explained_variance_score": {},
+            "mean_absolute_error": {},
+            "d2_tweedie_score": {"power": 1.5},
+            "median_absolute_error": {},
+            "d2_absolute_error_score": {},
+            "d2_pinball_score": {"alpha": 0.3},
+        },
         table="regression",
         y_true="y",
         y_pred="f",
@@ -151,7 +168,7 @@ CASES: dict[str, Query] = {
         seed=2,
         row_id="id",
         dialect=d,
-    ),  # fmt: skip
+    ),
     "compare_auc": lambda d: fm.sql.compare_auc(**(_BINARY | {"y_score": ["p", "q"]}), dialect=d),
     "regression metrics": lambda d: fm.sql.query(
         _metrics("regression"), table="regression", y_true="y", y_pred="f", sample_weight="w", by="g", dialect=d
@@ -169,30 +186,29 @@ CASES: dict[str, Query] = {
         [m for m, info in MULTICLASS.items() if info.weighted], sample_weight="w", dialect=d, **_MULTICLASS
     ),
     "multiclass metrics, unweighted": lambda d: fm.sql.multiclass_query(list(MULTICLASS), dialect=d, **_MULTICLASS),
-    "multiclass bootstrap": lambda d: fm.sql.multiclass_query(
-        ["accuracy_score", "f1_macro", "precision_weighted", "recall_micro", "jaccard_weighted", "matthews_corrcoef",
-         "cohen_kappa_score", "balanced_accuracy_score", "log_loss", "brier_score_loss", "top_k_accuracy_score"],
+    "multiclass bootstrap": lambda d: _mc_bootstrap(
+        d,
+        [
+            "accuracy_score",
+            "f1_macro",
+            "precision_weighted",
+            "recall_micro",
+            "jaccard_weighted",
+            "matthews_corrcoef",
+            "cohen_kappa_score",
+            "balanced_accuracy_score",
+            "log_loss",
+            "brier_score_loss",
+            "top_k_accuracy_score",
+        ],
         sample_weight="w",
-        ci=0.9,
-        n_resamples=8,
-        seed=5,
-        row_id="id",
-        dialect=d,
-        **_MULTICLASS,
     ),
-    "multiclass bootstrap, curves": lambda d: fm.sql.multiclass_query(
+    "multiclass bootstrap, curves": lambda d: _mc_bootstrap(
+        d,
         ["roc_auc_ovr", "roc_auc_ovr_micro", "average_precision_weighted", "average_precision_micro"],
         sample_weight="w",
-        ci=0.9,
-        n_resamples=8,
-        seed=5,
-        row_id="id",
-        dialect=d,
-        **_MULTICLASS,
     ),
-    "multiclass bootstrap, one-vs-one": lambda d: fm.sql.multiclass_query(
-        ["roc_auc_ovo", "roc_auc_ovo_weighted"], ci=0.9, n_resamples=8, seed=5, row_id="id", dialect=d, **_MULTICLASS
-    ),
+    "multiclass bootstrap, one-vs-one": lambda d: _mc_bootstrap(d, ["roc_auc_ovo", "roc_auc_ovo_weighted"]),
     "multiclass metrics, classes found per group": lambda d: fm.sql.multiclass_query(
         [m for m, info in MULTICLASS.items() if info.prediction == "y_pred"],
         table="multiclass",

@@ -311,113 +311,87 @@ def _curve_replicates(
     (their Poisson weights) for each value they sort (:attr:`~framemetrics.core.statistics.Statistic.score`):
     the stages' CTEs, and those holding the statistics per group (``fm_<value>..._curve_replicates<suffix>``).
 
-    The scores' stage (:func:`_score_replicates`) and a quantile's
-    (:func:`_quantile_replicates`) both sum the rows per group and value with
-    each replicate's Poisson weights, one aggregation.
+    For each value, ``fm_<value>_replicate_scores`` sums the rows per group
+    and value with each replicate's Poisson weights (``pw__<b>, nw__<b>``;
+    ``pw__<b>`` alone for a quantile's stage, every row positive:
+    :func:`~framemetrics.core.statistics.curve_rows`) and
+    ``fm_<value>_replicate_running`` takes every replicate's running sums down
+    one sort (:func:`~framemetrics.compilers.sql.stages.running_sums`); the
+    scores' statistics are then read per replicate from its columns
+    (:func:`_score_statistics`), a quantile's from the replicates laid out as
+    rows (:func:`_quantile_statistics`).
     """
     stages: dict[str, list[str]] = {}
     for s in statistics:
         stages.setdefault(STATISTICS[s].score, []).append(s)
     ctes, finals = [], []
     for score, names in stages.items():
-        build = _score_replicates if score == "y_score" else _quantile_replicates
-        built, final = build(plan, curve_rows(SQL, x, score), keys, names, replicates, source, f"fm_{score}", suffix)
+        rows, labelled, prefix = curve_rows(SQL, x, score), score == "y_score", f"fm_{score}"
+        group = [exp.column(k) for k in keys]
+        value = bin_score(SQL, rows.y_score, SQL.lit(float(plan.bins))) if labelled and plan.bins else rows.y_score
+        weights = {"pw": positive_weight(SQL, rows)} | ({"nw": negative_weight(SQL, rows)} if labelled else {})
+        sums = [exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * w), f"{n}__{b}") for b in replicates
+                for n, w in weights.items()]  # fmt: skip
+        scores = select_from([*group, exp.alias_(value, "y_score"), *sums], source, group_by=[*group, value])
+        scores.meta[DISTRIBUTE] = keys
+        previous = any(STATISTICS[s].previous for s in names)
+        running = {n: v for b in replicates for n, v in running_sums(keys, CURVE_SUMS[: len(weights)],
+                                                                     previous=previous, suffix=f"__{b}").items()}  # fmt: skip
+        ctes += [
+            (f"{prefix}_replicate_scores{suffix}", scores),
+            (f"{prefix}_replicate_running{suffix}", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in
+                                                                            running.items())).from_(
+                f"{prefix}_replicate_scores{suffix}")),
+        ]  # fmt: skip
+        end = _score_statistics if labelled else _quantile_statistics
+        built, final = end(rows, keys, names, replicates, f"{prefix}{suffix}")
         ctes, finals = ctes + built, finals + final
     return ctes, finals
 
 
-def _score_replicates(
-    plan: Plan,
-    x: Rows,
-    keys: list[str],
-    statistics: list[str],
-    replicates: range,
-    source: str,
-    prefix: str,
-    suffix: str,
+def _score_statistics(
+    x: Rows, keys: list[str], statistics: list[str], replicates: range, stage: str
 ) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
-    """The scores' curve statistics of each of the ``replicates`` per group, one sort serving them all.
-
-    ``<prefix>_replicate_scores`` sums the rows per group and score with each
-    replicate's Poisson weights (``pw__<b>, nw__<b>``),
-    ``<prefix>_replicate_curve`` takes every replicate's running sums down the
-    same order (:func:`~framemetrics.compilers.sql.stages.running_sums`), and
-    ``<prefix>_replicate_gaps`` each replicate's largest ``tpr - fpr`` where
-    KS reads it.
-    """
+    """The scores' curve statistics of each of the ``replicates`` per group, from their columns in the running
+    sums of ``stage`` (``fm_y_score<suffix>``; ``..._replicate_gaps`` each replicate's largest ``tpr - fpr``
+    where KS reads it)."""
+    prefix, suffix = stage.rsplit("_", 1)
     group = [exp.column(k) for k in keys]
-    score = x.y_score if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
-    weights = {"pw": positive_weight(SQL, x), "nw": negative_weight(SQL, x)}
-    sums = [
-        exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * weight), f"{name}__{b}")
-        for b in replicates
-        for name, weight in weights.items()
-    ]
-    scores = select_from([*group, exp.alias_(score, "y_score"), *sums], source, group_by=[*group, score])
-    scores.meta[DISTRIBUTE] = keys
-    previous = any(STATISTICS[s].previous for s in statistics)
-    running = {
-        n: v for b in replicates for n, v in running_sums(keys, CURVE_SUMS, previous=previous, suffix=f"__{b}").items()
-    }
-    ctes = [
-        (f"{prefix}_replicate_scores{suffix}", scores),
-        (f"{prefix}_replicate_curve{suffix}", exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items()))
-         .from_(f"{prefix}_replicate_scores{suffix}")),
-    ]  # fmt: skip
     points = {b: replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates}
-    source = f"{prefix}_replicate_curve{suffix}"
+    source, ctes = f"{prefix}_replicate_running_{suffix}", []
     if any(STATISTICS[s].gap_max for s in statistics):
         gaps = [
             exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in points.items()
         ]
-        ctes.append((f"{prefix}_replicate_gaps{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
-        source = f"{prefix}_replicate_gaps{suffix}"
+        ctes.append((f"{prefix}_replicate_gaps_{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
+        source = f"{prefix}_replicate_gaps_{suffix}"
     values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in points.items() for s in statistics]
-    return ctes, [
-        (f"{prefix}_curve_replicates{suffix}", select_from([*group, *values], source, group_by=group or None))
-    ]
+    return ctes, [(f"{prefix}_curve_replicates_{suffix}", select_from([*group, *values], source,
+                                                                      group_by=group or None))]  # fmt: skip
 
 
-def _quantile_replicates(
-    plan: Plan,
-    x: Rows,
-    keys: list[str],
-    statistics: list[str],
-    replicates: range,
-    source: str,
-    prefix: str,
-    suffix: str,
+def _quantile_statistics(
+    x: Rows, keys: list[str], statistics: list[str], replicates: range, stage: str
 ) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
-    """The statistics of a weighted quantile's stage (every row positive) of each of the ``replicates`` per group.
+    """The statistics of a weighted quantile's stage of each of the ``replicates`` per group, from the running sums
+    of ``stage`` (``fm_<value><suffix>``).
 
-    ``<prefix>_replicate_scores`` sums the rows per group and value with each
-    replicate's Poisson weights (``pw__<b>``), ``<prefix>_replicate_wide``
-    takes every replicate's running sums down one sort, and
-    ``<prefix>_replicate_curve`` lays the replicates' points out as rows
+    ``..._replicate_curve`` lays the replicates' points out as rows
     (``fm_b``): the point estimates' stages then run on the groups (segment,
     replicate) unchanged
     (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: the
     replicate's own quantile, the statistics), each written once whatever the
     number of replicates (the quantile's expression is long: one per
     replicate, 20 replicates of three such metrics came to 260 KB, over
-    ClickHouse's 256 KiB statement); ``<prefix>_<quantile>_curve_replicates``
+    ClickHouse's 256 KiB statement); ``..._<quantile>_curve_replicates``
     sets each replicate's statistics beside the others, per group. Sorting
-    the rows laid out (a sort per segment and replicate) took DuckDB 8.5 s
-    against 5.8 s for 50 replicates of the median absolute error, 10^6 rows.
+    the rows laid out instead (a sort per segment and replicate) took DuckDB
+    8.5 s against 5.8 s for 50 replicates of the median absolute error, 10^6
+    rows.
     """
-    group = [exp.column(k) for k in keys]
-    sums = [exp.alias_(SQL.sum(exp.column(f"fm_k{b}") * positive_weight(SQL, x)), f"pw__{b}") for b in replicates]
-    scores = select_from([*group, exp.alias_(x.y_score, "y_score"), *sums], source, group_by=[*group, x.y_score])
-    scores.meta[DISTRIBUTE] = keys
+    prefix, suffix = stage.rsplit("_", 1)
+    group, replicate = [exp.column(k) for k in keys], exp.column(REPLICATE)
     previous = any(STATISTICS[s].previous for s in statistics)
-    running = {
-        n: v
-        for b in replicates
-        for n, v in running_sums(keys, CURVE_SUMS[:1], previous=previous, suffix=f"__{b}").items()
-    }
-    curve = exp.select(exp.Star(), *(exp.alias_(v, n) for n, v in running.items()))
-    curve = curve.from_(f"{prefix}_replicate_scores{suffix}")
-    replicate = exp.column(REPLICATE)
     columns = ["pw", "tp", "pos_total", *(["tp_prev"] if previous else [])]
     picked = [
         exp.alias_(exp.Case(this=replicate.copy(), ifs=[exp.If(this=SQL.lit(b), true=exp.column(f"{c}__{b}"))
@@ -426,21 +400,16 @@ def _quantile_replicates(
     ]  # fmt: skip
     ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
     long = exp.select(*group, exp.column("y_score"), replicate.copy(), *picked)
-    long = long.from_(f"{prefix}_replicate_wide{suffix}").join(ids, join_type="cross")
-    replicated = [*keys, REPLICATE]
-    ctes = [
-        (f"{prefix}_replicate_scores{suffix}", scores),
-        (f"{prefix}_replicate_wide{suffix}", curve),
-        (f"{prefix}_replicate_curve{suffix}", long),
-    ]
+    curve = f"{prefix}_replicate_curve_{suffix}"
+    ctes = [(curve, long.from_(f"{prefix}_replicate_running_{suffix}").join(ids, join_type="cross"))]
     kinds: dict[str, list[str]] = {}
     for s in statistics:
         kinds.setdefault(STATISTICS[s].quantile, []).append(s)
     finals = []
     for quantile, names in kinds.items():
         kind = f"_{quantile}" if quantile else ""
-        stages = curve_statistics(x, replicated, tuple(names), quantile=quantile, labelled=False,
-                                  prefix=f"{prefix}_replicate{kind}{suffix}", stage=f"{prefix}_replicate_curve{suffix}")  # fmt: skip
+        stages = curve_statistics(x, [*keys, REPLICATE], tuple(names), quantile=quantile, labelled=False,
+                                  prefix=f"{prefix}_replicate{kind}_{suffix}", stage=curve)  # fmt: skip
         pivoted = [
             exp.alias_(exp.Max(this=SQL.when(SQL.eq(replicate.copy(), b), exp.column(s)).otherwise(SQL.null())),
                        f"{s}__{b}")
@@ -448,6 +417,6 @@ def _quantile_replicates(
             for s in names
         ]  # fmt: skip
         ctes += stages
-        finals.append((f"{prefix}{kind}_curve_replicates{suffix}", select_from([*group, *pivoted], stages[-1][0],
-                                                                                group_by=group or None)))  # fmt: skip
+        finals.append((f"{prefix}{kind}_curve_replicates_{suffix}", select_from([*group, *pivoted], stages[-1][0],
+                                                                                 group_by=group or None)))  # fmt: skip
     return ctes, finals
