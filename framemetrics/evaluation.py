@@ -186,8 +186,8 @@ def evaluate(
         positive and negative rates, NPV, prevalence); weights are frequency
         weights for DeLong and give Kish's effective size to Wilson
         (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
-        Multiclass metrics: the Poisson bootstrap (all but the one-vs-rest
-        and one-vs-one ranking metrics, which raise).
+        Every other metric, and every multiclass metric: the Poisson
+        bootstrap's percentile interval.
     ci_method : {"delong", "wilson", "clopper-pearson", "bootstrap", "own"}, optional
         Force a method where it applies (``"clopper-pearson"``: the
         proportions' "exact" interval, Beta quantiles computed in the

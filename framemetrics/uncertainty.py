@@ -233,15 +233,13 @@ def bootstrap(
     Parameters
     ----------
     source, y_true, y_pred, y_score, task, labels, metrics, by, threshold, sample_weight, pos_label, neg_label
-        As in :func:`framemetrics.evaluate`: the binary and regression
-        metrics that are sums over rows, R², explained variance and the
-        Tweedie D², the ranking metrics (ROC AUC, Gini, average precision, PR AUC, KS,
-        break-even point, partial AUC), and the multiclass metrics of the
-        confusion cells (every class average, kappa, MCC, balanced accuracy,
-        Jaccard, log loss, Brier, top-k accuracy); not yet the metrics of a
-        quantile (the median errors, D² of the absolute and pinball errors)
-        nor the multiclass ranking metrics (one-vs-rest and one-vs-one AUC,
-        average precision): they raise.
+        As in :func:`framemetrics.evaluate`: every binary, regression and
+        multiclass metric (the sums over rows; R², explained variance and the
+        Tweedie D² about each replicate's own mean; the ranking metrics and
+        the weighted quantiles, the median errors and the D² of the absolute
+        and pinball errors, from one sorted stage; the multiclass metrics
+        through their confusion cells, and their one-vs-rest, one-vs-one and
+        micro curves on the rows laid out once per replicate).
     zero_division
         As in :func:`framemetrics.evaluate`.
     n_resamples : int, default 1000

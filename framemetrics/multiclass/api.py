@@ -357,9 +357,10 @@ def evaluate_multiclass(
     ci : float, optional
         A confidence level (0.95): each metric ``m`` gets ``m_low`` and
         ``m_high`` beside it, the Poisson bootstrap's percentile interval
-        (README, "Uncertainty"). Every metric of hard predictions, log loss,
-        Brier and top-k accuracy; not yet the one-vs-rest and one-vs-one
-        ranking metrics (they raise).
+        (README, "Uncertainty"). Every metric: those of hard predictions, log
+        loss, Brier and top-k accuracy through the confusion cells, the
+        one-vs-rest, one-vs-one and micro curves on the rows laid out once per
+        replicate (``n_resamples + 1`` times the rows).
     ci_method : {"bootstrap"}, optional
         The only method of multiclass intervals.
     n_resamples, seed, row_id
