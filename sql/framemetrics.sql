@@ -143,6 +143,10 @@ CREATE OR REPLACE MACRO fm_stat_tn_sq(y_true, y_pred, sample_weight, neg_label) 
     COALESCE(SUM(sample_weight * sample_weight * CAST(y_true = neg_label AND y_pred = neg_label AS
         DOUBLE)), 0);
 
+-- sum w^2 over the rows of pos_label: Kish's n of the positives, (sum w)^2 / sum w^2 (the ROC band).
+CREATE OR REPLACE MACRO fm_stat_sum_pos_sq(y_true, sample_weight, pos_label) AS
+    COALESCE(SUM(sample_weight * (sample_weight * CAST(y_true = pos_label AS DOUBLE))), 0);
+
 -- Total weight of the group.
 CREATE OR REPLACE MACRO fm_stat_sum_weight(sample_weight) AS
     COALESCE(SUM(sample_weight), 0);

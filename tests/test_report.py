@@ -154,24 +154,31 @@ def test_a_cell_with_an_interval_is_tinted_only_where_the_interval_excludes_the_
     assert all(r.count('<svg class="bar"') == 1 and "[0." in r for r in rows)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-def test_the_roc_band_is_wilsons_interval_of_the_tpr_at_each_point_without_weights(engine):
-    """Unweighted: each ROC point's band is statsmodels' Wilson interval of tp out of the segment's positives,
-    drawn under every curve; weighted (Kish's n would need the squared weights per point): no band."""
+def test_the_roc_band_is_wilsons_interval_of_the_tpr_at_each_point(engine, weighted):
+    """Each ROC point's band is statsmodels' Wilson interval of the TPR with Kish's n of the segment's positives,
+    (sum w)^2 / sum w^2 (their count without weights), drawn under every curve of the figure."""
     from statsmodels.stats.proportion import proportion_confint
 
     from framemetrics.report.plots import roc_svg, tpr_band
 
     rng = np.random.default_rng(4)
     frame = pl.DataFrame({"g": rng.choice(["a", "b"], 300), "y": rng.integers(0, 2, 300), "p": rng.random(300).round(2),
-                          "w": rng.integers(1, 3, 300).astype(float)})  # fmt: skip
-    data = collect(frame, y_true="y", y_score="p", by=("g",), engine=engine, max_points=20)
+                          "w": rng.integers(1, 4, 300) / 2})  # fmt: skip
+    data = collect(frame, y_true="y", y_score="p", by=("g",), sample_weight="w" if weighted else None, engine=engine,
+                   max_points=20)  # fmt: skip
+    positives = frame.filter(pl.col("y") == 1).with_columns(w=pl.col("w") if weighted else pl.lit(1.0))
+    squares = {"all": (positives["w"] ** 2).sum()} | {
+        g: (part["w"] ** 2).sum() for (g,), part in positives.group_by("g")
+    }
     for (segment,), points in data.roc.group_by("segment"):
-        band = tpr_band(points)
-        tp, positives = points["tp"].to_numpy(), (points["tp"] + points["fn"]).to_numpy()
-        low, high = proportion_confint(tp, positives, alpha=0.05, method="wilson")
+        band = tpr_band(points, squares[segment])
+        total = (points["tp"] + points["fn"]).to_numpy()
+        n = total**2 / squares[segment]  # Kish's effective count of the positives
+        low, high = proportion_confint(points["tp"].to_numpy() / total * n, n, alpha=0.05, method="wilson")
         np.testing.assert_allclose(band["low"].to_numpy(), low, rtol=1e-9, atol=1e-12, err_msg=segment)
         np.testing.assert_allclose(band["high"].to_numpy(), high, rtol=1e-9, atol=1e-12, err_msg=segment)
+        got = data.positives_squared.filter(pl.col("segment") == segment)["positives_squared"].item()
+        assert got == pytest.approx(squares[segment], rel=1e-12)
     assert roc_svg(data).count('class="band"') == data.roc["segment"].n_unique() == 3
-    weighted = collect(frame, y_true="y", y_score="p", by=("g",), sample_weight="w", engine=engine, max_points=20)
-    assert 'class="band"' not in roc_svg(weighted)

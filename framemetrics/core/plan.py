@@ -193,6 +193,25 @@ class Plan:
     kappa_weights: tuple[str | None, ...] = ()
     intervals: tuple[IntervalCall, ...] = ()
     resampling: Resampling | None = None
+    exposed: tuple[str, ...] = ()
+
+    def exposing(self, statistics: Sequence[str]) -> Plan:
+        """This plan also returning the ``statistics`` as columns ``fm_<name>`` after the metrics (the report's
+        ROC band reads the weight of the positives and its square).
+
+        Examples
+        --------
+        >>> plan = make_plan("accuracy_score", weighted=True).exposing(["tp", "tp_sq"])
+        >>> plan.exposed, "tp_sq" in plan.statistics
+        (('tp', 'tp_sq'), True)
+        """
+        added = tuple(dict.fromkeys((*self.statistics, *statistics)))
+        return replace(self, statistics=added, exposed=tuple(dict.fromkeys((*self.exposed, *statistics))))
+
+    @property
+    def exposed_columns(self) -> dict[str, str]:
+        """The columns of the :attr:`exposed` statistics, ``fm_<name>``, to the statistics' names."""
+        return {f"fm_{name}": name for name in self.exposed}
 
     @property
     def bootstrapped(self) -> tuple[IntervalCall, ...]:

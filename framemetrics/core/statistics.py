@@ -399,6 +399,12 @@ _ALL = [
     Statistic("fp_sq", _squared_cell("neg_label", "pos_label"), counted="sum"),
     Statistic("fn_sq", _squared_cell("pos_label", "neg_label"), counted="sum"),
     Statistic("tn_sq", _squared_cell("neg_label", "neg_label"), counted="sum"),
+    Statistic(
+        "sum_pos_sq",
+        lambda ns, x: ns.sum(x.sample_weight * positive_weight(ns, x)),
+        counted="sum",
+        doc="sum w^2 over the rows of pos_label: Kish's n of the positives, (sum w)^2 / sum w^2 (the ROC band).",
+    ),
     Statistic("sum_weight", lambda ns, x: ns.sum(x.sample_weight), doc="Total weight of the group.", counted="sum"),
     Statistic(
         "sum_positive",

@@ -18,7 +18,7 @@ from framemetrics.columns import resolve_curve
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.evaluation import check_schema
-from framemetrics.report.shared import shared_results
+from framemetrics.report.shared import POSITIVES_SQUARED, shared_results
 from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
 
 __all__ = [
@@ -80,7 +80,8 @@ class ReportData:
     multiclass model (``task``), ``roc`` and ``pr`` hold the one-vs-rest
     curves of the ``classes_shown``, their ``segment`` the class; ``classes``
     is the class table and ``confusion`` the confusion matrices (long, with
-    ``segment``).
+    ``segment``). ``positives_squared`` holds, per ``segment`` of a binary
+    model, the sum of the positives' squared weights (Kish's n of the ROC band).
     """
 
     title: str
@@ -104,7 +105,7 @@ class ReportData:
     classes: pl.DataFrame | None = None
     confusion: pl.DataFrame | None = None
     classes_shown: tuple[str, ...] = ()
-    weighted: bool = False
+    positives_squared: pl.DataFrame | None = None
 
     @property
     def n_rows(self) -> int:
@@ -203,12 +204,15 @@ def collect(
     shared = shared_results(
         source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins, **scored
     )
-    overall = shared.level(shared.metrics, 0)
-    segments = shared.level(shared.metrics, 1) if by else None
+    squares = f"fm_{POSITIVES_SQUARED}"
+    overall = shared.level(shared.metrics, 0).drop(squares)
+    segments = shared.level(shared.metrics, 1).drop(squares) if by else None
     shown = largest_segments(segments, by, max_segments, notes)
 
     def both(frame: pl.DataFrame) -> pl.DataFrame:
         return stack(shared.level(frame, 0), shared.level(frame, 1) if by else None, by, shown)
+
+    positives = both(shared.metrics.select(*by, *([shared.level_column] if by else []), squares))
 
     roc, pr = both(shared.curves["roc_curve"]), both(shared.curves["precision_recall_curve"])
     calibration = distribution = None
@@ -218,7 +222,8 @@ def collect(
     return report_data(
         source, started, title=title or f"Evaluation of {y_score} against {y_true}", engine=engine, by=by,
         overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=calibration,
-        distribution=distribution, max_points=max_points, notes=notes, weighted=sample_weight is not None,
+        distribution=distribution, max_points=max_points, notes=notes,
+        positives_squared=positives.rename({squares: "positives_squared"}),
     )  # fmt: skip
 
 

@@ -192,9 +192,8 @@ def _size(n_bytes: int | None) -> str:
 _CAPTIONS = {
     "confusion": "Confusion matrices of all rows and of the largest segments: each row (true class) shares its "
     "weight among the predicted classes.",
-    "roc": "ROC curve per segment; black: all rows.",
-    "roc_band": "ROC curve per segment; black: all rows. Shaded: Wilson's 95 % interval of the true positive rate "
-    "at each point (pointwise; the positives of the segment as trials).",
+    "roc": "ROC curve per segment; black: all rows. Shaded: Wilson's 95 % interval of the true positive rate at "
+    "each point (pointwise; the segment's positives as trials, Kish's effective count with weights).",
     "pr": "Precision-recall curve per segment; dotted: the overall prevalence (no skill).",
     "roc_multiclass": "One-vs-rest ROC curve of each of the largest classes, over all rows.",
     "pr_multiclass": "One-vs-rest precision-recall curve of each of the largest classes, over all rows.",
@@ -241,8 +240,10 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
         )
     if data.classes is not None:
         parts.append(f"<h2>Per class (all rows)</h2>\n{_table(data.classes, 'classes')}")
-    variant = {"multiclass": "_multiclass"}.get(data.task, "" if data.weighted else "_band")
-    captions = {name: _CAPTIONS.get(f"{name}{variant}", _CAPTIONS[name]) for name in figures}
+    captions = {
+        name: _CAPTIONS.get(f"{name}_multiclass" if data.task == "multiclass" else name, _CAPTIONS[name])
+        for name in figures
+    }
     wide = {"confusion": ' class="wide"'}
     shown = "".join(
         f'<figure id="figure-{name}"{wide.get(name, "")}>{svg}<figcaption>{captions[name]}</figcaption></figure>'

@@ -33,19 +33,27 @@ def _label(segment: str, data: ReportData, metric: str, short: str) -> str:
     return segment if value is None else f"{segment} ({short} {value:.3f})"
 
 
-def tpr_band(points: pl.DataFrame, level: float = REPORT_LEVEL) -> pl.DataFrame:
-    """Wilson's interval of the true positive rate at each point of an unweighted ROC curve: ``tp`` successes
-    of the ``tp + fn`` positives (the proportions' interval, :func:`~framemetrics.core.proportions.wilson_bounds`).
+def tpr_band(points: pl.DataFrame, positives_squared: float, level: float = REPORT_LEVEL) -> pl.DataFrame:
+    """Wilson's interval of the true positive rate at each point of a ROC curve: ``tp`` successes of the
+    ``tp + fn`` positives, Kish's ``n = (tp + fn)^2 / positives_squared`` (the proportions' interval,
+    :func:`~framemetrics.core.proportions.wilson_bounds`; without weights ``n`` is the count of positives).
 
     Examples
     --------
-    >>> band = tpr_band(pl.DataFrame({"tp": [3.0], "fn": [7.0]}))
+    >>> band = tpr_band(pl.DataFrame({"tp": [3.0], "fn": [7.0]}), 10.0)
     >>> [round(v, 6) for v in band.row(0)]
     [0.107791, 0.603222]
     """
-    positives = pl.col("tp") + pl.col("fn")
-    bounds = wilson_bounds(POLARS, pl.col("tp"), positives, positives, pl.lit(normal_quantile((1 + level) / 2)))
-    return points.select(**bounds)
+    positives, z = pl.col("tp") + pl.col("fn"), pl.lit(normal_quantile((1 + level) / 2))
+    return points.select(**wilson_bounds(POLARS, pl.col("tp"), positives, pl.lit(positives_squared), z))
+
+
+def _positives_squared(data: ReportData, segment: str) -> float | None:
+    """The segment's sum of the positives' squared weights, None where unknown or without positives."""
+    if data.positives_squared is None:
+        return None
+    squares = data.positives_squared.filter(pl.col("segment") == segment)["positives_squared"]
+    return squares.item() if squares.len() == 1 else None
 
 
 def _curves(
@@ -56,20 +64,20 @@ def _curves(
         if points.height:
             label = _label(segment, data, metric, short)
             style = _style(segment, data)
-            if band:
-                bounds = tpr_band(points)
+            squares = _positives_squared(data, segment) if band else None
+            if squares is not None:
+                bounds = tpr_band(points, squares)
                 axes.band(points[x].to_list(), bounds["low"].to_list(), bounds["high"].to_list(), color=style["color"])
             axes.line(points[x].to_list(), points[y].to_list(), label=label, **style)
 
 
 def roc_svg(data: ReportData) -> str:
-    """ROC curves: the whole data in black, the largest segments in colour; for a binary model without weights,
-    each in a band of Wilson's 95 % interval of its true positive rate (:func:`tpr_band`)."""
+    """ROC curves: the whole data in black, the largest segments in colour; for a binary model each in a band of
+    Wilson's 95 % interval of its true positive rate (:func:`tpr_band`)."""
     title = "One-vs-rest ROC curve per class" if data.task == "multiclass" else "ROC curve"
     axes = Axes(title, "False positive rate", "True positive rate")
     axes.line([0.0, 1.0], [0.0, 1.0], color="grey", width=0.8, dashed=True)
-    band = data.task == "binary" and not data.weighted
-    _curves(data, data.roc, "fpr", "tpr", axes, "roc_auc_score", "AUC", band=band)
+    _curves(data, data.roc, "fpr", "tpr", axes, "roc_auc_score", "AUC", band=True)
     return axes.svg("lower right")
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import duckdb
@@ -41,9 +41,10 @@ from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
 
-__all__ = ["REPORT_LEVEL", "Shared", "level_name", "shared_results"]
+__all__ = ["POSITIVES_SQUARED", "REPORT_LEVEL", "Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
 REPORT_LEVEL = 0.95  # the level of the report's intervals
+POSITIVES_SQUARED = "sum_pos_sq"  # exposed beside the metrics as fm_sum_pos_sq: Kish's n of the ROC band
 _STAGE_ANCHOR = "roc_auc_score"  # puts y_score, its checks and the curve stage in any plan
 _tables = itertools.count()
 
@@ -93,7 +94,8 @@ def shared_results(
 
     Each metric with an interval of its own (DeLong's for the ROC AUC,
     Wilson's for the proportions) has ``<metric>_low`` and ``<metric>_high``
-    at :data:`REPORT_LEVEL` beside it.
+    at :data:`REPORT_LEVEL` beside it; ``fm_sum_pos_sq``, the squared weight
+    of the positives (:data:`POSITIVES_SQUARED`), follows the metrics.
 
     The parameters are those of :func:`framemetrics.evaluate` (``metrics``
     a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
@@ -121,6 +123,8 @@ def shared_results(
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
         ci=REPORT_LEVEL, ci_method="own",
     )  # fmt: skip
+    banded = replace(prepared.resolved, plan=prepared.resolved.plan.exposing([POSITIVES_SQUARED]))
+    prepared = replace(prepared, resolved=banded)
     per_segment = calibration_bins or {}
     bins = _calibration_plans(per_segment, **scored)
     request = _Request(source, con, prepared, by, nulls, max_points, per_segment, bins)

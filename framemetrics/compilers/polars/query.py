@@ -232,6 +232,7 @@ def run_polars(
         columns_of |= {n: pl.col(n) for n in interval.columns().values()}
         values |= {n: v.alias(n) for n, v in interval.resampled(POLARS, columns_of).items()}
     outputs += [pl.col("n_rows"), *(values[name] for name in plan.output_columns)]
+    outputs += [pl.col(s).cast(pl.Float64).alias(c) for c, s in plan.exposed_columns.items()]
     outputs += [pl.col(c.name) for c in plan.checks]
     result = stats.select(outputs)
     if by:

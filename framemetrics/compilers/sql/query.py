@@ -267,6 +267,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     for interval in plan.bootstrapped:  # the bounds of fm_replicate_bounds..., null with invalid input
         columns |= {name: SQL.col(name) for name in interval.columns().values()}
         outputs += [exp.alias_(v, identifier(n), copy=False) for n, v in interval.resampled(SQL, columns).items()]
+    outputs += [exp.alias_(SQL.to_float(exp.column(s)), c) for c, s in plan.exposed_columns.items()]
     outputs += [exp.column(c.name) for c in plan.checks] if checks else []
     values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
     curves, rankings = curve_ctes(plan, literals, keys, stage)
@@ -285,6 +286,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     final = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]
     final.append(exp.column("n_rows"))
     final += [exp.alias_(bounded(SQL, exp.column(identifier(n))), identifier(n)) for n in plan.output_columns]
+    final += [exp.column(c) for c in plan.exposed_columns]
     final += [exp.column(c.name) for c in plan.checks] if checks else []
     select = exp.select(*final, copy=False).from_("fm_values", copy=False)
     if keys:
