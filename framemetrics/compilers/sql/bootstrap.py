@@ -381,9 +381,10 @@ def _quantile_statistics(
     replicate) unchanged
     (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: the
     replicate's own quantile, the statistics), each written once whatever the
-    number of replicates (the quantile's expression is long: one per
-    replicate, 20 replicates of three such metrics came to 260 KB, over
-    ClickHouse's 256 KiB statement); ``..._<quantile>_curve_replicates``
+    number of replicates (the quantile's expression is long: written per
+    replicate, seven regression metrics, three of them quantiles', with 20
+    replicates came to 264 KB in ClickHouse's dialect, over its 256 KiB
+    statement; 176 KB so); ``..._<quantile>_curve_replicates``
     sets each replicate's statistics beside the others, per group. Sorting
     the rows laid out instead (a sort per segment and replicate) took DuckDB
     8.5 s against 5.8 s for 50 replicates of the median absolute error, 10^6
