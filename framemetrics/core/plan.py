@@ -197,7 +197,7 @@ class Plan:
 
     def exposing(self, statistics: Sequence[str]) -> Plan:
         """This plan also returning the ``statistics`` as columns ``fm_<name>`` after the metrics (the report's
-        ROC band reads the weight of the positives and its square).
+        ROC band reads ``sum_pos_sq``, the positives' squared weight).
 
         Examples
         --------

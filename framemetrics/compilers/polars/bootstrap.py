@@ -16,6 +16,7 @@ undefined are left out; none left gives null).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import polars as pl
@@ -26,6 +27,7 @@ from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
+    Resampling,
     centred_terms,
     poisson_weight,
     replicate_batches,
@@ -48,7 +50,7 @@ from framemetrics.core.statistics import (
     roc_gap,
 )
 
-__all__ = ["ROW_KEY", "bootstrap_bounds"]
+__all__ = ["ROW_KEY", "bootstrap_bounds", "poisson_weights"]
 
 ROW_KEY = "fm_key"  # the canonical frame's column of row keys
 
@@ -61,6 +63,19 @@ def _percentiles(values: list[pl.Expr], interval: IntervalCall) -> dict[str, pl.
         name: replicates.list.eval(pl.element().quantile(quantiles[output], interpolation="linear")).list.first()
         for output, name in interval.columns().items()
     }
+
+
+def poisson_weights(resampling: Resampling, replicates: Iterable[int]) -> dict[str, pl.Expr]:
+    """Each of the ``replicates``' Poisson weight of a row, ``fm_k<b>``, from its hash in the column ``fm_hash``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.resampling import Resampling
+    >>> sorted(poisson_weights(Resampling(3, seed=0), range(2)))
+    ['fm_k0', 'fm_k1']
+    """
+    uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling, replicates)
+    return {f"fm_k{b}": poisson_weight(POLARS, uniforms[f"fm_u{b}"]) for b in replicates}
 
 
 def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -> pl.LazyFrame:
@@ -89,8 +104,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     )
     parts = []
     for batch in replicate_batches(resampling):  # one aggregation per batch, joined per group
-        uniforms = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling, batch)
-        weighted = hashed.with_columns(**{f"fm_k{b}": poisson_weight(POLARS, uniforms[f"fm_u{b}"]) for b in batch})
+        weighted = hashed.with_columns(**poisson_weights(resampling, batch))
         if counts_cells(statistics):  # as the point estimates: per group and confusion cell, then per group
             cells = [e.alias(n) for b in batch for n, e in replicate_cells(POLARS, statistics, x, pl.col(f"fm_k{b}"),
                                                                             b).items()]  # fmt: skip

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from framemetrics.compilers.polars.bootstrap import ROW_KEY
+from framemetrics.compilers.polars.bootstrap import ROW_KEY, poisson_weights
 from framemetrics.compilers.polars.multiclass import mc_frames, metrics_frame
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import grouped
@@ -30,9 +30,7 @@ from framemetrics.core.cells import CLASSES
 from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import (
     REPLICATE,
-    poisson_weight,
     replicate_cell_sums,
-    replicate_uniforms,
     row_hash,
     sum_terms,
 )
@@ -75,9 +73,8 @@ def replicated_cells(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.Lazy
 def _weighted(data: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:
     """``data`` with each row's Poisson weight in every replicate, ``fm_k0, fm_k1...``."""
     resampling = plan.resampling
-    weights = replicate_uniforms(POLARS, pl.col("fm_hash"), resampling)
     hashed = data.with_columns(fm_hash=row_hash(POLARS, pl.col(ROW_KEY), resampling.seed))
-    return hashed.with_columns(**{f"fm_k{b}": poisson_weight(POLARS, u) for b, u in enumerate(weights.values())})
+    return hashed.with_columns(**poisson_weights(resampling, range(resampling.n_resamples)))
 
 
 def replicated_rows(data: pl.LazyFrame, plan: Plan) -> pl.LazyFrame:

@@ -344,39 +344,38 @@ def _curve_replicates(
                 f"{prefix}_replicate_scores{suffix}")),
         ]  # fmt: skip
         end = _score_statistics if labelled else _quantile_statistics
-        built, final = end(rows, keys, names, replicates, f"{prefix}{suffix}")
+        built, final = end(rows, keys, names, replicates, prefix, suffix)
         ctes, finals = ctes + built, finals + final
     return ctes, finals
 
 
 def _score_statistics(
-    x: Rows, keys: list[str], statistics: list[str], replicates: range, stage: str
+    x: Rows, keys: list[str], statistics: list[str], replicates: range, prefix: str, suffix: str
 ) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
-    """The scores' curve statistics of each of the ``replicates`` per group, from their columns in the running
-    sums of ``stage`` (``fm_y_score<suffix>``; ``..._replicate_gaps`` each replicate's largest ``tpr - fpr``
-    where KS reads it)."""
-    prefix, suffix = stage.rsplit("_", 1)
+    """The scores' curve statistics of each of the ``replicates`` per group, from their columns in
+    ``<prefix>_replicate_running<suffix>`` (``<prefix>_replicate_gaps<suffix>``: each replicate's largest
+    ``tpr - fpr``, where KS reads it)."""
     group = [exp.column(k) for k in keys]
     points = {b: replicate_points(SQL, b, x.max_fpr, x.alpha) for b in replicates}
-    source, ctes = f"{prefix}_replicate_running_{suffix}", []
+    source, ctes = f"{prefix}_replicate_running{suffix}", []
     if any(STATISTICS[s].gap_max for s in statistics):
         gaps = [
             exp.alias_(group_window(exp.Max(this=roc_gap(SQL, p)), keys), f"gap_max__{b}") for b, p in points.items()
         ]
-        ctes.append((f"{prefix}_replicate_gaps_{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
-        source = f"{prefix}_replicate_gaps_{suffix}"
+        ctes.append((f"{prefix}_replicate_gaps{suffix}", exp.select(exp.Star(), *gaps).from_(source)))
+        source = f"{prefix}_replicate_gaps{suffix}"
     values = [exp.alias_(STATISTICS[s].build(SQL, p), f"{s}__{b}") for b, p in points.items() for s in statistics]
-    return ctes, [(f"{prefix}_curve_replicates_{suffix}", select_from([*group, *values], source,
+    return ctes, [(f"{prefix}_curve_replicates{suffix}", select_from([*group, *values], source,
                                                                       group_by=group or None))]  # fmt: skip
 
 
 def _quantile_statistics(
-    x: Rows, keys: list[str], statistics: list[str], replicates: range, stage: str
+    x: Rows, keys: list[str], statistics: list[str], replicates: range, prefix: str, suffix: str
 ) -> tuple[list[tuple[str, exp.Select]], list[tuple[str, exp.Select]]]:
     """The statistics of a weighted quantile's stage of each of the ``replicates`` per group, from the running sums
-    of ``stage`` (``fm_<value><suffix>``).
+    in ``<prefix>_replicate_running<suffix>``.
 
-    ``..._replicate_curve`` lays the replicates' points out as rows
+    ``<prefix>_replicate_curve<suffix>`` lays the replicates' points out as rows
     (``fm_b``): the point estimates' stages then run on the groups (segment,
     replicate) unchanged
     (:func:`~framemetrics.compilers.sql.stages.curve_statistics`: the
@@ -384,13 +383,12 @@ def _quantile_statistics(
     number of replicates (the quantile's expression is long: written per
     replicate, seven regression metrics, three of them quantiles', with 20
     replicates came to 264 KB in ClickHouse's dialect, over its 256 KiB
-    statement; 176 KB so); ``..._<quantile>_curve_replicates``
+    statement; 176 KB so); ``<prefix>_<quantile>_curve_replicates<suffix>``
     sets each replicate's statistics beside the others, per group. Sorting
     the rows laid out instead (a sort per segment and replicate) took DuckDB
     8.5 s against 5.8 s for 50 replicates of the median absolute error, 10^6
     rows.
     """
-    prefix, suffix = stage.rsplit("_", 1)
     group, replicate = [exp.column(k) for k in keys], exp.column(REPLICATE)
     previous = any(STATISTICS[s].previous for s in statistics)
     columns = ["pw", "tp", "pos_total", *(["tp_prev"] if previous else [])]
@@ -401,8 +399,8 @@ def _quantile_statistics(
     ]  # fmt: skip
     ids = exp.values([exp.tuple_(SQL.lit(b)) for b in replicates], alias="fm_ids", columns=[REPLICATE])
     long = exp.select(*group, exp.column("y_score"), replicate.copy(), *picked)
-    curve = f"{prefix}_replicate_curve_{suffix}"
-    ctes = [(curve, long.from_(f"{prefix}_replicate_running_{suffix}").join(ids, join_type="cross"))]
+    curve = f"{prefix}_replicate_curve{suffix}"
+    ctes = [(curve, long.from_(f"{prefix}_replicate_running{suffix}").join(ids, join_type="cross"))]
     kinds: dict[str, list[str]] = {}
     for s in statistics:
         kinds.setdefault(STATISTICS[s].quantile, []).append(s)
@@ -410,7 +408,7 @@ def _quantile_statistics(
     for quantile, names in kinds.items():
         kind = f"_{quantile}" if quantile else ""
         stages = curve_statistics(x, [*keys, REPLICATE], tuple(names), quantile=quantile, labelled=False,
-                                  prefix=f"{prefix}_replicate{kind}_{suffix}", stage=curve)  # fmt: skip
+                                  prefix=f"{prefix}_replicate{kind}{suffix}", stage=curve)  # fmt: skip
         pivoted = [
             exp.alias_(exp.Max(this=SQL.when(SQL.eq(replicate.copy(), b), exp.column(s)).otherwise(SQL.null())),
                        f"{s}__{b}")
@@ -418,6 +416,6 @@ def _quantile_statistics(
             for s in names
         ]  # fmt: skip
         ctes += stages
-        finals.append((f"{prefix}{kind}_curve_replicates_{suffix}", select_from([*group, *pivoted], stages[-1][0],
+        finals.append((f"{prefix}{kind}_curve_replicates{suffix}", select_from([*group, *pivoted], stages[-1][0],
                                                                                  group_by=group or None)))  # fmt: skip
     return ctes, finals
