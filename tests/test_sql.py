@@ -225,3 +225,20 @@ def test_spark_distributes_the_curve_stage_by_group_only(make, hints):
     aggregate and the window); no other dialect carries a hint."""
     assert make("spark").count("/*+ REPARTITION(fm_g0) */") == hints
     assert all("/*+" not in make(d) for d in ("duckdb", "postgres", "clickhouse", "datafusion", "bigquery"))
+
+
+def test_clickhouse_statements_fit_its_parser():
+    """ClickHouse's text: double literals bare, one line past its 256 KiB ``max_query_size`` (indented
+    below it), and the planner setting that keeps the Beta quantile's stages apart only where they are."""
+    request = {"table": "t", "y_true": "y", "y_score": "p", "sample_weight": "w", "by": "g", "ci": 0.9}
+    wilson = fm.sql.query(["precision_score", "accuracy_score"], dialect="clickhouse", **request)
+    exact = fm.sql.query("precision_score", ci_method="clopper-pearson", dialect="clickhouse", **request)
+    assert "\n" in wilson and "\n" not in exact
+    assert len(exact.encode()) <= 256 * 1024 < len(fm.sql.query("precision_score", ci_method="clopper-pearson",
+                                                                   **request).encode())  # fmt: skip
+    assert "query_plan_merge_expressions = 0" in exact and "query_plan_merge_expressions" not in wilson
+    assert "AS Nullable(Float64))" in wilson  # columns are still cast
+    assert not re.search(r"CAST\(-?[0-9.]+(e[-+]?[0-9]+)? AS Nullable\(Float64\)\)", exact + wilson)
+    for dialect in ("bigquery", "snowflake"):
+        with pytest.raises(ValueError, match=f"Clopper-Pearson's interval on {dialect}: its Beta quantile"):
+            fm.sql.query("precision_score", ci_method="clopper-pearson", dialect=dialect, **request)

@@ -23,7 +23,11 @@ to. The rewrites keep the meaning, nulls included:
   windows over the same order (``meta[ORDERED]``), computed by the same
   Window operator. Measured at 1e7 rows and 1e3 groups, exact AUC: 13.3 s
   against 17.2-18.6 s without the repartition, and about 1 s less again for
-  the totals (on DuckDB the ordered totals cost 15%: it keeps the plain ones).
+  the totals (on DuckDB the ordered totals cost 15%: it keeps the plain ones);
+* a double literal (ClickHouse): written bare, ``0.5`` rather than ``CAST(0.5
+  AS Nullable(Float64))``, where the engine reads a number with a point or
+  an exponent as a double: the Beta quantile's 2,630 literal casts were 99 KB
+  of its 228 KB in ClickHouse's text.
 
 DataFusion has no sqlglot dialect: its text is PostgreSQL's, with DataFusion's
 own functions for the tests above.
@@ -120,13 +124,26 @@ class Dialect:
         bootstrap there needs ``row_id=``.
     deep_expressions : bool
         Whether the engine takes the Beta quantile's stages (Clopper-Pearson's
-        interval, marked ``meta[DEEP]``: about 182 KB of SQL, expressions
-        nested far beyond 50 levels). DuckDB, Spark, PostgreSQL (each stage
+        interval, marked ``meta[DEEP]``: about 160 KB of SQL on one line,
+        expressions nested far beyond 50 levels). DuckDB, Spark, PostgreSQL (each stage
         materialized) and DataFusion do (tested; DataFusion's parser needs
-        ``datafusion.sql_parser.recursion_limit`` raised from 50 to 256);
-        ClickHouse refuses a query over 256 KiB (``max_query_size``), and
-        raised, did not answer in 5 minutes; BigQuery and Snowflake are not
+        ``datafusion.sql_parser.recursion_limit`` raised from 50 to 256), and
+        ClickHouse with ``deep_settings``; BigQuery and Snowflake are not
         tested. Elsewhere an ``ArgumentError`` says so.
+    deep_settings : tuple of (str, int)
+        Settings a statement with those stages carries besides ``settings``.
+        ClickHouse's ``query_plan_merge_expressions = 0``: merging the stages'
+        projections into one expression, its planner did not finish in 5
+        minutes; kept apart, the nine proportions' intervals take about 1 s.
+    float_literals : bool
+        Whether a double literal whose text has a point or an exponent (every
+        :meth:`~framemetrics.compilers.sql.namespace.SqlNamespace.lit` of a
+        float) is written bare, the engine reading it as a double.
+    max_statement : int
+        The longest statement the engine parses, in bytes (0: no limit):
+        where the indented text is longer, it is written on one line
+        (ClickHouse's ``max_query_size``, 256 KiB by default: the nine
+        proportions with Clopper-Pearson's intervals are 168 KB on one line).
     """
 
     name: str
@@ -142,6 +159,9 @@ class Dialect:
     inline: bool = False
     ordered_rows: bool = False
     deep_expressions: bool = False
+    deep_settings: tuple[tuple[str, int], ...] = ()
+    float_literals: bool = False
+    max_statement: int = 0
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -173,6 +193,10 @@ DIALECTS: dict[str, Dialect] = {
             nan="isNaN",
             tested_on="chdb",
             settings=(("prefer_column_name_to_alias", 1), ("join_use_nulls", 1)),
+            deep_expressions=True,
+            deep_settings=(("query_plan_merge_expressions", 0),),
+            float_literals=True,
+            max_statement=256 * 1024,
         ),
         Dialect(
             "datafusion",
@@ -204,6 +228,17 @@ def dialect_named(name: str) -> Dialect:
 _BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean)
 
 
+def _is_float_literal(cast: exp.Cast) -> bool:
+    """Whether ``cast`` is a double literal written with a point or an exponent (a negative one is negated)."""
+    number = cast.this.this if isinstance(cast.this, exp.Neg) else cast.this
+    return (
+        cast.to.this == exp.DataType.Type.DOUBLE
+        and isinstance(number, exp.Literal)
+        and number.is_number
+        and any(c in number.name for c in ".eE")
+    )
+
+
 def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
     if isinstance(node, exp.Columns) and isinstance(node.this, exp.Lambda):
         # user_column's exact-name match, DuckDB's alone: elsewhere the quoted name is exact.
@@ -218,6 +253,8 @@ def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
         if dialect.nan:
             return exp.Anonymous(this=dialect.nan, expressions=[x])
         return exp.EQ(this=x, expression=exp.cast(exp.Literal.string("NaN"), exp.DataType.Type.DOUBLE))
+    if dialect.float_literals and isinstance(node, exp.Cast) and _is_float_literal(node):
+        return node.this.copy()
     if (
         isinstance(node, exp.Cast)
         and not dialect.boolean_to_double
@@ -236,8 +273,9 @@ def _rewrite(node: exp.Expression, dialect: Dialect) -> exp.Expression:
         )
     if not dialect.deep_expressions and node.meta.get(DEEP):
         raise ArgumentError(
-            f"Clopper-Pearson's interval on {dialect.name}: its Beta quantile is about 182 KB of SQL with expressions "
-            f"nested too deep for {dialect.name} (README, Known limits); use Wilson's interval there, or DuckDB, Spark, PostgreSQL or DataFusion"
+            f"Clopper-Pearson's interval on {dialect.name}: its Beta quantile is about 160 KB of SQL with expressions "
+            f"nested too deep for {dialect.name} (README, Known limits); use Wilson's interval there, or DuckDB, Spark, "
+            "PostgreSQL, ClickHouse or DataFusion"
         )
     if dialect.materialize and isinstance(node, exp.CTE) and node.this.meta.get(MATERIALIZE):
         node.set("materialized", True)
@@ -294,8 +332,9 @@ def for_dialect(tree: exp.Expression, dialect: Dialect) -> exp.Expression:
         if new is not node:
             root = new if node is root else root
             node.replace(new)
-    if dialect.settings and isinstance(root, exp.Query):
-        root.set(
-            "settings", [exp.EQ(this=exp.column(k), expression=exp.Literal.number(v)) for k, v in dialect.settings]
-        )
+    settings = dialect.settings
+    if dialect.deep_settings and any(node.meta.get(DEEP) for node in root.dfs()):
+        settings += dialect.deep_settings
+    if settings and isinstance(root, exp.Query):
+        root.set("settings", [exp.EQ(this=exp.column(k), expression=exp.Literal.number(v)) for k, v in settings])
     return root

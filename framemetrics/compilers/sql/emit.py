@@ -103,7 +103,9 @@ def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = Fals
     ``dialect`` is one of :data:`~framemetrics.compilers.sql.dialects.DIALECTS`;
     ``keep_case`` keeps the case of functions called by name (the macro
     file's ``fm_*`` calls) instead of upper-casing them, as every dialect
-    but DuckDB does (ClickHouse's ``isFinite`` is case-sensitive).
+    but DuckDB does (ClickHouse's ``isFinite`` is case-sensitive). Indented
+    (``pretty``) text longer than the dialect's ``max_statement`` is written
+    on one line instead.
 
     Examples
     --------
@@ -114,4 +116,7 @@ def to_sql(tree: exp.Expression, dialect: str = "duckdb", *, pretty: bool = Fals
     target = dialect_named(dialect)
     text = parenthesize(for_dialect(tree, target), target.parenthesized)
     upper = target.name == "duckdb" and not keep_case
-    return text.sql(dialect=target.sqlglot, pretty=pretty, normalize_functions="upper" if upper else False)
+    written = text.sql(dialect=target.sqlglot, pretty=pretty, normalize_functions="upper" if upper else False)
+    if pretty and target.max_statement and len(written.encode()) > target.max_statement:
+        return to_sql(tree, dialect, keep_case=keep_case)
+    return written
