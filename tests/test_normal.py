@@ -23,7 +23,7 @@ from sqlglot import exp
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.core.normal import normal_cdf, normal_quantile
+from framemetrics.core.normal import inverse_normal_cdf, normal_cdf, normal_quantile
 
 mpmath.mp.dps = 40
 _LEAST_NORMAL = 2.2250738585072014e-308
@@ -31,19 +31,17 @@ EDGES = [0.0, -0.0, 0.66291, -0.66291, 0.66292, math.sqrt(32.0), -math.sqrt(32.0
          -37.5192, 37.5194, -37.5194, 50.0, -50.0, 1e-300, -1e-300, 1e300, -1e300]  # fmt: skip
 
 
-def _polars(x: list[float]) -> list[float | None]:
-    return (
-        pl.DataFrame({"x": x}, schema={"x": pl.Float64}).select(normal_cdf(POLARS, pl.col("x"))).to_series().to_list()
-    )
+def _polars(x: list[float], formula=normal_cdf) -> list[float | None]:
+    return pl.DataFrame({"x": x}, schema={"x": pl.Float64}).select(formula(POLARS, pl.col("x"))).to_series().to_list()
 
 
-def _sql(x: list[float], dialect: str = "duckdb") -> str:
-    return to_sql(exp.select(exp.alias_(normal_cdf(SQL, exp.column("x")), "p"), "i").from_("t").order_by("i"), dialect)
+def _sql(x: list[float], dialect: str = "duckdb", formula=normal_cdf) -> str:
+    return to_sql(exp.select(exp.alias_(formula(SQL, exp.column("x")), "p"), "i").from_("t").order_by("i"), dialect)
 
 
-def _duckdb(x: list[float]) -> list[float | None]:
+def _duckdb(x: list[float], formula=normal_cdf) -> list[float | None]:
     t = pl.DataFrame({"x": x, "i": list(range(len(x)))}, schema={"x": pl.Float64, "i": pl.Int64})  # noqa: F841
-    return duckdb.sql(_sql(x)).pl()["p"].to_list()
+    return duckdb.sql(_sql(x, formula=formula)).pl()["p"].to_list()
 
 
 ENGINES = {"polars": _polars, "duckdb": _duckdb}
@@ -106,3 +104,35 @@ def test_quantile_inverts_the_distribution_function():
         z = normal_quantile(0.5 + level / 2)
         assert abs(_polars([z])[0] - (0.5 + level / 2)) <= 1e-15
     assert normal_quantile(0.975) == pytest.approx(1.959963984540054, rel=1e-15)
+
+
+PROBABILITIES = [
+    *np.linspace(1e-4, 1 - 1e-4, 1001).tolist(),
+    *(10.0 ** -np.arange(1, 308, 7)).tolist(),
+    *(1 - 10.0 ** -np.arange(1, 16)).tolist(),
+    0.075, 0.074999999, 0.925, 0.5, _LEAST_NORMAL, 1e-300, 5e-324,
+]  # fmt: skip
+
+
+def _exact_quantile(p: float, start: float) -> float:
+    return float(mpmath.findroot(lambda t: mpmath.ncdf(t) - mpmath.mpf(p), mpmath.mpf(start)))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_inverse_equals_mpmath_and_is_null_outside_the_open_interval(engine):
+    """AS 241 on the engine: within 1e-15 relative of the exact quantile (mpmath's root of its ncdf), as SciPy's
+    ndtri; null for null, 0, 1 and outside."""
+    got = ENGINES[engine](PROBABILITIES, formula=inverse_normal_cdf)
+    for p, x in zip(PROBABILITIES, got, strict=True):
+        exact = _exact_quantile(p, x)
+        assert abs(x - exact) <= 1e-15 * max(abs(exact), 1e-3), (p, x, exact)
+    assert ENGINES[engine]([None, 0.0, 1.0, -0.5, 1.5, 0.5], formula=inverse_normal_cdf) == [None] * 5 + [0.0]
+
+
+def test_inverse_engines_and_warehouses_agree(warehouse):
+    frame = pl.DataFrame({"x": PROBABILITIES, "i": list(range(len(PROBABILITIES)))})
+    warehouse.load("t", frame)
+    got = warehouse.run(_sql(PROBABILITIES, warehouse.dialect, inverse_normal_cdf))["p"].to_list()
+    want = _duckdb(PROBABILITIES, formula=inverse_normal_cdf)
+    assert want == _polars(PROBABILITIES, formula=inverse_normal_cdf)
+    assert all(abs(a - b) <= 1e-15 * max(abs(b), 1e-3) for a, b in zip(got, want, strict=True))
