@@ -188,10 +188,12 @@ def evaluate(
         (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
         Every other metric, and every multiclass metric: the Poisson
         bootstrap's percentile interval.
-    ci_method : {"delong", "wilson", "clopper-pearson", "bootstrap", "own"}, optional
+    ci_method : {"delong", "wilson", "clopper-pearson", "bootstrap", "bca", "own"}, optional
         Force a method where it applies (``"clopper-pearson"``: the
         proportions' "exact" interval, Beta quantiles computed in the
-        engine); ``"own"`` gives intervals only to
+        engine; ``"bca"``: the bootstrap's bias-corrected and accelerated
+        interval, for the metrics whose statistics are sums over rows:
+        :mod:`framemetrics.core.bca`); ``"own"`` gives intervals only to
         the metrics with one of their own (DeLong's, Wilson's), as the
         evaluation report does, and none to the others.
     n_resamples, seed, row_id

@@ -373,3 +373,58 @@ def test_the_row_position_counts_the_rows_as_read_before_nulls_are_dropped_on_bo
         assert polars.columns == duckdb.columns
         for a, b in zip(polars.rows(), duckdb.rows(), strict=True):
             assert all(_same(x, y, 1e-12) for x, y in zip(a, b, strict=True)), (a, b)
+
+
+def _scipy_bca(statistic, n: int, replicates: np.ndarray, level: float) -> list[float]:
+    """SciPy's BCa levels (``scipy.stats._resampling._bca_interval``: its jackknife of ``statistic`` over the row
+    indices) for our replicates, and SciPy's quantiles of the defined replicates at them."""
+    from scipy.stats._resampling import _bca_interval
+
+    def over_indices(idx: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.array(statistic(idx)) if idx.ndim == 1 else np.array([statistic(row) for row in idx])
+
+    defined = replicates[~np.isnan(replicates)]
+    alpha_1, alpha_2, _ = _bca_interval((np.arange(n),), over_indices, axis=-1, alpha=(1 - level) / 2,
+                                        theta_hat_b=defined, batch=None, xp=np)  # fmt: skip
+    return [float(stats.quantile(defined, float(alpha_1))), float(stats.quantile(defined, float(alpha_2)))]
+
+
+BCA_METRICS = {
+    "f1_score": lambda y, p, w: skm.f1_score(y, p >= 0.5, sample_weight=w),
+    "log_loss": lambda y, p, w: skm.log_loss(y, p, sample_weight=w, labels=[0, 1]),
+    "brier_score_loss": lambda y, p, w: skm.brier_score_loss(y, p, sample_weight=w),
+    "matthews_corrcoef": lambda y, p, w: skm.matthews_corrcoef(y, p >= 0.5, sample_weight=w),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bca_equals_scipy_on_the_same_replicates(engine, weighted):
+    """ci_method="bca": SciPy's BCa (its bias correction, its jackknife of the scikit-learn metric over the rows,
+    its quantiles) on the replicates NumPy draws with the same seed scheme, per group, weighted or not."""
+    rng = np.random.default_rng(8)
+    n, seed, replicates, level = 150, 4, 80, 0.9
+    df = pl.DataFrame({"g": rng.integers(0, 2, n), "y": rng.integers(0, 2, n), "p": rng.random(n).round(2),
+                       "w": rng.integers(1, 4, n).astype(float), "id": rng.permutation(n)})  # fmt: skip
+    out = fm.evaluate(df, y_true="y", y_score="p", by="g", metrics=list(BCA_METRICS), ci=level, ci_method="bca",
+                      n_resamples=replicates, seed=seed, row_id="id", sample_weight="w" if weighted else None,
+                      engine=engine)  # fmt: skip
+    k = numpy_weights(df["id"].to_list(), seed, replicates)
+    for row in out.iter_rows(named=True):
+        mask = (df["g"] == row["g"]).to_numpy()
+        y, p = df["y"].to_numpy()[mask], df["p"].to_numpy()[mask]
+        w = df["w"].to_numpy()[mask] if weighted else np.ones(mask.sum())
+        for name, metric in BCA_METRICS.items():
+            drawn = np.array([metric(y, p, w * k[mask, b]) for b in range(replicates)])
+            low, high = _scipy_bca(lambda i, metric=metric: metric(y[i], p[i], w[i]), len(y), drawn, level)
+            assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9), (engine, name, row, low)
+            assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9), (engine, name, row, high)
+
+
+def test_bca_refuses_the_metrics_without_an_exact_jackknife():
+    df = _frame(1)
+    for metric in ("roc_auc_score", "average_precision_score"):
+        with pytest.raises(ValueError, match=f"ci_method='bca' does not apply to {metric}: it reads"):
+            fm.evaluate(df, y_true="y", y_score="p", metrics=[metric], ci=0.9, ci_method="bca", n_resamples=10)
+    with pytest.raises(ValueError, match="ci_method='bca' does not apply to multiclass"):
+        fm.evaluate(df, y_true="y", y_pred="g", task="multiclass", metrics=["f1_macro"], ci=0.9, ci_method="bca")

@@ -138,9 +138,9 @@ def cli() -> None:
 @click.option("--bins", type=click.IntRange(min=1), help="Approximate ranking metrics on bins of 1/BINS.")
 @click.option("--ci", type=click.FloatRange(0, 1, min_open=True, max_open=True), metavar="LEVEL",
               help="Add <metric>_low and <metric>_high at this confidence level, e.g. 0.95 (README: Uncertainty).")  # fmt: skip
-@click.option("--ci-method", type=click.Choice(["delong", "wilson", "clopper-pearson", "bootstrap"]),
+@click.option("--ci-method", type=click.Choice(["delong", "wilson", "clopper-pearson", "bootstrap", "bca"]),
               help="The interval's method where it applies [default: DeLong for ROC AUC, Wilson for proportions, "
-                   "the Poisson bootstrap otherwise].")  # fmt: skip
+                   "the Poisson bootstrap otherwise; bca: its BCa interval, for the metrics of sums].")  # fmt: skip
 @click.option("--n-resamples", type=click.IntRange(2, 10_000), default=1000, show_default=True,
               help="The bootstrap's replicates.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="The bootstrap's seed.")

@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from framemetrics.core.bca import jackknifable
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
@@ -66,6 +67,7 @@ __all__ = [
     "PAIRED_OUTPUTS",
     "PAIRED_STAGES",
     "PROPORTIONS",
+    "RESAMPLED",
     "Interval",
     "check_level",
     "delong_variance",
@@ -81,7 +83,8 @@ Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
 Quantiles = Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]
 
-CI_METHODS = ("delong", "wilson", "clopper-pearson", "bootstrap")
+CI_METHODS = ("delong", "wilson", "clopper-pearson", "bootstrap", "bca")
+RESAMPLED = ("bootstrap", "bca")  # the methods computed from the bootstrap's replicates
 
 
 @dataclass(frozen=True)
@@ -256,7 +259,9 @@ def metric_interval(
     ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
     Poisson bootstrap for every other metric, over its ``statistics``
     (those a replicate reweights: :func:`~framemetrics.core.resampling.bootstrappable`).
-    ``method="bootstrap"`` forces it.
+    ``method="bootstrap"`` forces it; ``method="bca"`` forces its BCa
+    interval, for the metrics whose statistics are sums over rows
+    (:func:`~framemetrics.core.bca.jackknifable`).
 
     Examples
     --------
@@ -275,6 +280,14 @@ def metric_interval(
     if method == "clopper-pearson" and name in PROPORTIONS:
         statistics = proportion_statistics(name)
         return Interval(method, statistics, clopper_pearson_bounds(name), quantiles=clopper_pearson_parameters(name))
+    if method == "bca":
+        inexact = [s for s in statistics if not jackknifable(s)]
+        if inexact or not statistics:
+            raise ArgumentError(
+                f"ci_method='bca' does not apply to {name}: it reads {', '.join(inexact) or 'no sum'}, not a sum over "
+                "rows, so its jackknife is not exact here; use ci_method='bootstrap'"
+            )
+        return Interval("bca", statistics, _no_bounds)
     if method in (None, "bootstrap"):
         missing = [s for s in statistics if not bootstrappable(s)]
         if missing or not statistics:
@@ -307,7 +320,7 @@ def multiclass_interval(name: str, method: str | None, stages: tuple[str, ...]) 
     if method is not None and method not in CI_METHODS:
         raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
     if method not in (None, "bootstrap"):
-        raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")
+        raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")  # BCa too
     return Interval("bootstrap", stages, _no_bounds)
 
 

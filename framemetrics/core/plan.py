@@ -18,6 +18,7 @@ from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import (
+    RESAMPLED,
     Interval,
     check_level,
     has_own_interval,
@@ -215,13 +216,13 @@ class Plan:
 
     @property
     def bootstrapped(self) -> tuple[IntervalCall, ...]:
-        """The intervals by the Poisson bootstrap, computed from replicates (:attr:`resampling`)."""
-        return tuple(i for i in self.intervals if i.interval.method == "bootstrap")
+        """The intervals by the Poisson bootstrap, computed from replicates (:attr:`resampling`): percentile and BCa."""
+        return tuple(i for i in self.intervals if i.interval.method in RESAMPLED)
 
     @property
     def formula_intervals(self) -> tuple[IntervalCall, ...]:
         """The intervals that are formulas of the statistics (DeLong's, Wilson's)."""
-        return tuple(i for i in self.intervals if i.interval.method != "bootstrap")
+        return tuple(i for i in self.intervals if i.interval.method not in RESAMPLED)
 
     def beta_quantiles(self, ns: Any, columns: Mapping[str, Any]) -> tuple[list[tuple[Any, Any]], list[dict[str, str]]]:
         """The Beta quantiles every formula interval reads (:meth:`IntervalCall.beta_parameters`), numbered through

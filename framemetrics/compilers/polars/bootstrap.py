@@ -23,6 +23,7 @@ import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import curve_statistic, grouped, running_sums
+from framemetrics.core.bca import acceleration, adjusted_levels, bias_correction, estimate, leave_one_out
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -117,18 +118,91 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
             ]))  # fmt: skip
         if curve:
             parts += _curve_replicates(weighted, keys, plan, x, curve, batch)
+    corrected = [(j, i) for j, i in enumerate(plan.bootstrapped) if i.interval.method == "bca"]
+    if corrected:
+        parts.append(_jackknife(hashed, keys, corrected))
     replicated = parts[0]
     for part in parts[1:]:
         replicated = replicated.join(part, on=keys, nulls_equal=True) if keys else replicated.join(part, how="cross")
-    bounds = {}
-    for interval in plan.bootstrapped:
+    values = {}
+    for j, interval in enumerate(plan.bootstrapped):
         call = interval.call
-        values = []
         for b in replicates:
             arguments = {s: pl.col(f"{s}__{b}") for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
-            values.append(apply_formula(POLARS, call.name, arguments, pl.lit(0), call.params))
-        bounds |= _percentiles(values, interval)
+            values[f"fm_m{j}__{b}"] = apply_formula(POLARS, call.name, arguments, pl.lit(0), call.params)
+    replicated = replicated.with_columns(**values)
+    if corrected:
+        replicated = _bca_levels(replicated, corrected, replicates)
+    bounds = {}
+    for j, interval in enumerate(plan.bootstrapped):
+        columns = [pl.col(f"fm_m{j}__{b}") for b in replicates]
+        bounds |= _bca_bounds(columns, interval, j) if interval.interval.method == "bca" else _percentiles(
+            columns, interval)  # fmt: skip
     return replicated.select(*keys, **bounds)
+
+
+def _jackknife(hashed: pl.LazyFrame, keys: list[str], intervals: list[tuple[int, IntervalCall]]) -> pl.LazyFrame:
+    """Per group, for each BCa interval ``j``: the estimate ``fm_theta<j>`` and the acceleration ``fm_a<j>``
+    from the rows' jackknife values (:func:`~framemetrics.core.bca.leave_one_out`), in one pass over the rows
+    with their group's sums beside them (a window)."""
+    statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
+    terms = {s: pl.col(f"fm_v_{s}") for s in statistics}
+    totals = {s: term.sum().over(keys) if keys else term.sum() for s, term in terms.items()}
+    total_columns = {s: pl.col(f"fm_t_{s}") for s in statistics}
+    with_totals = hashed.with_columns(**{f"fm_t_{s}": total for s, total in totals.items()})
+    thetas = {f"fm_theta{j}": estimate(POLARS, i.call, total_columns) for j, i in intervals}
+    deviations = {
+        f"fm_e{j}": leave_one_out(POLARS, i.call, total_columns, terms) - pl.col(f"fm_theta{j}") for j, i in intervals
+    }
+    rows = with_totals.with_columns(**thetas).with_columns(**deviations)
+    sums = []
+    for j, _ in intervals:
+        e = pl.col(f"fm_e{j}")
+        sums += [pl.col(f"fm_theta{j}").first(), e.sum().alias(f"fm_s1_{j}"), (e * e).sum().alias(f"fm_s2_{j}"),
+                 (e * e * e).sum().alias(f"fm_s3_{j}"), e.null_count().alias(f"fm_undefined{j}")]  # fmt: skip
+    n = pl.len().cast(pl.Float64)
+    accelerations = {
+        f"fm_a{j}": acceleration(
+            POLARS, pl.col("fm_n"), *(pl.col(f"fm_s{k}_{j}") for k in (1, 2, 3)), pl.col(f"fm_undefined{j}")
+        )
+        for j, _ in intervals
+    }
+    per_group = grouped(rows, keys, [n.alias("fm_n"), *sums]).with_columns(**accelerations)
+    return per_group.select(*keys, *(c for j, _ in intervals for c in (f"fm_theta{j}", f"fm_a{j}")))
+
+
+def _bca_levels(replicated: pl.LazyFrame, intervals: list[tuple[int, IntervalCall]], replicates: range
+                ) -> pl.LazyFrame:  # fmt: skip
+    """``replicated`` with each BCa interval's adjusted levels ``fm_alpha<j>_low, fm_alpha<j>_high``."""
+    corrections = {}
+    for j, _ in intervals:
+        values = [pl.col(f"fm_m{j}__{b}") for b in replicates]
+        theta = pl.col(f"fm_theta{j}")
+        below = pl.sum_horizontal([(v < theta).cast(pl.Int64) for v in values])
+        at_or_below = pl.sum_horizontal([(v <= theta).cast(pl.Int64) for v in values])
+        defined = pl.sum_horizontal([v.is_not_null().cast(pl.Int64) for v in values])
+        corrections[f"fm_z0_{j}"] = bias_correction(POLARS, below, at_or_below, defined)
+    levels = {
+        f"fm_alpha{j}_{output}": level
+        for j, interval in intervals
+        for output, level in adjusted_levels(POLARS, pl.col(f"fm_z0_{j}"), pl.col(f"fm_a{j}"), interval.level).items()
+    }
+    return replicated.with_columns(**corrections).with_columns(**levels)
+
+
+def _bca_bounds(values: list[pl.Expr], interval: IntervalCall, j: int) -> dict[str, pl.Expr]:
+    """A BCa interval's bounds: the replicates' percentiles at its adjusted levels, NumPy's linear interpolation
+    at the 0-based position ``h = (n - 1) alpha`` of the ``n`` defined values."""
+    ordered = pl.concat_list(values).list.drop_nulls().list.sort()
+    n = ordered.list.len()
+    bounds = {}
+    for output, name in interval.columns().items():
+        h = (n - 1).cast(pl.Float64) * pl.col(f"fm_alpha{j}_{output}")
+        below = h.floor()
+        lower = ordered.list.get(below.cast(pl.Int64), null_on_oob=True)
+        upper = ordered.list.get(pl.min_horizontal(below + 1, n - 1).cast(pl.Int64), null_on_oob=True)
+        bounds[name] = pl.when(n > 0).then(lower + (h - below) * (upper - lower))
+    return bounds
 
 
 def _curve_replicates(

@@ -1,0 +1,164 @@
+"""BCa intervals of the Poisson bootstrap (Efron 1987), where the jackknife is exact: written once for every engine.
+
+The bias-corrected and accelerated interval moves the percentile interval's
+levels by the replicates' bias and the statistic's skewness (Efron and
+Tibshirani, *An Introduction to the Bootstrap*, 1993, 14.3; SciPy's
+``scipy.stats.bootstrap(method="BCa")``):
+
+* ``z0 = Phi^-1((#{theta*_b < theta} + #{theta*_b <= theta}) / 2B)``,
+  ``theta`` the estimate on all rows, ``theta*_b`` the ``B`` replicates
+  where the metric is defined, a tie counting half (:func:`bias_correction`);
+* ``a = sum d_i^3 / (6 (sum d_i^2)^(3/2))``, ``d_i = mean(theta_(.)) -
+  theta_(i)`` over the jackknife values ``theta_(i)``, the metric without row
+  ``i`` (:func:`acceleration`). Rows are the units, as in the bootstrap (a
+  row's weight ``w`` becomes ``w k``): row ``i`` is left out whole;
+* the bounds are the replicates' percentiles (NumPy's linear interpolation)
+  at ``alpha_j = Phi(z0 + (z0 + z_j) / (1 - a (z0 + z_j)))``, ``z_j`` the
+  normal quantiles of ``(1 -+ level) / 2``.
+
+**Exact jackknife.** Where every statistic of a metric is one sum over rows
+(``S = sum v_i``: the confusion cells, log loss, Brier, the regression
+means; :func:`jackknifable`), ``theta_(i)`` is the formula over ``S - v_i``:
+one pass over the rows with the group's sums beside them
+(:func:`leave_one_out`). The others (the curve metrics, the quantiles, R²'s
+centred sums, a maximum) have no such form here and refuse BCa.
+
+**Null** where ``z0`` is infinite (no replicate, or every one, below the
+estimate), where a ``theta_(i)`` is undefined or all are equal (``a`` is
+0/0, as SciPy's NaN), and where ``1 - a (z0 + z_j) <= 0``.
+
+Examples
+--------
+>>> [jackknifable(s) for s in ("tp", "sum_log_loss", "ap_sum", "max_abs_error", "ss_total")]
+[True, True, False, False, False]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from framemetrics.core.formulas import apply_formula
+from framemetrics.core.namespace import Namespace
+from framemetrics.core.normal import inverse_normal_cdf, normal_cdf, normal_quantile
+from framemetrics.core.resampling import row_terms
+from framemetrics.core.statistics import STATISTICS, Rows
+
+__all__ = ["acceleration", "adjusted_levels", "bias_correction", "estimate", "jackknifable", "leave_one_out"]
+
+Expr = Any
+
+
+class _Symbol:
+    """Any expression, built without an engine: what :func:`jackknifable` builds a statistic with."""
+
+    def _any(self, *_: Any) -> _Symbol:
+        return self
+
+    def __getattr__(self, name: str) -> Any:  # a case's when and otherwise
+        return self._any
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _any
+    __pow__ = __rpow__ = __neg__ = __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __invert__ = _any
+
+
+class _Symbolic:
+    """A namespace whose every operation gives a :class:`_Symbol`."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *_, **__: _Symbol()
+
+
+def jackknifable(statistic: str) -> bool:
+    """Whether ``statistic`` is one sum over rows, so that leaving a row out is subtracting its term.
+
+    Examples
+    --------
+    >>> jackknifable("sum_sq_error"), jackknifable("auc_sum")
+    (True, False)
+    """
+    definition = STATISTICS[statistic]
+    if definition.curve or definition.needs:
+        return False
+    symbolic: Any = _Symbolic()
+    return statistic in row_terms(symbolic, [statistic], Rows.named(symbolic))
+
+
+def estimate(ns: Namespace, call: Any, totals: Mapping[str, Expr]) -> Expr:
+    """The metric of ``call`` (a :class:`~framemetrics.core.plan.MetricCall`) over its statistics' ``totals``."""
+    arguments = {s: totals[s] for s in call.statistics} | {s: ns.null() for s in call.skipped}
+    return apply_formula(ns, call.name, arguments, ns.lit(0), call.params)
+
+
+def leave_one_out(ns: Namespace, call: Any, totals: Mapping[str, Expr], terms: Mapping[str, Expr]) -> Expr:
+    """``theta_(i)``: the metric of ``call`` without the row, over each statistic's total less the row's term.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> from framemetrics.core.plan import make_plan
+    >>> call = make_plan("precision_score", weighted=False).calls[0]
+    >>> s = {n: SQL.col(n) for n in ("tp", "fp")}
+    >>> "tp - v_tp" in leave_one_out(SQL, call, s, {n: SQL.col(f"v_{n}") for n in s}).sql()
+    True
+    """
+    return estimate(ns, call, {s: totals[s] - terms[s] for s in call.statistics})
+
+
+def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined: Expr) -> Expr:
+    """``a`` from the power sums ``s_k = sum e_i^k`` of ``e_i = theta_(i) - theta`` over the group's ``n`` rows.
+
+    With ``m = s1 / n``: ``sum d^2 = s2 - n m^2`` and ``sum d^3 = -(s3 - 3 m s2
+    + 2 n m^3)``. The ``e_i`` are of the order of ``1 / n`` and their mean of
+    ``1 / n^2``, so the centred sums lose no digit. Null where any
+    ``theta_(i)`` is ``undefined`` or every ``d_i`` is 0.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> e = [0.1, -0.2, 0.7]  # d = mean - e: 0.1, 0.4, -0.5
+    >>> sums = [pl.lit(float(sum(v**k for v in e))) for k in (1, 2, 3)]
+    >>> round(pl.select(acceleration(POLARS, pl.lit(3.0), *sums, pl.lit(0))).item(), 12)
+    -0.036738892848
+    """
+    mean = s1 / n
+    squares = s2 - n * mean * mean
+    cubes = -(s3 - ns.lit(3.0) * mean * s2 + ns.lit(2.0) * n * mean * mean * mean)
+    defined = (undefined == ns.lit(0)) & (squares > ns.lit(0.0))
+    return ns.when(defined, cubes / (ns.lit(6.0) * squares * ns.sqrt(squares))).otherwise(ns.null())
+
+
+def bias_correction(ns: Namespace, below: Expr, at_or_below: Expr, defined: Expr) -> Expr:
+    """``z0 = Phi^-1((below + at_or_below) / (2 defined))``: of the ``defined`` replicates, ``below`` are under the
+    estimate and ``at_or_below`` at most equal to it (a tie counts half, SciPy's "mean" percentile of score).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> round(pl.select(bias_correction(POLARS, pl.lit(970), pl.lit(980), pl.lit(1000))).item(), 9)
+    1.959963985
+    """
+    return inverse_normal_cdf(ns, ns.to_float(below + at_or_below) / (ns.lit(2.0) * ns.to_float(defined)))
+
+
+def adjusted_levels(ns: Namespace, z0: Expr, a: Expr, level: float) -> dict[str, Expr]:
+    """BCa's percentile levels ``{"low": alpha_1, "high": alpha_2}`` of a confidence ``level``, from the bias
+    correction ``z0`` (:func:`bias_correction`) and the acceleration ``a``: columns, each read many times.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> levels = adjusted_levels(POLARS, pl.lit(0.0), pl.lit(0.0), 0.9)
+    >>> [round(pl.select(v).item(), 12) for v in levels.values()]  # no bias, no skew: the percentiles'
+    [0.05, 0.95]
+    """
+    levels = {}
+    for output, p in (("low", (1 - level) / 2), ("high", (1 + level) / 2)):
+        shifted = z0 + ns.lit(normal_quantile(p))
+        denominator = ns.lit(1.0) - a * shifted
+        adjusted = normal_cdf(ns, z0 + shifted / denominator)
+        levels[output] = ns.when(denominator > ns.lit(0.0), adjusted).otherwise(ns.null())
+    return levels
