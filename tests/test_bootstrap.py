@@ -416,7 +416,7 @@ def test_bca_equals_scipy_on_the_same_replicates(engine, weighted):
         w = df["w"].to_numpy()[mask] if weighted else np.ones(mask.sum())
         for name, metric in BCA_METRICS.items():
             drawn = np.array([metric(y, p, w * k[mask, b]) for b in range(replicates)])
-            low, high = _scipy_bca(lambda i, metric=metric: metric(y[i], p[i], w[i]), len(y), drawn, level)
+            low, high = _scipy_bca(lambda i, f=metric, y=y, p=p, w=w: f(y[i], p[i], w[i]), len(y), drawn, level)
             assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9), (engine, name, row, low)
             assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9), (engine, name, row, high)
 

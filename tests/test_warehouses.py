@@ -144,6 +144,17 @@ CASES: dict[str, Query] = {
         sorted(PROPORTIONS), threshold=0.5, ci=0.9, ci_method="clopper-pearson", dialect=d, **_BINARY
     ),
     "roc_auc_ci": lambda d: fm.sql.roc_auc_ci(level=0.9, dialect=d, **_BINARY),
+    "bootstrap, BCa": lambda d: fm.sql.query(
+        ["f1_score", "log_loss", "matthews_corrcoef"],
+        threshold=0.5,
+        ci=0.9,
+        ci_method="bca",
+        n_resamples=12,
+        seed=3,
+        row_id="id",
+        dialect=d,
+        **_BINARY,
+    ),
     "bootstrap": lambda d: fm.sql.query(
         ["f1_score", "log_loss", "brier_score_loss", "average_precision_score", "ks_statistic"],
         threshold=0.5,

@@ -125,7 +125,7 @@ def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined
     mean = s1 / n
     squares = s2 - n * mean * mean
     cubes = -(s3 - ns.lit(3.0) * mean * s2 + ns.lit(2.0) * n * mean * mean * mean)
-    defined = (undefined == ns.lit(0)) & (squares > ns.lit(0.0))
+    defined = ns.eq(undefined, ns.lit(0)) & (squares > ns.lit(0.0))
     return ns.when(defined, cubes / (ns.lit(6.0) * squares * ns.sqrt(squares))).otherwise(ns.null())
 
 

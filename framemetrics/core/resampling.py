@@ -617,6 +617,7 @@ def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> Curve
     return CurvePoints(y_score=ns.col("y_score"), **columns, max_fpr=max_fpr, alpha=alpha)
 
 
-def percentile_position(n: Expr, q: float) -> Expr:
-    """NumPy's linear percentile of ``n`` sorted values at ``q``: the 0-based position ``(n - 1) q``."""
+def percentile_position(n: Expr, q: float | Expr) -> Expr:
+    """NumPy's linear percentile of ``n`` sorted values at ``q`` (a level, or a column of them): the 0-based
+    position ``(n - 1) q``."""
     return (n - 1) * q

@@ -32,6 +32,7 @@ from framemetrics.compilers.sql.stages import (
     same_group,
     select_from,
 )
+from framemetrics.core.bca import acceleration, adjusted_levels, bias_correction, estimate, leave_one_out
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -63,7 +64,7 @@ from framemetrics.core.statistics import (
     roc_gap,
 )
 
-__all__ = ["ROW_KEY", "bootstrap_ctes", "percentile_ctes", "weighted_ctes"]
+__all__ = ["ROW_KEY", "bootstrap_ctes", "jackknife_ctes", "percentile_ctes", "weighted_ctes"]
 
 ROW_KEY = "fm_key"  # fm_input's column of row keys
 
@@ -148,7 +149,55 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped)]
     ctes += [("fm_replicate_rows", rows), ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows"))]
     metrics = [exp.column(f"fm_m{j}") for j in range(len(plan.bootstrapped))]
-    ctes += percentile_ctes("fm_replicate", list(plan.bootstrapped), metrics, keys, "fm_replicate_values")
+    corrected = [(j, i) for j, i in enumerate(plan.bootstrapped) if i.interval.method == "bca"]
+    jackknife = jackknife_ctes(keys, corrected) if corrected else []
+    ctes += jackknife
+    accelerations = jackknife[-1][0] if jackknife else None
+    ctes += percentile_ctes("fm_replicate", list(plan.bootstrapped), metrics, keys, "fm_replicate_values",
+                            accelerations=accelerations)  # fmt: skip
+    return ctes
+
+
+def jackknife_ctes(keys: list[str], intervals: list[tuple[int, IntervalCall]]) -> list[tuple[str, exp.Select]]:
+    """The jackknife of the BCa ``intervals`` (numbered ``j``) over ``fm_hashed``'s rows: ``fm_jackknife_totals``
+    sets each row's group sums beside it (windows), ``fm_jackknife_rows`` the estimate ``fm_theta<j>`` and the
+    deviation ``fm_e<j>`` of the value without the row (:func:`~framemetrics.core.bca.leave_one_out`), and
+    ``fm_jackknife`` per group the estimate and the acceleration ``fm_a<j>``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("f1_score", weighted=False, ci=0.9, ci_method="bca", n_resamples=3)
+    >>> [name for name, _ in jackknife_ctes([], list(enumerate(plan.bootstrapped)))]
+    ['fm_jackknife_totals', 'fm_jackknife_rows', 'fm_jackknife_sums', 'fm_jackknife']
+    """
+    group = [exp.column(k) for k in keys]
+    statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
+    terms = {s: exp.column(f"fm_v_{s}") for s in statistics}
+    totals = {s: exp.column(f"fm_t_{s}") for s in statistics}
+    summed = [exp.alias_(group_window(exp.Sum(this=t.copy()), keys), f"fm_t_{s}") for s, t in terms.items()]
+    thetas = [exp.alias_(estimate(SQL, i.call, totals), f"fm_theta{j}") for j, i in intervals]
+    left_out = [exp.alias_(leave_one_out(SQL, i.call, totals, terms), f"fm_left_out{j}") for j, i in intervals]
+    sums, accelerations = [], []
+    for j, _ in intervals:
+        e = exp.column(f"fm_left_out{j}") - exp.column(f"fm_theta{j}")
+        sums += [exp.alias_(exp.Max(this=exp.column(f"fm_theta{j}")), f"fm_theta{j}"),
+                 exp.alias_(SQL.sum(e), f"fm_s1_{j}"), exp.alias_(SQL.sum(e * e), f"fm_s2_{j}"),
+                 exp.alias_(SQL.sum(e * e * e), f"fm_s3_{j}"),
+                 exp.alias_(SQL.to_float(exp.Count(this=exp.Star()) - exp.Count(this=e.copy())), f"fm_undefined{j}")]  # fmt: skip
+        moments = (exp.column(f"fm_s{k}_{j}") for k in (1, 2, 3))
+        a = acceleration(SQL, exp.column("fm_n"), *moments, exp.column(f"fm_undefined{j}"))
+        accelerations += [exp.column(f"fm_theta{j}"), exp.alias_(a, f"fm_a{j}")]
+    n = exp.alias_(SQL.to_float(exp.Count(this=exp.Star())), "fm_n")
+    ctes = [
+        ("fm_jackknife_totals", select_from([exp.Star(), *summed], "fm_hashed")),
+        ("fm_jackknife_rows", select_from([*group, *thetas, *left_out], "fm_jackknife_totals")),
+        ("fm_jackknife_sums", select_from([*(g.copy() for g in group), n, *sums], "fm_jackknife_rows",
+                                          group_by=[g.copy() for g in group] or None)),
+        ("fm_jackknife", select_from([*(g.copy() for g in group), *accelerations], "fm_jackknife_sums")),
+    ]  # fmt: skip
+    for _, select in ctes[:3]:
+        select.meta[MATERIALIZE] = True  # their columns are read many times (PostgreSQL would copy them in)
     return ctes
 
 
@@ -239,6 +288,7 @@ def percentile_ctes(
     keys: list[str],
     source: str,
     where: exp.Expression | None = None,
+    accelerations: str | None = None,
 ) -> list[tuple[str, exp.Select]]:
     """The percentile intervals of the replicates' ``values`` (one per interval) in ``source``, where ``where``
     holds: ``<prefix>_bounds``, per group the columns of every interval.
@@ -251,6 +301,14 @@ def percentile_ctes(
     ``h = (n - 1) q`` of the ``n`` defined values,
     ``v[floor h] + (h - floor h) (v[floor h + 1] - v[floor h])``;
     ``<prefix>_bounds`` sets each interval's beside the others.
+
+    With ``accelerations``, the CTE of the BCa intervals' estimates and
+    accelerations per group (``fm_theta<j>``, ``fm_a<j>``: :func:`jackknife_ctes`),
+    the percentiles are at BCa's adjusted levels instead:
+    ``<prefix>_below`` counts per group and interval the values under and at
+    most equal to the estimate, ``<prefix>_corrections`` takes the bias
+    correction, ``<prefix>_levels`` the levels
+    (:mod:`framemetrics.core.bca`), which ``<prefix>_ranked`` reads.
 
     Examples
     --------
@@ -274,9 +332,18 @@ def percentile_ctes(
     ranked += [exp.alias_(SQL.to_float(rank), "fm_rank"), exp.alias_(SQL.to_float(count), "fm_n")]
     n, rank_column = exp.column("fm_n"), exp.column("fm_rank")
     quantiles = intervals[0].quantiles()
+    levels: list[tuple[str, exp.Select]] = []
+    ranked_from: str | exp.Select = f"{prefix}_long"
+    if accelerations:
+        levels = _bca_level_ctes(prefix, intervals, keys, accelerations)
+        ranked = [_qualified(c, f"{prefix}_long") for c in ranked]
+        ranked += [_qualified(exp.column(f"fm_level_{output}"), f"{prefix}_levels") for output in quantiles]
+        ranked_from = exp.select(*ranked).from_(f"{prefix}_long").join(
+            f"{prefix}_levels", on=same_group(f"{prefix}_long", f"{prefix}_levels", keys, SQL.eq(
+                exp.column("fm_j", table=f"{prefix}_long"), exp.column("fm_j", table=f"{prefix}_levels"))))  # fmt: skip
     columns = []
     for output, q in quantiles.items():
-        h = percentile_position(n.copy(), q)
+        h = percentile_position(n.copy(), exp.column(f"fm_level_{output}") if accelerations else q)
         below = SQL.floor(h)
 
         def at(position: exp.Expression) -> exp.Expression:
@@ -295,13 +362,56 @@ def percentile_ctes(
         for j, interval in enumerate(intervals)
         for output, name in interval.columns().items()
     ]
+    ranked_select = ranked_from if isinstance(ranked_from, exp.Select) else select_from(ranked, ranked_from)
     return [
         (f"{prefix}_long", long.join(ids, join_type="cross")),
-        (f"{prefix}_ranked", select_from(ranked, f"{prefix}_long")),
+        *levels,
+        (f"{prefix}_ranked", ranked_select),
         (f"{prefix}_quantiles", select_from([*grouped, *columns], f"{prefix}_ranked", group_by=grouped)),
         (f"{prefix}_bounds", select_from([*(c.copy() for c in group), *pivoted], f"{prefix}_quantiles",
                                          group_by=[c.copy() for c in group] or None)),
     ]  # fmt: skip
+
+
+def _qualified(column: exp.Expression, table: str) -> exp.Expression:
+    """``column`` (a column, or an alias of one expression over columns) with its columns read from ``table``,
+    named (ClickHouse names a column of a join by its table)."""
+    out = column.copy()
+    for c in out.find_all(exp.Column):
+        c.set("table", exp.to_identifier(table))
+    return exp.alias_(out, column.name) if isinstance(column, exp.Column) else out
+
+
+def _bca_level_ctes(prefix: str, intervals: list[IntervalCall], keys: list[str], accelerations: str
+                    ) -> list[tuple[str, exp.Select]]:  # fmt: skip
+    """``<prefix>_below``, ``<prefix>_corrections`` and ``<prefix>_levels``: per group and interval ``fm_j``, BCa's
+    adjusted levels ``fm_level_low, fm_level_high`` of the values of ``<prefix>_long``."""
+    long, number = f"{prefix}_long", exp.column("fm_j", table=f"{prefix}_long")
+    value = exp.column("fm_value", table=long)
+
+    def picked(column: str) -> exp.Expression:
+        return exp.Case(this=number.copy(), ifs=[exp.If(this=SQL.lit(j), true=exp.column(f"{column}{j}",
+                        table=accelerations)) for j in range(len(intervals))])  # fmt: skip
+
+    theta = picked("fm_theta")
+    group = [exp.column(k, table=long) for k in keys]
+    counts = [
+        exp.alias_(SQL.sum(SQL.indicator(value.copy() < theta.copy())), "fm_below"),
+        exp.alias_(SQL.sum(SQL.indicator(value.copy() <= theta.copy())), "fm_at_or_below"),
+        exp.alias_(SQL.to_float(exp.Count(this=value.copy())), "fm_defined"),
+        exp.alias_(exp.Max(this=picked("fm_a")), "fm_a"),
+    ]
+    below = exp.select(*(exp.alias_(g, g.name) for g in group), exp.alias_(number.copy(), "fm_j"), *counts)
+    below = below.from_(long).join(accelerations, on=same_group(long, accelerations, keys))
+    below = below.group_by(*(g.copy() for g in group), number.copy())
+    plain = [exp.column(k) for k in [*keys, "fm_j"]]
+    z0 = bias_correction(SQL, exp.column("fm_below"), exp.column("fm_at_or_below"), exp.column("fm_defined"))
+    corrections = select_from([*plain, exp.alias_(z0, "fm_z0"), exp.column("fm_a")], f"{prefix}_below")
+    corrections.meta[MATERIALIZE] = True  # z0, a long expression, is read many times by the levels
+    adjusted = adjusted_levels(SQL, exp.column("fm_z0"), exp.column("fm_a"), intervals[0].level)
+    levels = select_from([*(c.copy() for c in plain), *(exp.alias_(v, f"fm_level_{o}") for o, v in adjusted.items())],
+                         f"{prefix}_corrections")  # fmt: skip
+    return [(f"{prefix}_below", below), (f"{prefix}_corrections", corrections), (f"{prefix}_levels", levels)]
 
 
 def _curve_replicates(
