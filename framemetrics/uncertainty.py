@@ -194,6 +194,9 @@ def roc_auc_ci(
     return run_prepared(source, prepared, nulls, engine, con, spark)
 
 
+_BOOTSTRAP_METHODS = {"percentile": "bootstrap", "bca": "bca"}  # fm.bootstrap's method= to evaluate's ci_method=
+
+
 def bootstrap(
     source: Source,
     *,
@@ -208,6 +211,7 @@ def bootstrap(
     level: float = 0.95,
     seed: int = 0,
     row_id: str | None = None,
+    method: Literal["percentile", "bca"] = "percentile",
     threshold: float = 0.5,
     sample_weight: str | None = None,
     pos_label: Any = 1,
@@ -253,6 +257,11 @@ def bootstrap(
         weights on every engine, whatever the order of the rows. By default
         the row's position as read (Polars, DuckDB); required on Spark and
         in the SQL of the warehouses, whose tables have no row order.
+    method : {"percentile", "bca"}, default "percentile"
+        ``"bca"``: the bias-corrected and accelerated interval (Efron 1987,
+        SciPy's ``method="BCa"``) of the binary and regression metrics whose
+        statistics are sums over rows, whose jackknife is then exact
+        (:mod:`framemetrics.core.bca`); the others refuse it.
     nulls, engine, con, spark
         As in :func:`framemetrics.evaluate`.
 
@@ -271,15 +280,20 @@ def bootstrap(
     ['n_rows', 'f1_score', 'f1_score_low', 'f1_score_high']
     >>> out["f1_score_low"].item() <= out["f1_score"].item() <= out["f1_score_high"].item()
     True
+    >>> bca = fm.bootstrap(df, y_true="y", y_score="p", metrics=["f1_score"], n_resamples=200, level=0.9, method="bca")
+    >>> bca.columns == out.columns and bca["f1_score"].item() == out["f1_score"].item()
+    True
     >>> animals = pl.DataFrame({"y": ["cat", "dog", "dog", "cat", "dog"], "yhat": ["cat", "dog", "cat", "cat", "dog"]})
     >>> fm.bootstrap(animals, y_true="y", y_pred="yhat", task="multiclass", metrics=["f1_macro"],
     ...              n_resamples=50).columns
     ['n_rows', 'f1_macro', 'f1_macro_low', 'f1_macro_high']
     """
+    if method not in _BOOTSTRAP_METHODS:
+        raise ArgumentError(f"method must be 'percentile' or 'bca', got {method!r}")
     return evaluate(
         source, y_true=y_true, y_pred=y_pred, y_score=y_score, task=task, labels=labels, threshold=threshold,
         sample_weight=sample_weight, by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label,
-        zero_division=zero_division, nulls=nulls, ci=check_level(level), ci_method="bootstrap",
+        zero_division=zero_division, nulls=nulls, ci=check_level(level), ci_method=_BOOTSTRAP_METHODS[method],
         n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine, con=con, spark=spark,
     )  # fmt: skip
 

@@ -74,6 +74,12 @@ def test_evaluate_ci_adds_the_intervals_of_the_library(engine):
                        ci_method="clopper-pearson")  # fmt: skip
     assert code == 0
     assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", "f1_score,log_loss", "--ci", "0.9",
+                            "--ci-method", "bca", "--n-resamples", "50", "--engine", engine)  # fmt: skip
+    want = fm.bootstrap(SAMPLE, y_true="default", y_score="p_default", by="student", metrics=["f1_score", "log_loss"],
+                        level=0.9, n_resamples=50, method="bca")  # fmt: skip
+    assert code == 0
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
     code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci-method", "wilson")
     assert code == 2 and "--ci-method needs --ci" in err
     code, _, err = invoke("evaluate", SAMPLE, *CREDIT, "-m", "recall_score", "--ci", "95")
