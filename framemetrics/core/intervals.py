@@ -280,22 +280,18 @@ def metric_interval(
     if method == "clopper-pearson" and name in PROPORTIONS:
         statistics = proportion_statistics(name)
         return Interval(method, statistics, clopper_pearson_bounds(name), quantiles=clopper_pearson_parameters(name))
-    if method == "bca":
-        inexact = [s for s in statistics if not jackknifable(s)]
-        if inexact or not statistics:
-            raise ArgumentError(
-                f"ci_method='bca' does not apply to {name}: it reads {', '.join(inexact) or 'no sum'}, not a sum over "
-                "rows, so its jackknife is not exact here; use ci_method='bootstrap'"
-            )
-        return Interval("bca", statistics, _no_bounds)
-    if method in (None, "bootstrap"):
-        missing = [s for s in statistics if not bootstrappable(s)]
+    if method in (None, *RESAMPLED):
+        bca = method == "bca"
+        missing = [s for s in statistics if not (jackknifable if bca else bootstrappable)(s)]
         if missing or not statistics:
+            reads = f"it reads {', '.join(missing) or 'no sum'}, not a sum over rows"
             raise ArgumentError(
-                f"{name}: its bootstrap interval is not available yet (it reads {', '.join(missing) or 'no sum'}, "
-                "not a sum over rows)"
+                f"ci_method='bca' does not apply to {name}: {reads}, so its jackknife is not exact here; use "
+                "ci_method='bootstrap'"
+                if bca
+                else f"{name}: its bootstrap interval is not available yet ({reads})"
             )
-        return Interval("bootstrap", statistics, _no_bounds)
+        return Interval(method or "bootstrap", statistics, _no_bounds)
     takes = " or ".join(repr(m) for m in _methods(own) + ["bootstrap"])
     raise ArgumentError(f"ci_method={method!r} does not apply to {name}: it takes {takes}")
 
@@ -320,7 +316,7 @@ def multiclass_interval(name: str, method: str | None, stages: tuple[str, ...]) 
     if method is not None and method not in CI_METHODS:
         raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
     if method not in (None, "bootstrap"):
-        raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")  # BCa too
+        raise ArgumentError(f"ci_method={method!r} does not apply to multiclass {name}: it takes 'bootstrap'")
     return Interval("bootstrap", stages, _no_bounds)
 
 
