@@ -120,10 +120,10 @@ _MULTICLASS = {"table": "multiclass", "y_true": "y", "y_pred": "yhat", "y_score"
 Query = Callable[[str], str]
 
 
-def _regression_bootstrap(dialect: str, metrics: dict[str, dict], n_resamples: int) -> str:
-    """The regression SQL with bootstrap intervals of ``metrics``, the rows keyed by ``id``."""
+def _regression_bootstrap(dialect: str, metrics: dict[str, dict], n_resamples: int, method: str = "bootstrap") -> str:
+    """The regression SQL with bootstrap intervals (``method``: or BCa's) of ``metrics``, the rows keyed by ``id``."""
     return fm.sql.query(metrics, table="regression", y_true="y", y_pred="f", sample_weight="w", by="g", ci=0.9,
-                        n_resamples=n_resamples, seed=2, row_id="id", dialect=dialect)  # fmt: skip
+                        ci_method=method, n_resamples=n_resamples, seed=2, row_id="id", dialect=dialect)  # fmt: skip
 
 
 def _mc_bootstrap(dialect: str, metrics: list[str], **extra: str) -> str:
@@ -144,6 +144,9 @@ CASES: dict[str, Query] = {
         sorted(PROPORTIONS), threshold=0.5, ci=0.9, ci_method="clopper-pearson", dialect=d, **_BINARY
     ),
     "roc_auc_ci": lambda d: fm.sql.roc_auc_ci(level=0.9, dialect=d, **_BINARY),
+    "bootstrap, BCa regression": lambda d: _regression_bootstrap(
+        d, {"r2_score": {}, "explained_variance_score": {}, "mean_absolute_error": {}}, 10, "bca"
+    ),
     "bootstrap, BCa": lambda d: fm.sql.query(
         ["f1_score", "log_loss", "matthews_corrcoef"],
         threshold=0.5,

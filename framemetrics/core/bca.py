@@ -18,10 +18,15 @@ Tibshirani, *An Introduction to the Bootstrap*, 1993, 14.3; SciPy's
 
 **Exact jackknife.** Where every statistic of a metric is one sum over rows
 (``S = sum v_i``: the confusion cells, log loss, Brier, the regression
-means; :func:`jackknifable`), ``theta_(i)`` is the formula over ``S - v_i``:
-one pass over the rows with the group's sums beside them
-(:func:`leave_one_out`). The others (the curve metrics, the quantiles, R²'s
-centred sums, a maximum) have no such form here and refuse BCa.
+means; :func:`jackknifable`), ``theta_(i)`` is the formula over ``S - v_i``;
+for a centred sum ``sum w (v - m)^2`` (R², explained variance), written as
+the replicates write it from the sums ``S0 = sum w``, ``S1 = sum w d``,
+``S2 = sum w d^2`` of ``d = v - m`` (``m`` the first pass's mean), it is
+``S2' - S1'^2 / S0'`` over the sums less the row's terms: the sum about the
+mean of the other rows, exactly. One pass over the rows with the group's
+sums beside them (:func:`jackknife_statistics`). The others (the curve
+metrics, the quantiles, the Tweedie D², a maximum) have no such form here
+and refuse BCa.
 
 **Null** where ``z0`` is infinite (no replicate, or every one, below the
 estimate), where a ``theta_(i)`` is undefined or all are equal (``a`` is
@@ -29,22 +34,30 @@ estimate), where a ``theta_(i)`` is undefined or all are equal (``a`` is
 
 Examples
 --------
->>> [jackknifable(s) for s in ("tp", "sum_log_loss", "ap_sum", "max_abs_error", "ss_total")]
-[True, True, False, False, False]
+>>> [jackknifable(s) for s in ("tp", "sum_log_loss", "ss_total", "ap_sum", "max_abs_error")]
+[True, True, True, False, False]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import inverse_normal_cdf, normal_cdf, normal_quantile
-from framemetrics.core.resampling import row_terms
+from framemetrics.core.resampling import CENTRED, about_own_mean, row_terms
 from framemetrics.core.statistics import STATISTICS, Rows
 
-__all__ = ["acceleration", "adjusted_levels", "bias_correction", "estimate", "jackknifable", "leave_one_out"]
+__all__ = [
+    "acceleration",
+    "adjusted_levels",
+    "bias_correction",
+    "estimate",
+    "jackknifable",
+    "jackknife_statistics",
+    "jackknife_terms",
+]
 
 Expr = Any
 
@@ -70,13 +83,15 @@ class _Symbolic:
 
 
 def jackknifable(statistic: str) -> bool:
-    """Whether ``statistic`` is one sum over rows, so that leaving a row out is subtracting its term.
+    """Whether leaving a row out of ``statistic`` is exact from sums: one sum over rows, or a centred sum.
 
     Examples
     --------
-    >>> jackknifable("sum_sq_error"), jackknifable("auc_sum")
-    (True, False)
+    >>> jackknifable("sum_sq_error"), jackknifable("ss_error_deviation"), jackknifable("auc_sum")
+    (True, True, False)
     """
+    if statistic in CENTRED:
+        return True
     definition = STATISTICS[statistic]
     if definition.curve or definition.needs:
         return False
@@ -84,25 +99,65 @@ def jackknifable(statistic: str) -> bool:
     return statistic in row_terms(symbolic, [statistic], Rows.named(symbolic))
 
 
-def estimate(ns: Namespace, call: Any, totals: Mapping[str, Expr]) -> Expr:
-    """The metric of ``call`` (a :class:`~framemetrics.core.plan.MetricCall`) over its statistics' ``totals``."""
-    arguments = {s: totals[s] for s in call.statistics} | {s: ns.null() for s in call.skipped}
-    return apply_formula(ns, call.name, arguments, ns.lit(0), call.params)
+def jackknife_terms(statistics: Sequence[str]) -> list[str]:
+    """The per-row terms the ``statistics`` are summed from: a sum's own (its name), a centred sum's ``<s>_1``
+    and ``<s>_2`` (``w d`` and ``w d^2``, :func:`~framemetrics.core.resampling.centred_terms`).
+
+    Examples
+    --------
+    >>> jackknife_terms(["tp", "ss_total"])
+    ['tp', 'ss_total_1', 'ss_total_2']
+    """
+    return [t for s in statistics for t in ((f"{s}_1", f"{s}_2") if s in CENTRED else (s,))]
 
 
-def leave_one_out(ns: Namespace, call: Any, totals: Mapping[str, Expr], terms: Mapping[str, Expr]) -> Expr:
-    """``theta_(i)``: the metric of ``call`` without the row, over each statistic's total less the row's term.
+def jackknife_statistics(
+    ns: Namespace,
+    statistics: Sequence[str],
+    total: Mapping[str, Expr],
+    weight_total: Expr,
+    term: Mapping[str, Expr] | None = None,
+    weight: Expr | None = None,
+) -> dict[str, Expr]:
+    """The ``statistics`` of the group from its ``total`` of each term (:func:`jackknife_terms`) and of the
+    weights; without the row whose ``term`` and ``weight`` are given, its terms subtracted.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> total = {t: SQL.col(f"t_{t}") for t in jackknife_terms(["tp", "ss_total"])}
+    >>> term = {t: SQL.col(f"v_{t}") for t in total}
+    >>> left_out = jackknife_statistics(SQL, ["tp", "ss_total"], total, SQL.col("w_total"), term, SQL.col("w"))
+    >>> left_out["tp"].sql(), left_out["ss_total"].sql().startswith("CASE WHEN (w_total - w) > 0")
+    ('t_tp - v_tp', True)
+    """
+
+    def summed(name: str) -> Expr:
+        return total[name] if term is None else total[name] - term[name]
+
+    out = {}
+    for s in statistics:
+        if s in CENTRED:
+            weights = weight_total if weight is None else weight_total - weight
+            out[s] = about_own_mean(ns, weights, summed(f"{s}_1"), summed(f"{s}_2"))
+        else:
+            out[s] = summed(s)
+    return out
+
+
+def estimate(ns: Namespace, call: Any, statistics: Mapping[str, Expr]) -> Expr:
+    """The metric of ``call`` (a :class:`~framemetrics.core.plan.MetricCall`) over its ``statistics``.
 
     Examples
     --------
     >>> from framemetrics.compilers.sql import SQL
     >>> from framemetrics.core.plan import make_plan
     >>> call = make_plan("precision_score", weighted=False).calls[0]
-    >>> s = {n: SQL.col(n) for n in ("tp", "fp")}
-    >>> "tp - v_tp" in leave_one_out(SQL, call, s, {n: SQL.col(f"v_{n}") for n in s}).sql()
+    >>> "tp / (tp + fp)" in estimate(SQL, call, {n: SQL.col(n) for n in ("tp", "fp")}).sql()
     True
     """
-    return estimate(ns, call, {s: totals[s] - terms[s] for s in call.statistics})
+    arguments = {s: statistics[s] for s in call.statistics} | {s: ns.null() for s in call.skipped}
+    return apply_formula(ns, call.name, arguments, ns.lit(0), call.params)
 
 
 def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined: Expr) -> Expr:
@@ -140,7 +195,7 @@ def bias_correction(ns: Namespace, below: Expr, at_or_below: Expr, defined: Expr
     >>> round(pl.select(bias_correction(POLARS, pl.lit(970), pl.lit(980), pl.lit(1000))).item(), 9)
     1.959963985
     """
-    return inverse_normal_cdf(ns, ns.to_float(below + at_or_below) / (ns.lit(2.0) * ns.to_float(defined)))
+    return inverse_normal_cdf(ns, ns.ratio(ns.to_float(below + at_or_below), ns.lit(2.0) * ns.to_float(defined)))
 
 
 def adjusted_levels(ns: Namespace, z0: Expr, a: Expr, level: float) -> dict[str, Expr]:

@@ -63,6 +63,7 @@ from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, error, t
 
 __all__ = [
     "BATCH",
+    "CENTRED",
     "MAX_RESAMPLES",
     "PARTS",
     "POISSON_THRESHOLDS",
@@ -70,6 +71,7 @@ __all__ = [
     "PYTHON",
     "REPLICATE",
     "Resampling",
+    "about_own_mean",
     "bootstrappable",
     "centred_terms",
     "check_resampling",
@@ -335,7 +337,7 @@ def replicate_row_statistic(ns: Namespace, name: str, x: Rows, weight: Expr, ter
     """
     if name in terms:
         return replicate_sum(ns, name, weight * ns.col(f"fm_v_{name}"))
-    if name in _CENTRED:
+    if name in CENTRED:
         return replicate_centred(ns, name, x, weight)
     if name == _DEVIANCE_OF_MEAN:
         return replicate_tweedie_baseline(ns, x, weight)
@@ -433,7 +435,7 @@ def replicate_totals(ns: Namespace, statistics: Sequence[str], x: Rows, b: int) 
 
 
 # The first-pass statistics sum w (v - mean v)^2 (the group mean of a first pass): the value v each centres.
-_CENTRED: dict[str, Callable[[Namespace, Rows], Expr]] = {
+CENTRED: dict[str, Callable[[Namespace, Rows], Expr]] = {
     "ss_total": lambda ns, x: ns.to_float(x.y_true) - x.mean_y_true,
     "ss_error_deviation": lambda ns, x: error(ns, x) - x.mean_error,
 }
@@ -451,8 +453,8 @@ def centred_terms(ns: Namespace, statistics: Sequence[str], x: Rows) -> dict[str
     ['ss_total_1', 'ss_total_2']
     """
     terms = {}
-    for name in (s for s in statistics if s in _CENTRED):
-        deviation = _CENTRED[name](ns, x)
+    for name in (s for s in statistics if s in CENTRED):
+        deviation = CENTRED[name](ns, x)
         terms |= {f"{name}_1": x.sample_weight * deviation, f"{name}_2": x.sample_weight * deviation * deviation}
     if _DEVIANCE_OF_MEAN in statistics:  # T and S1 of replicate_tweedie_baseline
         y = ns.to_float(x.y_true)
@@ -478,12 +480,19 @@ def replicate_centred(ns: Namespace, name: str, x: Rows, weight: Expr) -> Expr:
     """
     s0 = ns.sum(weight * x.sample_weight)
     s1, s2 = (ns.sum(weight * ns.col(f"fm_v_{name}_{power}")) for power in (1, 2))
-    return _about_own_mean(ns, s0, s1, s2)
+    return about_own_mean(ns, s0, s1, s2)
 
 
-def _about_own_mean(ns: Namespace, s0: Expr, s1: Expr, s2: Expr) -> Expr:
+def about_own_mean(ns: Namespace, s0: Expr, s1: Expr, s2: Expr) -> Expr:
     """``sum k w (v - m_b)^2 = S2 - S1^2 / S0`` from the replicate's sums about another centre ``m``; 0 without
-    weight."""
+    weight (also the jackknife's, :mod:`framemetrics.core.bca`, without a row).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> about_own_mean(SQL, SQL.col("s0"), SQL.col("s1"), SQL.col("s2")).sql()[:26]
+    'CASE WHEN s0 > 0 THEN GREA'
+    """
     return ns.when(s0 > 0, ns.greatest(s2 - s1 * (s1 / s0), ns.lit(0.0))).otherwise(ns.lit(0.0))
 
 
@@ -577,7 +586,7 @@ def replicate_from_parts(ns: Namespace, name: str, parts: Mapping[str, Expr], x:
     s0, t, s1, m, p = parts["s0"], parts["t"], parts["s1"], parts["m"], x.power
     shifted = t + 2 * m ** (2 - p) * s0 * _mean_shift(ns, s1 / (m * s0), p)
     return (
-        ns.when(ns.eq(p, 0), _about_own_mean(ns, s0, s1, t))  # d_0(y, m) = (y - m)^2: T is S2
+        ns.when(ns.eq(p, 0), about_own_mean(ns, s0, s1, t))  # d_0(y, m) = (y - m)^2: T is S2
         .when(ns.not_(s0 > 0), ns.lit(0.0))
         .when(ns.not_(m > 0), ns.null())
         .otherwise(ns.greatest(shifted, ns.lit(0.0)))
@@ -594,7 +603,7 @@ def bootstrappable(statistic: str) -> bool:
     >>> [bootstrappable(s) for s in ("tp", "ap_sum", "median_abs_error", "ss_total", "tweedie_baseline")]
     [True, True, True, True, True]
     """
-    return not STATISTICS[statistic].needs or statistic in _CENTRED or statistic == _DEVIANCE_OF_MEAN
+    return not STATISTICS[statistic].needs or statistic in CENTRED or statistic == _DEVIANCE_OF_MEAN
 
 
 def replicate_points(ns: Namespace, b: int, max_fpr: Expr, alpha: Expr) -> CurvePoints:

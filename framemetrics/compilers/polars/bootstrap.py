@@ -23,7 +23,14 @@ import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import curve_statistic, grouped, running_sums
-from framemetrics.core.bca import acceleration, adjusted_levels, bias_correction, estimate, leave_one_out
+from framemetrics.core.bca import (
+    acceleration,
+    adjusted_levels,
+    bias_correction,
+    estimate,
+    jackknife_statistics,
+    jackknife_terms,
+)
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -120,7 +127,7 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
             parts += _curve_replicates(weighted, keys, plan, x, curve, batch)
     corrected = [(j, i) for j, i in enumerate(plan.bootstrapped) if i.interval.method == "bca"]
     if corrected:
-        parts.append(_jackknife(hashed, keys, corrected))
+        parts.append(_jackknife(hashed, keys, corrected, x))
     replicated = parts[0]
     for part in parts[1:]:
         replicated = replicated.join(part, on=keys, nulls_equal=True) if keys else replicated.join(part, how="cross")
@@ -141,19 +148,20 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     return replicated.select(*keys, **bounds)
 
 
-def _jackknife(hashed: pl.LazyFrame, keys: list[str], intervals: list[tuple[int, IntervalCall]]) -> pl.LazyFrame:
+def _jackknife(hashed: pl.LazyFrame, keys: list[str], intervals: list[tuple[int, IntervalCall]], x: Rows
+               ) -> pl.LazyFrame:  # fmt: skip
     """Per group, for each BCa interval ``j``: the estimate ``fm_theta<j>`` and the acceleration ``fm_a<j>``
-    from the rows' jackknife values (:func:`~framemetrics.core.bca.leave_one_out`), in one pass over the rows
-    with their group's sums beside them (a window)."""
+    from the rows' jackknife values (:func:`~framemetrics.core.bca.jackknife_statistics`), in one pass over the
+    rows with their group's sums beside them (windows)."""
     statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
-    terms = {s: pl.col(f"fm_v_{s}") for s in statistics}
-    totals = {s: term.sum().over(keys) if keys else term.sum() for s, term in terms.items()}
-    total_columns = {s: pl.col(f"fm_t_{s}") for s in statistics}
-    with_totals = hashed.with_columns(**{f"fm_t_{s}": total for s, total in totals.items()})
-    thetas = {f"fm_theta{j}": estimate(POLARS, i.call, total_columns) for j, i in intervals}
-    deviations = {
-        f"fm_e{j}": leave_one_out(POLARS, i.call, total_columns, terms) - pl.col(f"fm_theta{j}") for j, i in intervals
-    }
+    terms = {t: pl.col(f"fm_v_{t}") for t in jackknife_terms(statistics)}
+    sums = {f"fm_t_{t}": term.sum() for t, term in terms.items()} | {"fm_t_weight": x.sample_weight.sum()}
+    with_totals = hashed.with_columns(**{n: total.over(keys) if keys else total for n, total in sums.items()})
+    total = {t: pl.col(f"fm_t_{t}") for t in terms}
+    full = jackknife_statistics(POLARS, statistics, total, pl.col("fm_t_weight"))
+    left_out = jackknife_statistics(POLARS, statistics, total, pl.col("fm_t_weight"), terms, x.sample_weight)
+    thetas = {f"fm_theta{j}": estimate(POLARS, i.call, full) for j, i in intervals}
+    deviations = {f"fm_e{j}": estimate(POLARS, i.call, left_out) - pl.col(f"fm_theta{j}") for j, i in intervals}
     rows = with_totals.with_columns(**thetas).with_columns(**deviations)
     sums = []
     for j, _ in intervals:

@@ -32,7 +32,14 @@ from framemetrics.compilers.sql.stages import (
     same_group,
     select_from,
 )
-from framemetrics.core.bca import acceleration, adjusted_levels, bias_correction, estimate, leave_one_out
+from framemetrics.core.bca import (
+    acceleration,
+    adjusted_levels,
+    bias_correction,
+    estimate,
+    jackknife_statistics,
+    jackknife_terms,
+)
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
@@ -150,7 +157,7 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     ctes += [("fm_replicate_rows", rows), ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows"))]
     metrics = [exp.column(f"fm_m{j}") for j in range(len(plan.bootstrapped))]
     corrected = [(j, i) for j, i in enumerate(plan.bootstrapped) if i.interval.method == "bca"]
-    jackknife = jackknife_ctes(keys, corrected) if corrected else []
+    jackknife = jackknife_ctes(keys, corrected, x) if corrected else []
     ctes += jackknife
     accelerations = jackknife[-1][0] if jackknife else None
     ctes += percentile_ctes("fm_replicate", list(plan.bootstrapped), metrics, keys, "fm_replicate_values",
@@ -158,26 +165,29 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
     return ctes
 
 
-def jackknife_ctes(keys: list[str], intervals: list[tuple[int, IntervalCall]]) -> list[tuple[str, exp.Select]]:
+def jackknife_ctes(keys: list[str], intervals: list[tuple[int, IntervalCall]], x: Rows) -> list[tuple[str, exp.Select]]:
     """The jackknife of the BCa ``intervals`` (numbered ``j``) over ``fm_hashed``'s rows: ``fm_jackknife_totals``
     sets each row's group sums beside it (windows), ``fm_jackknife_rows`` the estimate ``fm_theta<j>`` and the
-    deviation ``fm_e<j>`` of the value without the row (:func:`~framemetrics.core.bca.leave_one_out`), and
+    value ``fm_left_out<j>`` without the row (:func:`~framemetrics.core.bca.jackknife_statistics`), and
     ``fm_jackknife`` per group the estimate and the acceleration ``fm_a<j>``.
 
     Examples
     --------
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("f1_score", weighted=False, ci=0.9, ci_method="bca", n_resamples=3)
-    >>> [name for name, _ in jackknife_ctes([], list(enumerate(plan.bootstrapped)))]
+    >>> [name for name, _ in jackknife_ctes([], list(enumerate(plan.bootstrapped)), Rows.named(SQL))]
     ['fm_jackknife_totals', 'fm_jackknife_rows', 'fm_jackknife_sums', 'fm_jackknife']
     """
     group = [exp.column(k) for k in keys]
     statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
-    terms = {s: exp.column(f"fm_v_{s}") for s in statistics}
-    totals = {s: exp.column(f"fm_t_{s}") for s in statistics}
-    summed = [exp.alias_(group_window(exp.Sum(this=t.copy()), keys), f"fm_t_{s}") for s, t in terms.items()]
-    thetas = [exp.alias_(estimate(SQL, i.call, totals), f"fm_theta{j}") for j, i in intervals]
-    left_out = [exp.alias_(leave_one_out(SQL, i.call, totals, terms), f"fm_left_out{j}") for j, i in intervals]
+    terms = {t: exp.column(f"fm_v_{t}") for t in jackknife_terms(statistics)}
+    summed = [exp.alias_(group_window(exp.Sum(this=t.copy()), keys), f"fm_t_{n}") for n, t in terms.items()]
+    summed.append(exp.alias_(group_window(exp.Sum(this=x.sample_weight.copy()), keys), "fm_t_weight"))
+    total, weight_total = {t: exp.column(f"fm_t_{t}") for t in terms}, exp.column("fm_t_weight")
+    full = jackknife_statistics(SQL, statistics, total, weight_total)
+    without = jackknife_statistics(SQL, statistics, total, weight_total, terms, x.sample_weight)
+    thetas = [exp.alias_(estimate(SQL, i.call, full), f"fm_theta{j}") for j, i in intervals]
+    left_out = [exp.alias_(estimate(SQL, i.call, without), f"fm_left_out{j}") for j, i in intervals]
     sums, accelerations = [], []
     for j, _ in intervals:
         e = exp.column(f"fm_left_out{j}") - exp.column(f"fm_theta{j}")
