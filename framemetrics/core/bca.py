@@ -7,14 +7,17 @@ Tibshirani, *An Introduction to the Bootstrap*, 1993, 14.3; SciPy's
 
 * ``z0 = Phi^-1((#{theta*_b < theta} + #{theta*_b <= theta}) / 2B)``,
   ``theta`` the estimate on all rows, ``theta*_b`` the ``B`` replicates
-  where the metric is defined, a tie counting half (:func:`bias_correction`);
+  where the metric is defined, a tie counting half (:func:`replicates_below`,
+  :func:`bias_correction`);
 * ``a = sum d_i^3 / (6 (sum d_i^2)^(3/2))``, ``d_i = mean(theta_(.)) -
   theta_(i)`` over the jackknife values ``theta_(i)``, the metric without row
   ``i`` (:func:`acceleration`). Rows are the units, as in the bootstrap (a
   row's weight ``w`` becomes ``w k``): row ``i`` is left out whole;
 * the bounds are the replicates' percentiles (NumPy's linear interpolation)
   at ``alpha_j = Phi(z0 + (z0 + z_j) / (1 - a (z0 + z_j)))``, ``z_j`` the
-  normal quantiles of ``(1 -+ level) / 2``.
+  normal quantiles of ``(1 -+ level) / 2`` (:func:`adjusted_deviates`,
+  :func:`adjusted_level`). Each step reads the previous one's columns: the
+  normal functions read their argument many times.
 
 **Exact jackknife.** Where every statistic of a metric is one sum over rows
 (``S = sum v_i``: the confusion cells, log loss, Brier, the regression
@@ -51,12 +54,14 @@ from framemetrics.core.statistics import STATISTICS, Rows
 
 __all__ = [
     "acceleration",
-    "adjusted_levels",
+    "adjusted_deviates",
+    "adjusted_level",
     "bias_correction",
     "estimate",
     "jackknifable",
     "jackknife_statistics",
     "jackknife_terms",
+    "replicates_below",
 ]
 
 Expr = Any
@@ -184,36 +189,55 @@ def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined
     return ns.when(defined, cubes / (ns.lit(6.0) * squares * ns.sqrt(squares))).otherwise(ns.null())
 
 
-def bias_correction(ns: Namespace, below: Expr, at_or_below: Expr, defined: Expr) -> Expr:
-    """``z0 = Phi^-1((below + at_or_below) / (2 defined))``: of the ``defined`` replicates, ``below`` are under the
-    estimate and ``at_or_below`` at most equal to it (a tie counts half, SciPy's "mean" percentile of score).
+def replicates_below(ns: Namespace, below: Expr, at_or_below: Expr, defined: Expr) -> Expr:
+    """The share of the ``defined`` replicates under the estimate: ``below`` are under it and ``at_or_below`` at
+    most equal to it, a tie counting half (SciPy's "mean" percentile of score); null without a defined replicate.
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars.namespace import POLARS
-    >>> round(pl.select(bias_correction(POLARS, pl.lit(970), pl.lit(980), pl.lit(1000))).item(), 9)
+    >>> pl.select(replicates_below(POLARS, pl.lit(970), pl.lit(980), pl.lit(1000))).item()
+    0.975
+    """
+    return ns.ratio(ns.to_float(below + at_or_below), ns.lit(2.0) * ns.to_float(defined))
+
+
+def bias_correction(ns: Namespace, share: Expr) -> Expr:
+    """``z0 = Phi^-1(share)``, ``share`` the column of :func:`replicates_below`; null at 0 and 1.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> round(pl.select(bias_correction(POLARS, pl.lit(0.975))).item(), 9)
     1.959963985
     """
-    return inverse_normal_cdf(ns, ns.ratio(ns.to_float(below + at_or_below), ns.lit(2.0) * ns.to_float(defined)))
+    return inverse_normal_cdf(ns, share)
 
 
-def adjusted_levels(ns: Namespace, z0: Expr, a: Expr, level: float) -> dict[str, Expr]:
-    """BCa's percentile levels ``{"low": alpha_1, "high": alpha_2}`` of a confidence ``level``, from the bias
-    correction ``z0`` (:func:`bias_correction`) and the acceleration ``a``: columns, each read many times.
+def adjusted_deviates(ns: Namespace, z0: Expr, a: Expr, level: float) -> dict[str, Expr]:
+    """The normal deviates of BCa's levels, ``{"low": ..., "high": ...}`` at a confidence ``level``:
+    ``z0 + (z0 + z_j) / (1 - a (z0 + z_j))`` from the columns ``z0`` (:func:`bias_correction`) and ``a``
+    (:func:`acceleration`); null where ``1 - a (z0 + z_j) <= 0``. A level is :func:`adjusted_level` of its
+    deviate's column.
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars.namespace import POLARS
-    >>> levels = adjusted_levels(POLARS, pl.lit(0.0), pl.lit(0.0), 0.9)
-    >>> [round(pl.select(v).item(), 12) for v in levels.values()]  # no bias, no skew: the percentiles'
+    >>> deviates = adjusted_deviates(POLARS, pl.lit(0.0), pl.lit(0.0), 0.9)  # no bias, no skew
+    >>> [round(pl.select(adjusted_level(POLARS, v)).item(), 12) for v in deviates.values()]
     [0.05, 0.95]
     """
-    levels = {}
+    deviates = {}
     for output, p in (("low", (1 - level) / 2), ("high", (1 + level) / 2)):
         shifted = z0 + ns.lit(normal_quantile(p))
         denominator = ns.lit(1.0) - a * shifted
-        adjusted = normal_cdf(ns, z0 + shifted / denominator)
-        levels[output] = ns.when(denominator > ns.lit(0.0), adjusted).otherwise(ns.null())
-    return levels
+        deviates[output] = ns.when(denominator > ns.lit(0.0), z0 + shifted / denominator).otherwise(ns.null())
+    return deviates
+
+
+def adjusted_level(ns: Namespace, deviate: Expr) -> Expr:
+    """``alpha_j = Phi(deviate)``, the percentile level of a column of :func:`adjusted_deviates`."""
+    return normal_cdf(ns, deviate)

@@ -25,11 +25,13 @@ from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import curve_statistic, grouped, running_sums
 from framemetrics.core.bca import (
     acceleration,
-    adjusted_levels,
+    adjusted_deviates,
+    adjusted_level,
     bias_correction,
     estimate,
     jackknife_statistics,
     jackknife_terms,
+    replicates_below,
 )
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
@@ -182,20 +184,22 @@ def _jackknife(hashed: pl.LazyFrame, keys: list[str], intervals: list[tuple[int,
 def _bca_levels(replicated: pl.LazyFrame, intervals: list[tuple[int, IntervalCall]], replicates: range
                 ) -> pl.LazyFrame:  # fmt: skip
     """``replicated`` with each BCa interval's adjusted levels ``fm_alpha<j>_low, fm_alpha<j>_high``."""
-    corrections = {}
-    for j, _ in intervals:
+    shares, corrections, deviates, levels = {}, {}, {}, {}
+    for j, interval in intervals:
         values = [pl.col(f"fm_m{j}__{b}") for b in replicates]
         theta = pl.col(f"fm_theta{j}")
         below = pl.sum_horizontal([(v < theta).cast(pl.Int64) for v in values])
         at_or_below = pl.sum_horizontal([(v <= theta).cast(pl.Int64) for v in values])
         defined = pl.sum_horizontal([v.is_not_null().cast(pl.Int64) for v in values])
-        corrections[f"fm_z0_{j}"] = bias_correction(POLARS, below, at_or_below, defined)
-    levels = {
-        f"fm_alpha{j}_{output}": level
-        for j, interval in intervals
-        for output, level in adjusted_levels(POLARS, pl.col(f"fm_z0_{j}"), pl.col(f"fm_a{j}"), interval.level).items()
-    }
-    return replicated.with_columns(**corrections).with_columns(**levels)
+        shares[f"fm_share{j}"] = replicates_below(POLARS, below, at_or_below, defined)
+        corrections[f"fm_z0_{j}"] = bias_correction(POLARS, pl.col(f"fm_share{j}"))
+        for output, deviate in adjusted_deviates(POLARS, pl.col(f"fm_z0_{j}"), pl.col(f"fm_a{j}"),
+                                                 interval.level).items():  # fmt: skip
+            deviates[f"fm_deviate{j}_{output}"] = deviate
+            levels[f"fm_alpha{j}_{output}"] = adjusted_level(POLARS, pl.col(f"fm_deviate{j}_{output}"))
+    for stage in (shares, corrections, deviates, levels):  # each reads the previous one's columns
+        replicated = replicated.with_columns(**stage)
+    return replicated
 
 
 def _bca_bounds(values: list[pl.Expr], interval: IntervalCall, j: int) -> dict[str, pl.Expr]:

@@ -34,11 +34,13 @@ from framemetrics.compilers.sql.stages import (
 )
 from framemetrics.core.bca import (
     acceleration,
-    adjusted_levels,
+    adjusted_deviates,
+    adjusted_level,
     bias_correction,
     estimate,
     jackknife_statistics,
     jackknife_terms,
+    replicates_below,
 )
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
@@ -317,7 +319,7 @@ def percentile_ctes(
     the percentiles are at BCa's adjusted levels instead:
     ``<prefix>_below`` counts per group and interval the values under and at
     most equal to the estimate, ``<prefix>_corrections`` takes the bias
-    correction, ``<prefix>_levels`` the levels
+    correction, ``<prefix>_deviates`` and ``<prefix>_levels`` the levels
     (:mod:`framemetrics.core.bca`), which ``<prefix>_ranked`` reads.
 
     Examples
@@ -394,8 +396,10 @@ def _qualified(column: exp.Expression, table: str) -> exp.Expression:
 
 def _bca_level_ctes(prefix: str, intervals: list[IntervalCall], keys: list[str], accelerations: str
                     ) -> list[tuple[str, exp.Select]]:  # fmt: skip
-    """``<prefix>_below``, ``<prefix>_corrections`` and ``<prefix>_levels``: per group and interval ``fm_j``, BCa's
-    adjusted levels ``fm_level_low, fm_level_high`` of the values of ``<prefix>_long``."""
+    """Per group and interval ``fm_j``, BCa's adjusted levels ``fm_level_low, fm_level_high`` of the values of
+    ``<prefix>_long``, in steps each reading the previous one's columns (:mod:`framemetrics.core.bca`):
+    ``<prefix>_below`` (the share of replicates under the estimate, and the acceleration), ``<prefix>_corrections``
+    (the bias correction), ``<prefix>_deviates`` and ``<prefix>_levels``."""
     long, number = f"{prefix}_long", exp.column("fm_j", table=f"{prefix}_long")
     value = exp.column("fm_value", table=long)
 
@@ -405,23 +409,28 @@ def _bca_level_ctes(prefix: str, intervals: list[IntervalCall], keys: list[str],
 
     theta = picked("fm_theta")
     group = [exp.column(k, table=long) for k in keys]
-    counts = [
-        exp.alias_(SQL.sum(SQL.indicator(value.copy() < theta.copy())), "fm_below"),
-        exp.alias_(SQL.sum(SQL.indicator(value.copy() <= theta.copy())), "fm_at_or_below"),
-        exp.alias_(SQL.to_float(exp.Count(this=value.copy())), "fm_defined"),
-        exp.alias_(exp.Max(this=picked("fm_a")), "fm_a"),
-    ]
+    below_count = SQL.sum(SQL.indicator(value.copy() < theta.copy()))
+    at_or_below_count = SQL.sum(SQL.indicator(value.copy() <= theta.copy()))
+    share = replicates_below(SQL, below_count, at_or_below_count, exp.Count(this=value.copy()))
+    counts = [exp.alias_(share, "fm_share"), exp.alias_(exp.Max(this=picked("fm_a")), "fm_a")]
     below = exp.select(*(exp.alias_(g, g.name) for g in group), exp.alias_(number.copy(), "fm_j"), *counts)
     below = below.from_(long).join(accelerations, on=same_group(long, accelerations, keys))
     below = below.group_by(*(g.copy() for g in group), number.copy())
     plain = [exp.column(k) for k in [*keys, "fm_j"]]
-    z0 = bias_correction(SQL, exp.column("fm_below"), exp.column("fm_at_or_below"), exp.column("fm_defined"))
-    corrections = select_from([*plain, exp.alias_(z0, "fm_z0"), exp.column("fm_a")], f"{prefix}_below")
-    corrections.meta[MATERIALIZE] = True  # z0, a long expression, is read many times by the levels
-    adjusted = adjusted_levels(SQL, exp.column("fm_z0"), exp.column("fm_a"), intervals[0].level)
-    levels = select_from([*(c.copy() for c in plain), *(exp.alias_(v, f"fm_level_{o}") for o, v in adjusted.items())],
-                         f"{prefix}_corrections")  # fmt: skip
-    return [(f"{prefix}_below", below), (f"{prefix}_corrections", corrections), (f"{prefix}_levels", levels)]
+    z0 = exp.alias_(bias_correction(SQL, exp.column("fm_share")), "fm_z0")
+    corrections = select_from([*plain, z0, exp.column("fm_a")], f"{prefix}_below")
+    deviates = adjusted_deviates(SQL, exp.column("fm_z0"), exp.column("fm_a"), intervals[0].level)
+    deviate_columns = [exp.alias_(v, f"fm_deviate_{o}") for o, v in deviates.items()]
+    deviated = select_from([*(c.copy() for c in plain), *deviate_columns], f"{prefix}_corrections")
+    levels = [exp.alias_(adjusted_level(SQL, exp.column(f"fm_deviate_{o}")), f"fm_level_{o}") for o in deviates]
+    for select in (corrections, deviated):
+        select.meta[MATERIALIZE] = True  # their columns are read many times by the normal functions
+    return [
+        (f"{prefix}_below", below),
+        (f"{prefix}_corrections", corrections),
+        (f"{prefix}_deviates", deviated),
+        (f"{prefix}_levels", select_from([*(c.copy() for c in plain), *levels], f"{prefix}_deviates")),
+    ]
 
 
 def _curve_replicates(
