@@ -11,8 +11,12 @@ import math
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 import pytest
 import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 from scipy import stats
 from sklearn_multiclass import MC_REFERENCES
 from test_resampling import numpy_weights
@@ -458,3 +462,38 @@ def test_bca_of_regression_metrics_equals_scipy(engine):
             low, high = _scipy_bca(statistic, len(t), drawn, level)
             assert math.isclose(row[f"{name}_low"], low, rel_tol=1e-9), (engine, name, row, low)
             assert math.isclose(row[f"{name}_high"], high, rel_tol=1e-9), (engine, name, row, high)
+
+
+def test_bca_is_null_where_documented_and_the_engines_agree():
+    """A one-row group (its jackknife value undefined) and a group of identical rows (every jackknife value equal,
+    a = 0/0) get null BCa bounds on both engines, as SciPy's NaN; a group with a proper spread gets bounds."""
+    rng = np.random.default_rng(2)
+    df = pl.DataFrame({
+        "g": ["one"] + ["same"] * 30 + ["spread"] * 60,
+        "y": [1] + [1] * 30 + rng.integers(0, 2, 60).tolist(),
+        "p": [0.9] + [0.8] * 30 + rng.random(60).round(2).tolist(),
+        "id": list(range(91)),
+    })  # fmt: skip
+    got = {engine: fm.bootstrap(df, y_true="y", y_score="p", by="g", metrics=["log_loss", "f1_score"], n_resamples=40,
+                                row_id="id", method="bca", engine=engine).sort("g") for engine in ENGINES}  # fmt: skip
+    assert_frame_equal(got["polars"], got["duckdb"], rel_tol=1e-12)
+    bounds = cs.ends_with("_low", "_high").is_null()
+    nulls = got["polars"].select("g", pl.all_horizontal(bounds).alias("all"), pl.any_horizontal(bounds).alias("any"))
+    assert nulls.rows() == [("one", True, True), ("same", True, True), ("spread", False, False)]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 40), weighted=st.booleans())
+def test_bca_engines_agree_on_generated_data(seed, n, weighted):
+    """Polars and DuckDB give the same BCa bounds (and the same nulls) on generated groups, ties and zero weights
+    included."""
+    rng = np.random.default_rng(seed)
+    df = pl.DataFrame({"g": rng.integers(0, 2, n), "y": rng.integers(0, 2, n), "p": rng.integers(0, 5, n) / 4,
+                       "w": rng.integers(0, 3, n).astype(float), "id": rng.permutation(n)})  # fmt: skip
+    got = [
+        fm.bootstrap(df, y_true="y", y_score="p", by="g", sample_weight="w" if weighted else None, n_resamples=30,
+                     metrics=["f1_score", "log_loss", "brier_score_loss"], row_id="id", method="bca", seed=seed % 7,
+                     engine=engine).sort("g")
+        for engine in ENGINES
+    ]  # fmt: skip
+    assert_frame_equal(got[0], got[1], rel_tol=1e-9, abs_tol=1e-12)

@@ -8,7 +8,10 @@ Tibshirani, *An Introduction to the Bootstrap*, 1993, 14.3; SciPy's
 * ``z0 = Phi^-1((#{theta*_b < theta} + #{theta*_b <= theta}) / 2B)``,
   ``theta`` the estimate on all rows, ``theta*_b`` the ``B`` replicates
   where the metric is defined, a tie counting half (:func:`replicates_below`,
-  :func:`bias_correction`);
+  :func:`bias_correction`). A replicate within 1e-12 (relative, :data:`TIE`)
+  of the estimate is a tie: replicates equal to it in exact arithmetic,
+  frequent on discrete data, differ from it by a rounding that depends on
+  the engine's order of summation (SciPy compares exactly);
 * ``a = sum d_i^3 / (6 (sum d_i^2)^(3/2))``, ``d_i = mean(theta_(.)) -
   theta_(i)`` over the jackknife values ``theta_(i)``, the metric without row
   ``i`` (:func:`acceleration`). Rows are the units, as in the bootstrap (a
@@ -53,6 +56,7 @@ from framemetrics.core.resampling import CENTRED, about_own_mean, row_terms
 from framemetrics.core.statistics import STATISTICS, Rows
 
 __all__ = [
+    "TIE",
     "acceleration",
     "adjusted_deviates",
     "adjusted_level",
@@ -62,9 +66,13 @@ __all__ = [
     "jackknife_statistics",
     "jackknife_terms",
     "replicates_below",
+    "under_estimate",
 ]
 
 Expr = Any
+# A replicate this close to the estimate (relative) is a tie: replicates equal to it in exact arithmetic (frequent
+# on discrete data) differ from it by a rounding that depends on each engine's order of summation.
+TIE = 1e-12
 
 
 class _Symbol:
@@ -187,6 +195,23 @@ def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined
     cubes = -(s3 - ns.lit(3.0) * mean * s2 + ns.lit(2.0) * n * mean * mean * mean)
     defined = ns.eq(undefined, ns.lit(0)) & (squares > ns.lit(0.0))
     return ns.when(defined, cubes / (ns.lit(6.0) * squares * ns.sqrt(squares))).otherwise(ns.null())
+
+
+def under_estimate(ns: Namespace, value: Expr, theta: Expr) -> tuple[Expr, Expr]:
+    """Whether a replicate's ``value`` is under the estimate ``theta``, and whether it is at most equal to it, as
+    numbers (1 or 0; null for a null value): a value within :data:`TIE` (relative) of ``theta`` is a tie.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> theta = pl.lit(0.6931471805599454)
+    >>> [pl.select(pl.concat_list(under_estimate(POLARS, pl.lit(v), theta))).item().to_list()
+    ...  for v in (0.6931471805599452, 0.5, 0.7)]
+    [[0.0, 1.0], [1.0, 1.0], [0.0, 0.0]]
+    """
+    margin = ns.abs(theta) * ns.lit(TIE)
+    return ns.indicator(value < theta - margin), ns.indicator(value <= theta + margin)
 
 
 def replicates_below(ns: Namespace, below: Expr, at_or_below: Expr, defined: Expr) -> Expr:

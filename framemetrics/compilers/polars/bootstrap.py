@@ -32,6 +32,7 @@ from framemetrics.core.bca import (
     jackknife_statistics,
     jackknife_terms,
     replicates_below,
+    under_estimate,
 )
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
@@ -188,8 +189,9 @@ def _bca_levels(replicated: pl.LazyFrame, intervals: list[tuple[int, IntervalCal
     for j, interval in intervals:
         values = [pl.col(f"fm_m{j}__{b}") for b in replicates]
         theta = pl.col(f"fm_theta{j}")
-        below = pl.sum_horizontal([(v < theta).cast(pl.Int64) for v in values])
-        at_or_below = pl.sum_horizontal([(v <= theta).cast(pl.Int64) for v in values])
+        under = [under_estimate(POLARS, v, theta) for v in values]
+        below = pl.sum_horizontal([strictly for strictly, _ in under])
+        at_or_below = pl.sum_horizontal([at_most for _, at_most in under])
         defined = pl.sum_horizontal([v.is_not_null().cast(pl.Int64) for v in values])
         shares[f"fm_share{j}"] = replicates_below(POLARS, below, at_or_below, defined)
         corrections[f"fm_z0_{j}"] = bias_correction(POLARS, pl.col(f"fm_share{j}"))

@@ -41,6 +41,7 @@ from framemetrics.core.bca import (
     jackknife_statistics,
     jackknife_terms,
     replicates_below,
+    under_estimate,
 )
 from framemetrics.core.cells import CLASSES, counts_cells
 from framemetrics.core.formulas import apply_formula
@@ -409,8 +410,8 @@ def _bca_level_ctes(prefix: str, intervals: list[IntervalCall], keys: list[str],
 
     theta = picked("fm_theta")
     group = [exp.column(k, table=long) for k in keys]
-    below_count = SQL.sum(SQL.indicator(value.copy() < theta.copy()))
-    at_or_below_count = SQL.sum(SQL.indicator(value.copy() <= theta.copy()))
+    strictly, at_most = under_estimate(SQL, value, theta)
+    below_count, at_or_below_count = SQL.sum(strictly), SQL.sum(at_most)
     share = replicates_below(SQL, below_count, at_or_below_count, exp.Count(this=value.copy()))
     counts = [exp.alias_(share, "fm_share"), exp.alias_(exp.Max(this=picked("fm_a")), "fm_a")]
     below = exp.select(*(exp.alias_(g, g.name) for g in group), exp.alias_(number.copy(), "fm_j"), *counts)
