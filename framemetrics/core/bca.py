@@ -49,7 +49,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from framemetrics.core.formulas import apply_formula
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import inverse_normal_cdf, normal_cdf, normal_quantile
 from framemetrics.core.resampling import CENTRED, about_own_mean, row_terms
@@ -61,9 +60,9 @@ __all__ = [
     "adjusted_deviates",
     "adjusted_level",
     "bias_correction",
-    "estimate",
     "jackknifable",
     "jackknife_statistics",
+    "jackknife_sums",
     "jackknife_terms",
     "replicates_below",
     "under_estimate",
@@ -158,23 +157,30 @@ def jackknife_statistics(
     return out
 
 
-def estimate(ns: Namespace, call: Any, statistics: Mapping[str, Expr]) -> Expr:
-    """The metric of ``call`` (a :class:`~framemetrics.core.plan.MetricCall`) over its ``statistics``.
+def jackknife_sums(ns: Namespace, deviation: Expr) -> dict[str, Expr]:
+    """The aggregates per group that :func:`acceleration` reads, of each row's ``deviation`` ``e_i = theta_(i) -
+    theta``: the rows ``n``, the power sums ``s1, s2, s3`` and the rows whose value is ``undefined``.
 
     Examples
     --------
-    >>> from framemetrics.compilers.sql import SQL
-    >>> from framemetrics.core.plan import make_plan
-    >>> call = make_plan("precision_score", weighted=False).calls[0]
-    >>> "tp / (tp + fp)" in estimate(SQL, call, {n: SQL.col(n) for n in ("tp", "fp")}).sql()
-    True
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> sums = jackknife_sums(POLARS, pl.col("e"))
+    >>> [round(v, 12) for v in pl.DataFrame({"e": [0.1, -0.2, None]}).select(**sums).row(0)]
+    [3.0, -0.1, 0.05, -0.007, 1.0]
     """
-    arguments = {s: statistics[s] for s in call.statistics} | {s: ns.null() for s in call.skipped}
-    return apply_formula(ns, call.name, arguments, ns.lit(0), call.params)
+    return {
+        "n": ns.to_float(ns.count_rows()),
+        "s1": ns.sum(deviation),
+        "s2": ns.sum(deviation * deviation),
+        "s3": ns.sum(deviation * deviation * deviation),
+        "undefined": ns.sum(ns.indicator(ns.is_null(deviation))),
+    }
 
 
-def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined: Expr) -> Expr:
-    """``a`` from the power sums ``s_k = sum e_i^k`` of ``e_i = theta_(i) - theta`` over the group's ``n`` rows.
+def acceleration(ns: Namespace, sums: Mapping[str, Expr]) -> Expr:
+    """``a`` from the columns of :func:`jackknife_sums`: the power sums ``s_k = sum e_i^k`` of ``e_i = theta_(i) -
+    theta`` over the group's ``n`` rows.
 
     With ``m = s1 / n``: ``sum d^2 = s2 - n m^2`` and ``sum d^3 = -(s3 - 3 m s2
     + 2 n m^3)``. The ``e_i`` are of the order of ``1 / n`` and their mean of
@@ -186,10 +192,11 @@ def acceleration(ns: Namespace, n: Expr, s1: Expr, s2: Expr, s3: Expr, undefined
     >>> import polars as pl
     >>> from framemetrics.compilers.polars.namespace import POLARS
     >>> e = [0.1, -0.2, 0.7]  # d = mean - e: 0.1, 0.4, -0.5
-    >>> sums = [pl.lit(float(sum(v**k for v in e))) for k in (1, 2, 3)]
-    >>> round(pl.select(acceleration(POLARS, pl.lit(3.0), *sums, pl.lit(0))).item(), 12)
+    >>> sums = {f"s{k}": pl.lit(float(sum(v**k for v in e))) for k in (1, 2, 3)}
+    >>> round(pl.select(acceleration(POLARS, sums | {"n": pl.lit(3.0), "undefined": pl.lit(0)})).item(), 12)
     -0.036738892848
     """
+    n, s1, s2, s3, undefined = (sums[k] for k in ("n", "s1", "s2", "s3", "undefined"))
     mean = s1 / n
     squares = s2 - n * mean * mean
     cubes = -(s3 - ns.lit(3.0) * mean * s2 + ns.lit(2.0) * n * mean * mean * mean)

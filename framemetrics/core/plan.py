@@ -16,6 +16,7 @@ from typing import Any
 
 from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
+from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.intervals import (
     RESAMPLED,
@@ -64,6 +65,22 @@ class MetricCall:
     def statistics(self) -> tuple[str, ...]:
         """The statistics computed for this call (its formula gets NULL for the ``skipped``)."""
         return tuple(s for s in self.metric.statistics if s not in self.skipped)
+
+    def value(self, ns: Any, statistics: Mapping[str, Any], n_invalid: Any = None, *, guarded: bool = True) -> Any:
+        """The metric's formula over its ``statistics`` (expressions by name; null for the skipped ones) and the
+        group's count of invalid rows (``n_invalid``; 0 if None): the point estimate's, a replicate's, a jackknife
+        value's.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql import SQL
+        >>> call = make_plan("precision_score", weighted=False).calls[0]
+        >>> "tp / (tp + fp)" in call.value(SQL, {n: SQL.col(n) for n in ("tp", "fp")}).sql()
+        True
+        """
+        arguments = {s: statistics[s] for s in self.statistics} | {s: ns.null() for s in self.skipped}
+        invalid = ns.lit(0) if n_invalid is None else n_invalid
+        return apply_formula(ns, self.name, arguments, invalid, self.params, guarded=guarded)
 
 
 @dataclass(frozen=True)

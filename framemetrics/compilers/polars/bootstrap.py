@@ -23,23 +23,13 @@ import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.stages import curve_statistic, grouped, running_sums
-from framemetrics.core.bca import (
-    acceleration,
-    adjusted_deviates,
-    adjusted_level,
-    bias_correction,
-    estimate,
-    jackknife_statistics,
-    jackknife_terms,
-    replicates_below,
-    under_estimate,
-)
+from framemetrics.core import bca
 from framemetrics.core.cells import CLASSES, counts_cells
-from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     Resampling,
     centred_terms,
+    percentile_position,
     poisson_weight,
     replicate_batches,
     replicate_cells,
@@ -66,14 +56,19 @@ __all__ = ["ROW_KEY", "bootstrap_bounds", "poisson_weights"]
 ROW_KEY = "fm_key"  # the canonical frame's column of row keys
 
 
-def _percentiles(values: list[pl.Expr], interval: IntervalCall) -> dict[str, pl.Expr]:
-    """The interval's bounds: the replicates' percentiles at (1 -+ level) / 2."""
-    replicates = pl.concat_list(values)
-    quantiles = interval.quantiles()
-    return {
-        name: replicates.list.eval(pl.element().quantile(quantiles[output], interpolation="linear")).list.first()
-        for output, name in interval.columns().items()
-    }
+def _percentiles(values: list[pl.Expr], interval: IntervalCall, levels: dict[str, pl.Expr]) -> dict[str, pl.Expr]:
+    """The interval's bounds: the replicates' percentiles at the ``levels`` of its outputs, ``(1 -+ level) / 2`` or
+    BCa's, NumPy's linear interpolation at the 0-based position ``h = (n - 1) q`` of the ``n`` defined values."""
+    ordered = pl.concat_list(values).list.drop_nulls().list.sort()
+    n = ordered.list.len()
+    bounds = {}
+    for output, name in interval.columns().items():
+        h = percentile_position(n.cast(pl.Float64), levels[output])
+        below = h.floor()
+        lower = ordered.list.get(below.cast(pl.Int64), null_on_oob=True)
+        upper = ordered.list.get(pl.min_horizontal(below + 1, n - 1).cast(pl.Int64), null_on_oob=True)
+        bounds[name] = pl.when(n > 0).then(lower + (h - below) * (upper - lower))
+    return bounds
 
 
 def poisson_weights(resampling: Resampling, replicates: Iterable[int]) -> dict[str, pl.Expr]:
@@ -138,16 +133,16 @@ def bootstrap_bounds(data: pl.LazyFrame, keys: list[str], plan: Plan, x: Rows) -
     for j, interval in enumerate(plan.bootstrapped):
         call = interval.call
         for b in replicates:
-            arguments = {s: pl.col(f"{s}__{b}") for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
-            values[f"fm_m{j}__{b}"] = apply_formula(POLARS, call.name, arguments, pl.lit(0), call.params)
+            values[f"fm_m{j}__{b}"] = call.value(POLARS, {s: pl.col(f"{s}__{b}") for s in call.statistics})
     replicated = replicated.with_columns(**values)
     if corrected:
         replicated = _bca_levels(replicated, corrected, replicates)
     bounds = {}
     for j, interval in enumerate(plan.bootstrapped):
         columns = [pl.col(f"fm_m{j}__{b}") for b in replicates]
-        bounds |= _bca_bounds(columns, interval, j) if interval.interval.method == "bca" else _percentiles(
-            columns, interval)  # fmt: skip
+        corrected = interval.interval.method == "bca"
+        levels = {o: pl.col(f"fm_alpha{j}_{o}") if corrected else pl.lit(q) for o, q in interval.quantiles().items()}
+        bounds |= _percentiles(columns, interval, levels)
     return replicated.select(*keys, **bounds)
 
 
@@ -157,28 +152,23 @@ def _jackknife(hashed: pl.LazyFrame, keys: list[str], intervals: list[tuple[int,
     from the rows' jackknife values (:func:`~framemetrics.core.bca.jackknife_statistics`), in one pass over the
     rows with their group's sums beside them (windows)."""
     statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
-    terms = {t: pl.col(f"fm_v_{t}") for t in jackknife_terms(statistics)}
+    terms = {t: pl.col(f"fm_v_{t}") for t in bca.jackknife_terms(statistics)}
     sums = {f"fm_t_{t}": term.sum() for t, term in terms.items()} | {"fm_t_weight": x.sample_weight.sum()}
     with_totals = hashed.with_columns(**{n: total.over(keys) if keys else total for n, total in sums.items()})
-    total = {t: pl.col(f"fm_t_{t}") for t in terms}
-    full = jackknife_statistics(POLARS, statistics, total, pl.col("fm_t_weight"))
-    left_out = jackknife_statistics(POLARS, statistics, total, pl.col("fm_t_weight"), terms, x.sample_weight)
-    thetas = {f"fm_theta{j}": estimate(POLARS, i.call, full) for j, i in intervals}
-    deviations = {f"fm_e{j}": estimate(POLARS, i.call, left_out) - pl.col(f"fm_theta{j}") for j, i in intervals}
+    total, weight_total = {t: pl.col(f"fm_t_{t}") for t in terms}, pl.col("fm_t_weight")
+    full = bca.jackknife_statistics(POLARS, statistics, total, weight_total)
+    left_out = bca.jackknife_statistics(POLARS, statistics, total, weight_total, terms, x.sample_weight)
+    thetas = {f"fm_theta{j}": i.call.value(POLARS, full) for j, i in intervals}
+    deviations = {f"fm_e{j}": i.call.value(POLARS, left_out) - pl.col(f"fm_theta{j}") for j, i in intervals}
     rows = with_totals.with_columns(**thetas).with_columns(**deviations)
-    sums = []
-    for j, _ in intervals:
-        e = pl.col(f"fm_e{j}")
-        sums += [pl.col(f"fm_theta{j}").first(), e.sum().alias(f"fm_s1_{j}"), (e * e).sum().alias(f"fm_s2_{j}"),
-                 (e * e * e).sum().alias(f"fm_s3_{j}"), e.null_count().alias(f"fm_undefined{j}")]  # fmt: skip
-    n = pl.len().cast(pl.Float64)
+    aggregates = [pl.col(f"fm_theta{j}").first() for j, _ in intervals]
+    aggregates += [e.alias(f"fm_{k}_{j}") for j, _ in intervals
+                   for k, e in bca.jackknife_sums(POLARS, pl.col(f"fm_e{j}")).items()]  # fmt: skip
     accelerations = {
-        f"fm_a{j}": acceleration(
-            POLARS, pl.col("fm_n"), *(pl.col(f"fm_s{k}_{j}") for k in (1, 2, 3)), pl.col(f"fm_undefined{j}")
-        )
+        f"fm_a{j}": bca.acceleration(POLARS, {k: pl.col(f"fm_{k}_{j}") for k in ("n", "s1", "s2", "s3", "undefined")})
         for j, _ in intervals
     }
-    per_group = grouped(rows, keys, [n.alias("fm_n"), *sums]).with_columns(**accelerations)
+    per_group = grouped(rows, keys, aggregates).with_columns(**accelerations)
     return per_group.select(*keys, *(c for j, _ in intervals for c in (f"fm_theta{j}", f"fm_a{j}")))
 
 
@@ -189,34 +179,19 @@ def _bca_levels(replicated: pl.LazyFrame, intervals: list[tuple[int, IntervalCal
     for j, interval in intervals:
         values = [pl.col(f"fm_m{j}__{b}") for b in replicates]
         theta = pl.col(f"fm_theta{j}")
-        under = [under_estimate(POLARS, v, theta) for v in values]
+        under = [bca.under_estimate(POLARS, v, theta) for v in values]
         below = pl.sum_horizontal([strictly for strictly, _ in under])
         at_or_below = pl.sum_horizontal([at_most for _, at_most in under])
         defined = pl.sum_horizontal([v.is_not_null().cast(pl.Int64) for v in values])
-        shares[f"fm_share{j}"] = replicates_below(POLARS, below, at_or_below, defined)
-        corrections[f"fm_z0_{j}"] = bias_correction(POLARS, pl.col(f"fm_share{j}"))
-        for output, deviate in adjusted_deviates(POLARS, pl.col(f"fm_z0_{j}"), pl.col(f"fm_a{j}"),
+        shares[f"fm_share{j}"] = bca.replicates_below(POLARS, below, at_or_below, defined)
+        corrections[f"fm_z0_{j}"] = bca.bias_correction(POLARS, pl.col(f"fm_share{j}"))
+        for output, deviate in bca.adjusted_deviates(POLARS, pl.col(f"fm_z0_{j}"), pl.col(f"fm_a{j}"),
                                                  interval.level).items():  # fmt: skip
             deviates[f"fm_deviate{j}_{output}"] = deviate
-            levels[f"fm_alpha{j}_{output}"] = adjusted_level(POLARS, pl.col(f"fm_deviate{j}_{output}"))
+            levels[f"fm_alpha{j}_{output}"] = bca.adjusted_level(POLARS, pl.col(f"fm_deviate{j}_{output}"))
     for stage in (shares, corrections, deviates, levels):  # each reads the previous one's columns
         replicated = replicated.with_columns(**stage)
     return replicated
-
-
-def _bca_bounds(values: list[pl.Expr], interval: IntervalCall, j: int) -> dict[str, pl.Expr]:
-    """A BCa interval's bounds: the replicates' percentiles at its adjusted levels, NumPy's linear interpolation
-    at the 0-based position ``h = (n - 1) alpha`` of the ``n`` defined values."""
-    ordered = pl.concat_list(values).list.drop_nulls().list.sort()
-    n = ordered.list.len()
-    bounds = {}
-    for output, name in interval.columns().items():
-        h = (n - 1).cast(pl.Float64) * pl.col(f"fm_alpha{j}_{output}")
-        below = h.floor()
-        lower = ordered.list.get(below.cast(pl.Int64), null_on_oob=True)
-        upper = ordered.list.get(pl.min_horizontal(below + 1, n - 1).cast(pl.Int64), null_on_oob=True)
-        bounds[name] = pl.when(n > 0).then(lower + (h - below) * (upper - lower))
-    return bounds
 
 
 def _curve_replicates(

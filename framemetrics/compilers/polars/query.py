@@ -23,7 +23,6 @@ from framemetrics.compilers.polars.stages import (
     rows_of,
 )
 from framemetrics.core.cells import counts_cells, summed_over_cells
-from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import bin_score, curve_rows
 from framemetrics.inputs import MetricInputs
@@ -57,8 +56,7 @@ def formula_expr(call: MetricCall, statistics: Mapping[str, pl.Expr], checks: Ma
     0.75
     """
     n_invalid = reduce(lambda a, b: a + b, (checks[c.name] for c in call.checks))
-    arguments = {s: statistics[s] for s in call.statistics} | {s: POLARS.null() for s in call.skipped}
-    return apply_formula(POLARS, call.name, arguments, n_invalid, call.params).alias(call.name)
+    return call.value(POLARS, statistics, n_invalid).alias(call.name)
 
 
 def row_key(plan: Plan) -> pl.Expr:

@@ -32,19 +32,8 @@ from framemetrics.compilers.sql.stages import (
     same_group,
     select_from,
 )
-from framemetrics.core.bca import (
-    acceleration,
-    adjusted_deviates,
-    adjusted_level,
-    bias_correction,
-    estimate,
-    jackknife_statistics,
-    jackknife_terms,
-    replicates_below,
-    under_estimate,
-)
+from framemetrics.core import bca
 from framemetrics.core.cells import CLASSES, counts_cells
-from framemetrics.core.formulas import apply_formula
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     PARTS,
@@ -77,13 +66,6 @@ from framemetrics.core.statistics import (
 __all__ = ["ROW_KEY", "bootstrap_ctes", "jackknife_ctes", "percentile_ctes", "weighted_ctes"]
 
 ROW_KEY = "fm_key"  # fm_input's column of row keys
-
-
-def _value(interval: IntervalCall) -> exp.Expression:
-    """The metric's formula over one replicate's statistics (a row of ``fm_replicate_rows``)."""
-    call = interval.call
-    arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
-    return apply_formula(SQL, call.name, arguments, SQL.lit(0), call.params)
 
 
 def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> list[tuple[str, exp.Select]]:
@@ -156,7 +138,10 @@ def bootstrap_ctes(plan: Plan, literals: dict[str, exp.Expression], keys: list[s
         wholes = [exp.alias_(replicate_from_parts(SQL, n, {p: SQL.col(f"{n}_{p}") for p in PARTS[n]}, x), n)
                   for n in names if n in PARTS]  # fmt: skip
         rows = exp.select(exp.Star(), *wholes).from_("fm_replicate_parts")
-    values = [exp.alias_(_value(i), f"fm_m{j}") for j, i in enumerate(plan.bootstrapped)]
+    values = [  # each metric's formula over one replicate's statistics (a row of fm_replicate_rows)
+        exp.alias_(i.call.value(SQL, {s: SQL.col(s) for s in i.call.statistics}), f"fm_m{j}")
+        for j, i in enumerate(plan.bootstrapped)
+    ]
     ctes += [("fm_replicate_rows", rows), ("fm_replicate_values", select_from([*group, *values], "fm_replicate_rows"))]
     metrics = [exp.column(f"fm_m{j}") for j in range(len(plan.bootstrapped))]
     corrected = [(j, i) for j, i in enumerate(plan.bootstrapped) if i.interval.method == "bca"]
@@ -183,29 +168,26 @@ def jackknife_ctes(keys: list[str], intervals: list[tuple[int, IntervalCall]], x
     """
     group = [exp.column(k) for k in keys]
     statistics = list(dict.fromkeys(s for _, i in intervals for s in i.call.statistics))
-    terms = {t: exp.column(f"fm_v_{t}") for t in jackknife_terms(statistics)}
+    terms = {t: exp.column(f"fm_v_{t}") for t in bca.jackknife_terms(statistics)}
     summed = [exp.alias_(group_window(exp.Sum(this=t.copy()), keys), f"fm_t_{n}") for n, t in terms.items()]
     summed.append(exp.alias_(group_window(exp.Sum(this=x.sample_weight.copy()), keys), "fm_t_weight"))
     total, weight_total = {t: exp.column(f"fm_t_{t}") for t in terms}, exp.column("fm_t_weight")
-    full = jackknife_statistics(SQL, statistics, total, weight_total)
-    without = jackknife_statistics(SQL, statistics, total, weight_total, terms, x.sample_weight)
-    thetas = [exp.alias_(estimate(SQL, i.call, full), f"fm_theta{j}") for j, i in intervals]
-    left_out = [exp.alias_(estimate(SQL, i.call, without), f"fm_left_out{j}") for j, i in intervals]
+    full = bca.jackknife_statistics(SQL, statistics, total, weight_total)
+    without = bca.jackknife_statistics(SQL, statistics, total, weight_total, terms, x.sample_weight)
+    thetas = [exp.alias_(i.call.value(SQL, full), f"fm_theta{j}") for j, i in intervals]
+    left_out = [exp.alias_(i.call.value(SQL, without), f"fm_left_out{j}") for j, i in intervals]
     sums, accelerations = [], []
+    names = ("n", "s1", "s2", "s3", "undefined")
     for j, _ in intervals:
         e = exp.column(f"fm_left_out{j}") - exp.column(f"fm_theta{j}")
-        sums += [exp.alias_(exp.Max(this=exp.column(f"fm_theta{j}")), f"fm_theta{j}"),
-                 exp.alias_(SQL.sum(e), f"fm_s1_{j}"), exp.alias_(SQL.sum(e * e), f"fm_s2_{j}"),
-                 exp.alias_(SQL.sum(e * e * e), f"fm_s3_{j}"),
-                 exp.alias_(SQL.to_float(exp.Count(this=exp.Star()) - exp.Count(this=e.copy())), f"fm_undefined{j}")]  # fmt: skip
-        moments = (exp.column(f"fm_s{k}_{j}") for k in (1, 2, 3))
-        a = acceleration(SQL, exp.column("fm_n"), *moments, exp.column(f"fm_undefined{j}"))
+        sums.append(exp.alias_(exp.Max(this=exp.column(f"fm_theta{j}")), f"fm_theta{j}"))
+        sums += [exp.alias_(v, f"fm_{k}_{j}") for k, v in bca.jackknife_sums(SQL, e).items()]
+        a = bca.acceleration(SQL, {k: exp.column(f"fm_{k}_{j}") for k in names})
         accelerations += [exp.column(f"fm_theta{j}"), exp.alias_(a, f"fm_a{j}")]
-    n = exp.alias_(SQL.to_float(exp.Count(this=exp.Star())), "fm_n")
     ctes = [
         ("fm_jackknife_totals", select_from([exp.Star(), *summed], "fm_hashed")),
         ("fm_jackknife_rows", select_from([*group, *thetas, *left_out], "fm_jackknife_totals")),
-        ("fm_jackknife_sums", select_from([*(g.copy() for g in group), n, *sums], "fm_jackknife_rows",
+        ("fm_jackknife_sums", select_from([*(g.copy() for g in group), *sums], "fm_jackknife_rows",
                                           group_by=[g.copy() for g in group] or None)),
         ("fm_jackknife", select_from([*(g.copy() for g in group), *accelerations], "fm_jackknife_sums")),
     ]  # fmt: skip
@@ -410,20 +392,20 @@ def _bca_level_ctes(prefix: str, intervals: list[IntervalCall], keys: list[str],
 
     theta = picked("fm_theta")
     group = [exp.column(k, table=long) for k in keys]
-    strictly, at_most = under_estimate(SQL, value, theta)
+    strictly, at_most = bca.under_estimate(SQL, value, theta)
     below_count, at_or_below_count = SQL.sum(strictly), SQL.sum(at_most)
-    share = replicates_below(SQL, below_count, at_or_below_count, exp.Count(this=value.copy()))
+    share = bca.replicates_below(SQL, below_count, at_or_below_count, exp.Count(this=value.copy()))
     counts = [exp.alias_(share, "fm_share"), exp.alias_(exp.Max(this=picked("fm_a")), "fm_a")]
     below = exp.select(*(exp.alias_(g, g.name) for g in group), exp.alias_(number.copy(), "fm_j"), *counts)
     below = below.from_(long).join(accelerations, on=same_group(long, accelerations, keys))
     below = below.group_by(*(g.copy() for g in group), number.copy())
     plain = [exp.column(k) for k in [*keys, "fm_j"]]
-    z0 = exp.alias_(bias_correction(SQL, exp.column("fm_share")), "fm_z0")
+    z0 = exp.alias_(bca.bias_correction(SQL, exp.column("fm_share")), "fm_z0")
     corrections = select_from([*plain, z0, exp.column("fm_a")], f"{prefix}_below")
-    deviates = adjusted_deviates(SQL, exp.column("fm_z0"), exp.column("fm_a"), intervals[0].level)
+    deviates = bca.adjusted_deviates(SQL, exp.column("fm_z0"), exp.column("fm_a"), intervals[0].level)
     deviate_columns = [exp.alias_(v, f"fm_deviate_{o}") for o, v in deviates.items()]
     deviated = select_from([*(c.copy() for c in plain), *deviate_columns], f"{prefix}_corrections")
-    levels = [exp.alias_(adjusted_level(SQL, exp.column(f"fm_deviate_{o}")), f"fm_level_{o}") for o in deviates]
+    levels = [exp.alias_(bca.adjusted_level(SQL, exp.column(f"fm_deviate_{o}")), f"fm_level_{o}") for o in deviates]
     for select in (corrections, deviated):
         select.meta[MATERIALIZE] = True  # their columns are read many times by the normal functions
     return [

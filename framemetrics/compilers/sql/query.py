@@ -31,7 +31,6 @@ from framemetrics.compilers.sql.stages import (
     same_group,
 )
 from framemetrics.core.cells import counts_cells, summed_over_cells
-from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import STATISTICS, Rows
@@ -214,8 +213,7 @@ def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[st
 
 def _formula(call: MetricCall) -> exp.Expression:
     n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
-    arguments = {s: SQL.col(s) for s in call.statistics} | {s: SQL.null() for s in call.skipped}
-    formula = apply_formula(SQL, call.name, arguments, n_invalid, call.params, guarded=False)
+    formula = call.value(SQL, {s: SQL.col(s) for s in call.statistics}, n_invalid, guarded=False)
     return exp.alias_(formula, identifier(call.name), copy=False)
 
 
