@@ -17,21 +17,16 @@ from framemetrics.columns import (
     check_engine,
     check_nulls,
     check_output_names,
-    polars_columns,
+    input_columns,
     resolve_curve,
-    sql_columns,
 )
-from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
-from framemetrics.compilers.polars.stages import rows_of
-from framemetrics.compilers.sql.calibration import calibration_query
-from framemetrics.compilers.sql.query import QueryInputs, checks_query
-from framemetrics.core.calibration import BIN_SUMS, OUTPUTS, bin_columns, calibration_bin
-from framemetrics.core.plan import Plan, check_bin_count
+from framemetrics.core.calibration import OUTPUTS
+from framemetrics.core.plan import check_bin_count
+from framemetrics.engines import open_engine
 from framemetrics.evaluation import check_schema, raise_for_invalid
-from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+from framemetrics.sources import Source
 
-__all__ = ["OUTPUTS", "calibration_bins", "calibration_curve", "prepare_calibration"]
+__all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
 
 
 def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> Prepared:
@@ -133,39 +128,8 @@ def calibration_curve(
         neg_label=neg_label,
     )
     plan, roles, by, drop = prepared.resolved.plan, prepared.resolved.roles, prepared.by, prepared.drop
-    if engine != "polars":
-        opened = open_sql(source, engine, con, spark)
-        try:
-            check_schema(plan, roles, by, sql_schema(opened), False)
-            inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, drop)
-            raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls, opened)
-            return opened.fetch(calibration_query(plan, inputs, n_bins), by)
-        finally:
-            opened.close()
-    frame = open_polars(source, con)
-    check_schema(plan, roles, by, schema(frame), False)
-    keys = [f"fm_g{i}" for i in range(len(by))]
-    data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=drop)
-    raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls, frame)
-    return calibration_bins(data, plan, by, n_bins).collect(optimizations=NO_SHARED_SCANS)
-
-
-def calibration_bins(data: pl.LazyFrame, plan: Plan, by: tuple[str, ...], n_bins: int) -> pl.LazyFrame:
-    """The bins of :func:`calibration_curve` per group of checked rows ``data`` (``canonical_frame``).
-
-    Examples
-    --------
-    >>> from framemetrics.core.plan import make_plan
-    >>> rows = pl.LazyFrame({"y_true": [0, 1], "y_score": [0.2, 0.9], "sample_weight": [1.0, 1.0]})
-    >>> calibration_bins(rows, make_plan("brier_score_loss", weighted=False), (), 2).collect()["prob_true"].to_list()
-    [0.0, 1.0]
-    """
-    keys = [f"fm_g{i}" for i in range(len(by))]
-    x, n = rows_of(plan_inputs(plan)), pl.lit(int(n_bins))
-    binned = data.group_by([*keys, calibration_bin(POLARS, x.y_score, n).alias("bin")])
-    sums = binned.agg(**{name: build(POLARS, x) for name, build in BIN_SUMS.items()})
-    out = sums.select(
-        *(pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)),
-        **{name: value.alias(name) for name, value in bin_columns(POLARS, n).items()},
-    )
-    return out.sort([*by, "bin"], nulls_last=True)
+    with open_engine(source, engine, con, spark) as opened:
+        check_schema(plan, roles, by, opened.kinds(), False)
+        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
+        raise_for_invalid(opened.checks(plan, columns, by, drop), plan, roles, nulls, opened)
+        return opened.calibration(plan, columns, by, drop, n_bins)

@@ -19,8 +19,8 @@ from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
 from framemetrics.core.registry import get_metric
-from framemetrics.sources import DuckDBSource, null_rows, open_polars
-from framemetrics.spark import SparkSource, is_spark_frame
+from framemetrics.sources import open_polars
+from framemetrics.spark import is_spark_frame
 
 __all__ = [
     "ENGINES",
@@ -393,9 +393,9 @@ def polars_columns(plan: Plan, roles: dict[str, str], thresholded: bool, thresho
     return input_columns(POLARS, pl.col, plan, roles, thresholded, threshold)
 
 
-def check_row_id(plan: Plan, kinds: dict[str, str], opened: pl.LazyFrame | DuckDBSource | SparkSource) -> None:
+def check_row_id(plan: Plan, kinds: dict[str, str], null_rows: Callable[[list[str]], int]) -> None:
     """Raise if the bootstrap's ``row_id`` column is missing, not numeric or has nulls (a row without a key
-    would silently leave every replicate)."""
+    would silently leave every replicate); ``null_rows`` counts the source's rows with a null in columns."""
     row_id = plan.resampling.row_id if plan.resampling else None
     if row_id is None:
         return
@@ -403,5 +403,5 @@ def check_row_id(plan: Plan, kinds: dict[str, str], opened: pl.LazyFrame | DuckD
         raise missing_column(row_id, "row_id", kinds)
     if kinds[row_id] != "numeric":
         raise ValueError(f"column {row_id!r} (row_id) must hold integers, got {kinds[row_id]} values")
-    if count := null_rows(opened, [row_id]):
+    if count := null_rows([row_id]):
         raise invalid_input([f"column {row_id!r} (row_id): {rows(count)} null"], 0)

@@ -19,20 +19,16 @@ from framemetrics.columns import (
     check_engine,
     check_nulls,
     check_output_names,
-    polars_columns,
+    input_columns,
     resolve_curve,
-    sql_columns,
 )
-from framemetrics.compilers.polars.curves import curve_points
-from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs
-from framemetrics.compilers.sql.curves import curve_query
-from framemetrics.compilers.sql.query import QueryInputs, checks_query
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan
+from framemetrics.engines import open_engine
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.multiclass.curves import one_vs_rest_curve
-from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+from framemetrics.sources import Source
 from framemetrics.wrapping import bound_function
 
 __all__ = [
@@ -203,22 +199,11 @@ def curve_table(
         nulls=nulls,
     )
     spec, drop, plan, roles, by = prepared.spec, prepared.drop_intermediate, prepared.plan, prepared.roles, prepared.by
-    if engine == "polars":
-        frame = open_polars(source, con)
-        check_schema(plan, roles, by, schema(frame), False)
-        keys = [f"fm_g{i}" for i in range(len(by))]
-        data = canonical_frame(frame, plan, polars_columns(plan, roles, False, 0.5), by, drop_nulls=prepared.drop_nulls)
-        raise_for_invalid(aggregate(data, plan, keys, ("n_rows",)).collect(), plan, roles, nulls, frame)
-        points = curve_points(data.with_columns(n_invalid=pl.lit(0)), keys, plan_inputs(plan), spec, drop, max_points)
-        return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
-    opened = open_sql(source, engine, con, spark)
-    try:
-        check_schema(plan, roles, by, sql_schema(opened), False)
-        inputs = QueryInputs(opened.table, sql_columns(plan, roles, False, 0.5), by, prepared.drop_nulls)
-        raise_for_invalid(opened.fetch(checks_query(plan, inputs)), plan, roles, nulls, opened)
-        return opened.fetch(curve_query(spec, plan, inputs, drop_intermediate=drop, max_points=max_points), by)
-    finally:
-        opened.close()
+    with open_engine(source, engine, con, spark) as opened:
+        check_schema(plan, roles, by, opened.kinds(), False)
+        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
+        raise_for_invalid(opened.checks(plan, columns, by, prepared.drop_nulls), plan, roles, nulls, opened)
+        return opened.curve(spec, plan, columns, by, prepared.drop_nulls, drop, max_points)
 
 
 _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import duckdb
@@ -16,28 +16,17 @@ from framemetrics.columns import (
     check_engine,
     check_output_names,
     check_row_id,
-    polars_columns,
+    input_columns,
     prepare_metrics,
-    sql_columns,
 )
-from framemetrics.compilers.polars.query import run_polars
-from framemetrics.compilers.sql.query import QueryInputs, plan_query
-from framemetrics.core.checks import invalid_input
+from framemetrics.core.checks import Check
+from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.plan import MetricsArg, Plan
+from framemetrics.engines import Backend, open_engine
 from framemetrics.multiclass.api import evaluate_multiclass
-from framemetrics.sources import (
-    DuckDBSource,
-    Source,
-    null_rows,
-    open_polars,
-    open_sql,
-    opened_source,
-    schema,
-    sql_schema,
-)
-from framemetrics.spark import SparkSource
+from framemetrics.sources import Source, opened_source
 from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
 __all__ = [
@@ -73,29 +62,22 @@ def check_schema(
 
 
 def raise_for_invalid(
-    result: pl.DataFrame,
-    plan: Plan,
-    roles: dict[str, str],
-    nulls: str,
-    opened: pl.LazyFrame | DuckDBSource | SparkSource,
+    result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str, opened: Backend | Callable[[list[str]], int]
 ) -> None:
     """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left.
 
-    Where a null counts as invalid, the message says how many rows of
-    ``opened`` (the source) hold one: those ``nulls="drop"`` would drop.
+    The error is :func:`framemetrics.core.checks.raise_for_invalid`'s, every
+    task's; where a null counts as invalid, it says how many rows of the
+    source (``opened``, the engine, or the function counting them) hold one.
     """
-    problems, nullable = [], []
-    for check in plan.checks:
-        count = int(result[check.name].sum())
-        if count:
-            problems.append(
-                f"column {roles[check.role]!r} ({check.role}): {check.describe(count, plan.pos_label, plan.neg_label)}"
-            )
-            nullable += [roles[check.role]] if check.counts_nulls else []
-    if problems:
-        raise invalid_input(problems, null_rows(opened, nullable) if nulls == "error" and nullable else 0)
-    if result.height == 0 or int(result["n_rows"].sum()) == 0:
-        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+
+    def describe(check: Check, count: int) -> tuple[str, str]:
+        shown = check.describe(count, plan.pos_label, plan.neg_label)
+        return f"column {roles[check.role]!r} ({check.role}): {shown}", roles[check.role]
+
+    count_nulls = opened.null_rows if isinstance(opened, Backend) else opened
+    counts = {check: int(result[check.name].fill_null(0).sum()) for check in plan.checks}
+    raise_invalid_rows(counts, describe, count_nulls, nulls, int(result["n_rows"].sum()))
 
 
 def evaluate(
@@ -370,22 +352,13 @@ def run_prepared(
     plan run, invalid rows raised, the check counts dropped.
     """
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    threshold, by, drop = prepared.threshold, prepared.by, prepared.drop
-    if engine == "polars":
-        frame = open_polars(source, con)
-        check_schema(plan, roles, by, schema(frame), thresholded)
-        check_row_id(plan, schema(frame), frame)
-        result = run_polars(frame, plan, polars_columns(plan, roles, thresholded, threshold), by, drop_nulls=drop)
-        raise_for_invalid(result, plan, roles, nulls, frame)
-    else:
-        opened = open_sql(source, engine, con, spark)
-        try:
-            check_schema(plan, roles, by, sql_schema(opened), thresholded)
-            check_row_id(plan, sql_schema(opened), opened)
-            inputs = QueryInputs(opened.table, sql_columns(plan, roles, thresholded, threshold), by, drop)
-            result = opened.fetch(plan_query(plan, inputs, checks=True), by)
-            raise_for_invalid(result, plan, roles, nulls, opened)
-        finally:
-            opened.close()
+    by, drop = prepared.by, prepared.drop
+    with open_engine(source, engine, con, spark) as opened:
+        kinds = opened.kinds()
+        check_schema(plan, roles, by, kinds, thresholded)
+        check_row_id(plan, kinds, opened.null_rows)
+        columns = input_columns(opened.ns, opened.column, plan, roles, thresholded, prepared.threshold)
+        result = opened.metrics(plan, columns, by, drop)
+        raise_for_invalid(result, plan, roles, nulls, opened)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result

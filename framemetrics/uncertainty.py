@@ -10,7 +10,7 @@ says when each interval is used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -23,26 +23,22 @@ from framemetrics.columns import (
     by_expressions,
     check_engine,
     check_output_names,
-    polars_columns,
+    input_columns,
     prepare_metrics,
-    sql_columns,
 )
-from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.paired import paired_statistics
-from framemetrics.compilers.polars.query import canonical_frame, plan_inputs
-from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, user_column
 from framemetrics.compose import interval_expr
-from framemetrics.core.checks import check
+from framemetrics.core.checks import check, check_counts
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.formulas.guards import bounded
-from framemetrics.core.intervals import PAIRED_OUTPUTS, PAIRED_STAGES, check_level, interval_z
+from framemetrics.core.intervals import PAIRED_OUTPUTS, check_level, interval_z
+from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.core.registry import get_metric
+from framemetrics.engines import open_engine
 from framemetrics.evaluation import check_schema, evaluate, raise_for_invalid, run_prepared
-from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+from framemetrics.sources import Source
 
 __all__ = [
     "Paired",
@@ -355,19 +351,10 @@ def compare_auc(
     paired = prepare_paired(y_true=y_true, y_score=y_score, by=by, level=level, sample_weight=sample_weight,
                             pos_label=pos_label, neg_label=neg_label, nulls=nulls)  # fmt: skip
     plan, roles, by = paired.plan, paired.roles, paired.by
-    if engine == "polars":
-        frame = open_polars(source, con)
-        check_schema(plan, roles, by, schema(frame), False)
-        result = _paired_polars(frame, paired)
-        raise_for_invalid(result, plan, roles, nulls, frame)
-    else:
-        opened = open_sql(source, engine, con, spark)
-        try:
-            check_schema(plan, roles, by, sql_schema(opened), False)
-            result = opened.fetch(paired_tree(paired, opened.table, with_checks=True), by)
-            raise_for_invalid(result, plan, roles, nulls, opened)
-        finally:
-            opened.close()
+    with open_engine(source, engine, con, spark) as opened:
+        check_schema(plan, roles, by, opened.kinds(), False)
+        result = opened.paired(plan, _paired_columns(paired, opened.ns, opened.column), by, paired.drop, paired.z)
+        raise_for_invalid(result, plan, roles, nulls, opened)
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result
 
@@ -405,35 +392,14 @@ def prepare_paired(*, y_true: str, y_score: Sequence[str], by: Any, level: float
     return Paired(plan, roles, prepared.by, prepared.drop, z)
 
 
-def paired_tree(paired: Paired, table: Any, *, with_checks: bool = False) -> Any:
+def _paired_columns(paired: Paired, ns: Namespace, column: Callable[[str], Any]) -> dict[str, Any]:
+    """Each input role's expression (``y_score_2`` the second score), ``column`` making a source column's."""
+    columns = input_columns(ns, column, paired.plan, paired.roles, False, 0.5)
+    return columns | {"y_score_2": column(paired.roles["y_score_2"])}
+
+
+def paired_tree(paired: Paired, table: Any) -> Any:
     """The paired test's statement over ``table`` (a sqlglot FROM clause), as a tree."""
-    plan, roles = paired.plan, paired.roles
-    columns = sql_columns(plan, roles, False, 0.5) | {"y_score_2": user_column(roles["y_score_2"])}
-    inputs = QueryInputs(table, columns, paired.by, paired.drop)
-    return paired_query(plan, inputs, _check_counts(plan, SQL), paired.z, with_checks=with_checks)
-
-
-def _check_counts(plan: Plan, ns: Any) -> dict[str, Any]:
-    """Each check's count over the canonical columns (``y_score_2`` the second score's), in namespace ``ns``."""
-    labels = (ns.lit(plan.pos_label), ns.lit(plan.neg_label))
-    return {c.name: c.count(ns, ns.col(c.role), *labels) for c in plan.checks}
-
-
-def _paired_polars(frame: pl.LazyFrame, paired: Paired) -> pl.DataFrame:
-    plan, roles, by = paired.plan, paired.roles, paired.by
-    keys = [f"fm_g{i}" for i in range(len(by))]
-    columns = polars_columns(plan, roles, False, 0.5)
-    second = {"y_score_2": pl.col(roles["y_score_2"])}
-    data = canonical_frame(frame, plan, columns, by, drop_nulls=paired.drop, extra=second)
-    x = rows_of(plan_inputs(plan))
-    counts = _check_counts(plan, POLARS) | {"n_rows": POLARS.count_rows()}
-    stats = paired_statistics(data, keys, x, (pl.col("y_score"), pl.col("y_score_2")), counts)
-    n_invalid = sum((pl.col(c.name) for c in plan.checks), pl.lit(0))
-    columns = {name: pl.col(name) for name in stats.collect_schema().names()}
-    for stage in PAIRED_STAGES:
-        values = stage(POLARS, columns, pl.lit(paired.z), n_invalid)
-        stats = stats.with_columns(**values)
-        columns |= {name: pl.col(name) for name in values}
-    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
-    outputs += [pl.col("n_rows"), *(bounded(POLARS, pl.col(n)).alias(n) for n in PAIRED_OUTPUTS)]
-    return stats.select(*outputs, *(pl.col(c.name) for c in plan.checks)).collect()
+    plan = paired.plan
+    inputs = QueryInputs(table, _paired_columns(paired, SQL, user_column), paired.by, paired.drop)
+    return paired_query(plan, inputs, check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label), paired.z)

@@ -17,13 +17,23 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["DOMAINS", "SIMPLEX_TOLERANCE", "Check", "Domain", "check", "invalid_input", "rows"]
+__all__ = [
+    "DOMAINS",
+    "SIMPLEX_TOLERANCE",
+    "Check",
+    "Domain",
+    "check",
+    "check_counts",
+    "invalid_input",
+    "raise_for_invalid",
+    "rows",
+]
 
 SIMPLEX_TOLERANCE = 1e-5
 
@@ -164,6 +174,57 @@ def invalid_input(problems: Sequence[str], null_rows: int) -> ValueError:
     """
     hint = f" ({rows(null_rows, 'have')} a null: nulls='drop' drops such rows)" if null_rows else ""
     return ValueError("invalid input: " + "; ".join(problems) + hint)
+
+
+def raise_for_invalid(
+    counts: Mapping[Check, int],
+    describe: Callable[[Check, int], tuple[str, str | None]],
+    null_rows: Callable[[list[str]], int],
+    nulls: str,
+    n_rows: int | None = None,
+) -> None:
+    """Raise the one error for invalid rows, every task's: each check's problem, then the rows with a null;
+    or, given the number of rows used (``n_rows``), that no row is left.
+
+    ``counts`` holds each check's number of invalid rows; ``describe(check,
+    count)`` says where and what (``"column 'p' (y_score): 2 rows are..."``)
+    and names the column whose nulls count as invalid (None if none does);
+    ``null_rows(columns)`` counts the source's rows with a null in any of
+    them, told where ``nulls="error"``: those ``nulls="drop"`` would drop.
+
+    Examples
+    --------
+    >>> probability = check("probability", "y_score")
+    >>> raise_for_invalid({probability: 2}, lambda c, n: (f"column 'p': {c.describe(n)}", "p"), lambda cs: 1, "error")
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid input: column 'p': 2 rows are null, NaN or outside [0, 1] (1 row has a null: \
+nulls='drop' drops such rows)
+    """
+    problems, nullable = [], []
+    for invalid, count in counts.items():
+        if count:
+            problem, column = describe(invalid, count)
+            problems.append(problem)
+            nullable += [column] if column is not None and invalid.counts_nulls else []
+    if problems:
+        raise invalid_input(problems, null_rows(nullable) if nulls == "error" and nullable else 0)
+    if n_rows == 0:
+        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+
+
+def check_counts(checks: Sequence[Check], ns: Namespace, pos_label: Any, neg_label: Any) -> dict[str, Expr]:
+    """Each check's count of invalid rows over the canonical columns (named by role), as aggregations of ``ns``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> counts = check_counts([check("finite", "y_score")], SQL, 1, 0)
+    >>> list(counts)
+    ['invalid_finite_y_score']
+    """
+    labels = (ns.lit(pos_label), ns.lit(neg_label))
+    return {c.name: c.count(ns, ns.col(c.role), *labels) for c in checks}
 
 
 def check(domain: str, role: str, index: int | None = None) -> Check:

@@ -21,29 +21,16 @@ from framemetrics.columns import (
     check_output_names,
     check_row_id,
 )
-from framemetrics.compilers.polars.multiclass import (
-    class_table_frame,
-    confusion_frame,
-    input_frame,
-    report_frame,
-    run_mc_polars,
-)
-from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
-from framemetrics.compilers.polars.query import NO_SHARED_SCANS
-from framemetrics.compilers.sql.multiclass import (
-    McQueryInputs,
-    class_table_query,
-    confusion_query,
-    mc_query,
-    report_query,
-)
-from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
+from framemetrics.compilers.polars.multiclass import input_frame
+from framemetrics.compilers.sql.multiclass import McQueryInputs
 from framemetrics.compilers.sql.query import user_column
-from framemetrics.core.checks import invalid_input, rows
+from framemetrics.core.checks import Check, rows
+from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
 from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE, CURVE_STAGES
+from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
-from framemetrics.sources import Source, null_rows, open_polars, open_sql
+from framemetrics.engines import Backend, open_engine
+from framemetrics.sources import Source
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
 
@@ -120,24 +107,6 @@ def _is_text(dtype: pl.DataType) -> bool:
 
 def _label(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return expr.cast(pl.String) if _is_text(dtype) else expr
-
-
-def _dtypes(
-    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None, spark: Any, used: Sequence[str | None]
-) -> tuple[Any, dict[str, pl.DataType]]:
-    """The opened source and its Polars types: on DuckDB those of the ``used`` columns only (others ``Unknown``)."""
-    if engine == "polars":
-        frame = open_polars(source, con)
-        return frame, dict(frame.collect_schema())
-    duck = open_sql(source, engine, con, spark)
-    try:
-        if duck.dtypes:
-            return duck, dict(duck.dtypes)
-        named = dict.fromkeys(duck.types(), pl.Unknown())
-        return duck, named | dict(duck.empty([c for c in used if c is not None]).schema)
-    except Exception:
-        duck.close()
-        raise
 
 
 def _used(columns: dict[str, Any]) -> list[str | None]:
@@ -238,61 +207,29 @@ def _labels_named_by(scores: Sequence[str], true_dtype: pl.DataType) -> tuple[An
     )
 
 
-def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, opened: Any) -> None:
-    """Raise naming each column with invalid rows (the check counts per group of ``result``), or if no rows."""
-    _raise_for_checks(result, request, nulls, opened)
-    if result.height == 0 or int(result["n_rows"].sum()) == 0:
-        raise ValueError("no rows to evaluate" + (" after dropping rows with nulls" if nulls == "drop" else ""))
+def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, opened: Backend, rows_used: bool) -> None:
+    """Raise naming each column with invalid rows (the check counts per group of ``result``), and if
+    ``rows_used``, when no row is left (:func:`framemetrics.core.checks.raise_for_invalid`)."""
 
-
-def _raise_for_checks(result: pl.DataFrame, request: _Request, nulls: str, opened: Any) -> None:
-    """Raise naming each column with invalid rows; ``opened`` (the source) counts the rows holding a null."""
-    problems, nullable = [], []
-    for check in request.plan.checks:
-        count = int(result[check.name].fill_null(0).sum())
-        if not count:
-            continue
+    def describe(check: Check, count: int) -> tuple[str, str | None]:
         if request.labels_named and check.domain == "class":
             raise ArgumentError(
                 f"scores {list(request.scores)!r} need labels=: the class of each score column, in order "
                 f"(in column {request.y_true!r}, {rows(count)} null or not one of the columns' names)"
             )
         if check.domain == "simplex":
-            columns = list(request.scores) or [request.score_list]
-            shown = ", ".join(repr(s) for s in columns)
-            problems.append(f"columns {shown} (y_score): {check.describe(count)}")
-            continue
-        column = {"y_true": request.y_true, "y_pred": request.y_pred, "sample_weight": request.sample_weight}.get(
-            check.role, request.score_list
-        )
-        shown = column
+            shown = ", ".join(repr(s) for s in list(request.scores) or [request.score_list])
+            return f"columns {shown} (y_score): {check.describe(count)}", None
+        columns = {"y_true": request.y_true, "y_pred": request.y_pred, "sample_weight": request.sample_weight}
+        column = shown = columns.get(check.role, request.score_list)
         if check.role == "y_score" and check.index is not None:
             column = request.scores[check.index] if request.scores else request.score_list
             shown = column if request.scores else f"{request.score_list}[{check.index}]"
-        problems.append(f"column {shown!r} ({check.role}): {check.describe(count)}")
-        nullable += [column] if check.counts_nulls else []
-    if problems:
-        raise invalid_input(problems, null_rows(opened, nullable) if nulls == "error" and nullable else 0)
+        return f"column {shown!r} ({check.role}): {check.describe(count)}", column
 
-
-def _metrics_table(opened: Any, request: _Request, engine: str, nulls: str) -> pl.DataFrame:
-    """The metric table, after raising for invalid rows (their counts dropped)."""
-    plan = request.plan
-    if engine == "polars":
-        data = request.polars_input(opened)
-        keys = [f"fm_g{i}" for i in range(len(request.by))]
-        # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
-        ranked = bool(CURVE_STAGES & plan.stages)
-        flags = NO_SHARED_SCANS if ranked else pl.QueryOptFlags()
-        if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
-            result = bootstrap_mc_polars(data, plan, keys, request.by).collect(engine="streaming")
-        else:
-            result = run_mc_polars(data, plan, keys, request.by).collect(optimizations=flags)
-    else:
-        query = bootstrap_mc_query if plan.bootstrapped else mc_query
-        result = opened.fetch(query(plan, request.sql_inputs(opened.table), checks=True), request.by)
-    _raise_for_invalid(result, request, nulls, opened)
-    return result.drop([c.name for c in plan.checks])
+    counts = {check: int(result[check.name].fill_null(0).sum()) for check in request.plan.checks}
+    n_rows = int(result["n_rows"].sum()) if rows_used else None
+    raise_invalid_rows(counts, describe, opened.null_rows, nulls, n_rows)
 
 
 def evaluate_multiclass(
@@ -405,10 +342,10 @@ def evaluate_multiclass(
     engine = check_engine(engine, source)
     source, by = by_expressions(source, by, engine, con)
     used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
-    opened, dtypes = _dtypes(source, engine, con, spark, [*used, row_id])
     intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed,
                                          "row_id": row_id}  # fmt: skip
-    try:
+    with open_engine(source, engine, con, spark) as opened:
+        dtypes = opened.dtypes([c for c in (*used, row_id) if c is not None])
         request = _resolve(
             dtypes,
             metrics,
@@ -423,11 +360,10 @@ def evaluate_multiclass(
             outputs=(),
             intervals=intervals,
         )
-        check_row_id(request.plan, {name: _kind(dtype) for name, dtype in dtypes.items()}, opened)
-        result = _metrics_table(opened, request, engine, nulls)
-    finally:
-        if engine != "polars":
-            opened.close()
+        check_row_id(request.plan, {name: _kind(dtype) for name, dtype in dtypes.items()}, opened.null_rows)
+        result = opened.multiclass(request)
+        _raise_for_invalid(result, request, nulls, opened, rows_used=True)
+    result = result.drop([c.name for c in request.plan.checks])
     return result.sort(list(request.by), nulls_last=True) if request.by else result
 
 
@@ -447,23 +383,15 @@ def _table(
         "classes": ("class", *CLASS_TABLE),
         "confusion": ("y_true", "y_pred", "weight"),
     }[kind]
-    opened, dtypes = _dtypes(source, engine, con, spark, _used(columns))
-    try:
+    with open_engine(source, engine, con, spark) as opened:
+        dtypes = opened.dtypes([c for c in _used(columns) if c is not None])
         by = as_tuple(columns.pop("by"))
         request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
-        keys = [f"fm_g{i}" for i in range(len(by))]
-        if engine == "polars":
-            build = {"report": report_frame, "classes": class_table_frame, "confusion": confusion_frame}[kind]
-            result = build(request.polars_input(opened), request.plan, keys, by).collect()
-        else:
-            query = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}[kind]
-            result = opened.fetch(query(request.plan, request.sql_inputs(opened.table)), request.by)
+        result = opened.class_table(kind, request)
         checks = [c.name for c in request.plan.checks]
         # Each row repeats its group's check counts: one row per group.
-        _raise_for_checks(result.select(*by, *checks).unique(subset=list(by) or None), request, nulls, opened)
-    finally:
-        if engine != "polars":
-            opened.close()
+        once = result.select(*by, *checks).unique(subset=list(by) or None)
+        _raise_for_invalid(once, request, nulls, opened, rows_used=False)
     no_class = kind != "confusion" and not (result["fm_order"] < AVERAGE_ROWS).any()
     if result.height == 0 or no_class or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")

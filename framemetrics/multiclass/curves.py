@@ -15,19 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
-from sqlglot import exp
 
-from framemetrics.compilers.polars.curves import curve_points
-from framemetrics.compilers.polars.multiclass import rank_input
-from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.sql.curves import curve_query
-from framemetrics.compilers.sql.multiclass import checks_query, one_vs_rest_rows
-from framemetrics.compilers.sql.query import QueryInputs
-from framemetrics.core import multiclass as mc_core
 from framemetrics.core.curves import CURVES, curve_outputs
-from framemetrics.core.plan import make_plan
-from framemetrics.inputs import MetricInputs
-from framemetrics.multiclass.api import _dtypes, _raise_for_checks, _resolve, _used
+from framemetrics.engines import open_engine
+from framemetrics.multiclass.api import _raise_for_invalid, _resolve, _used
 
 __all__ = ["one_vs_rest_curve"]
 
@@ -66,36 +57,15 @@ def one_vs_rest_curve(
     """
     spec = CURVES[curve]
     columns = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "by": by}
-    opened, dtypes = _dtypes(source, engine, con, spark, _used(columns))
-    try:
+    with open_engine(source, engine, con, spark) as opened:
+        dtypes = opened.dtypes([c for c in _used(columns) if c is not None])
         request = _resolve(
             dtypes, ["average_precision_macro"], y_true=y_true, y_pred=None, y_score=y_score, labels=labels,
             sample_weight=sample_weight, by=by, zero_division=None, nulls=nulls, outputs=("class", *curve_outputs(spec)),
         )  # fmt: skip
-        plan, keys = request.plan, [f"fm_g{i}" for i in range(len(by))]
-        groups = [*keys, "column_index"]
-        if engine == "polars":
-            data = request.polars_input(opened)
-            sums = {c.name: mc_core.check_count(POLARS, c, plan.labels, plan.n_scores) for c in plan.checks}
-            counts = (data.group_by(keys).agg(**sums) if keys else data.select(**sums)).collect()
-            _raise_for_checks(counts, request, nulls, opened)
-            rows = rank_input(data, plan, keys).with_columns(n_invalid=pl.lit(0))
-            x = MetricInputs.of(y_true="is_pos", y_score="y_score", sample_weight="sample_weight",
-                                pos_label=True, neg_label=False)  # fmt: skip
-            points = curve_points(rows, groups, x, spec, drop_intermediate, max_points).collect()
-        else:
-            inputs = request.sql_inputs(opened.table)
-            _raise_for_checks(opened.fetch(checks_query(plan, inputs)), request, nulls, opened)
-            binary = make_plan("roc_auc_score", weighted=True, pos_label=True, neg_label=False)
-            roles = {"y_true": "is_pos", "y_score": "y_score", "sample_weight": "sample_weight"}
-            segments = tuple(f"fm_segment_{i}" for i in range(len(by)))
-            source_rows = QueryInputs(one_vs_rest_rows(plan, inputs), {r: exp.column(c) for r, c in roles.items()},
-                                      (*segments, "column_index"))  # fmt: skip
-            query = curve_query(spec, binary, source_rows, drop_intermediate=drop_intermediate, max_points=max_points)
-            points = opened.fetch(query).rename(dict(zip(segments, keys, strict=True)))
-    finally:
-        if engine != "polars":
-            opened.close()
+        _raise_for_invalid(opened.class_checks(request), request, nulls, opened, rows_used=False)
+        points = opened.class_curve(spec, request, drop_intermediate, max_points)
+    plan, keys = request.plan, [f"fm_g{i}" for i in range(len(by))]
     classes = pl.col("column_index").replace_strict(list(range(plan.n_scores)), list(plan.labels)).alias("class")
     named = points.with_columns(classes).drop("column_index")
     restored = named.rename(dict(zip(keys, by, strict=True)))

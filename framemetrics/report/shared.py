@@ -19,15 +19,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import duckdb
 import polars as pl
 from sqlglot import exp
 
-from framemetrics.calibration import calibration_bins as calibration_rows
 from framemetrics.calibration import prepare_calibration
 from framemetrics.columns import Prepared, polars_columns, prepare_metrics, sql_columns
+from framemetrics.compilers.polars.calibration import calibration_bins as calibration_rows
 from framemetrics.compilers.polars.curves import shared_points, stage_points
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, run_polars, shared_stage
 from framemetrics.compilers.sql.calibration import calibration_query
@@ -39,7 +40,7 @@ from framemetrics.compilers.sql.query import shared_stage as shared_stage_sql
 from framemetrics.core.curves import CURVES
 from framemetrics.core.plan import Plan
 from framemetrics.evaluation import check_schema, raise_for_invalid
-from framemetrics.sources import Source, open_polars, open_sql, schema, sql_schema
+from framemetrics.sources import Source, null_rows, open_polars, open_sql, schema, sql_schema
 
 __all__ = ["POSITIVES_SQUARED", "REPORT_LEVEL", "Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
@@ -160,7 +161,7 @@ def _on_polars(request: _Request) -> _Results:
     level = level_name(by)
     columns = polars_columns(plan, roles, thresholded, prepared.threshold)
     parts = [_level_polars(frame, plan, columns, g, prepared.drop, request.max_points) for g in _split(by)]
-    raise_for_invalid(parts[0][0], plan, roles, request.nulls, frame)
+    raise_for_invalid(parts[0][0], plan, roles, request.nulls, partial(null_rows, frame))
     result = _joined([part[0] for part in parts], by, level)
     curves = {name: _joined([part[1][name] for part in parts], by, level) for name in CURVE_NAMES}
     calibration = {}
@@ -188,7 +189,7 @@ def _on_duckdb(request: _Request) -> _Results:
                              prepared.drop, level)  # fmt: skip
         opened.run(to_sql(_create_temporary(table, shared_stage_sql(plan, inputs))))
         result = opened.fetch(plan_query(plan, inputs, checks=True, stage=table), levels)
-        raise_for_invalid(_level_zero(result, by, level), plan, roles, request.nulls, opened)
+        raise_for_invalid(_level_zero(result, by, level), plan, roles, request.nulls, partial(null_rows, opened))
         curves = {}
         for name in CURVE_NAMES:
             points = request.max_points

@@ -17,11 +17,15 @@ from dataclasses import replace
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.stages import aggregated, curve_stage, frame_points, grouped
-from framemetrics.core.intervals import paired_sums
+from framemetrics.compilers.polars.query import plan_inputs
+from framemetrics.compilers.polars.stages import aggregated, curve_stage, frame_points, grouped, rows_of
+from framemetrics.core.checks import check_counts
+from framemetrics.core.formulas.guards import bounded
+from framemetrics.core.intervals import PAIRED_OUTPUTS, PAIRED_STAGES, paired_sums
+from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import Rows, negatives_above, positives_above
 
-__all__ = ["paired_statistics"]
+__all__ = ["paired_result", "paired_statistics"]
 
 
 def paired_statistics(
@@ -61,3 +65,29 @@ def paired_statistics(
     if not keys:
         return summed.join(first, how="cross").join(second, how="cross")
     return summed.join(first, on=keys, nulls_equal=True).join(second, on=keys, nulls_equal=True)
+
+
+def paired_result(data: pl.LazyFrame, plan: Plan, by: tuple[str, ...], z: float) -> pl.LazyFrame:
+    """The paired test per group of canonical rows ``data`` (``y_score_2`` the second score), with check counts.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> rows = pl.LazyFrame({"y_true": [0, 1, 0, 1], "y_score": [0.1, 0.9, 0.3, 0.8],
+    ...                      "y_score_2": [0.2, 0.7, 0.6, 0.5], "sample_weight": [1.0] * 4})
+    >>> out = paired_result(rows, make_plan("roc_auc_score", weighted=False), (), 1.96).collect()
+    >>> out.select("roc_auc_1", "roc_auc_2").rows()
+    [(1.0, 0.75)]
+    """
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    counts = check_counts(plan.checks, POLARS, plan.pos_label, plan.neg_label) | {"n_rows": POLARS.count_rows()}
+    stats = paired_statistics(data, keys, rows_of(plan_inputs(plan)), (pl.col("y_score"), pl.col("y_score_2")), counts)
+    n_invalid = sum((pl.col(c.name) for c in plan.checks), pl.lit(0))
+    columns = {name: pl.col(name) for name in stats.collect_schema().names()}
+    for stage in PAIRED_STAGES:
+        values = stage(POLARS, columns, pl.lit(z), n_invalid)
+        stats = stats.with_columns(**values)
+        columns |= {name: pl.col(name) for name in values}
+    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
+    outputs += [pl.col("n_rows"), *(bounded(POLARS, pl.col(n)).alias(n) for n in PAIRED_OUTPUTS)]
+    return stats.select(*outputs, *(pl.col(c.name) for c in plan.checks))

@@ -1,0 +1,119 @@
+"""What every engine does, by the same names: :class:`Backend`.
+
+An entry point opens its source once (:func:`framemetrics.engines.open_engine`)
+and asks the engine for the source's column kinds, the rows holding a null,
+each input role's expression, and the results of a plan: its metrics with
+the input checks' counts, the checks alone, calibration bins, the paired
+test, the multiclass tables. Each engine lowers these its own way
+(:mod:`framemetrics.engines.polars`, :mod:`framemetrics.engines.sql`); no
+entry point asks which engine it holds.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from framemetrics.core.curves import Curve
+from framemetrics.core.namespace import Namespace
+from framemetrics.core.plan import Plan
+
+__all__ = ["Backend"]
+
+Expr = Any
+
+
+class Backend(ABC):
+    """A source opened on one engine, and what a plan computes there.
+
+    Every method returning rows returns a Polars frame: one row per group
+    (the group columns under the user's names), unsorted unless it says so.
+    ``columns`` maps each input role to its expression over the source
+    (:meth:`column` and :attr:`ns`), ``by`` names the group columns and
+    ``drop`` drops the rows with a null in a used column first.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.engines import open_engine
+    >>> with open_engine(pl.DataFrame({"y": [1, None]}), "duckdb") as engine:
+    ...     engine.kinds(), engine.null_rows(["y"])
+    ({'y': 'numeric'}, 1)
+    """
+
+    name: str
+    ns: Namespace
+    opened: Any  # the source as the engine reads it (a LazyFrame, a DuckDB or Spark source)
+
+    @abstractmethod
+    def kinds(self) -> dict[str, str]:
+        """Each column's coarse kind: numeric, bool, string, null (all null) or other."""
+
+    @abstractmethod
+    def dtypes(self, used: Sequence[str]) -> dict[str, pl.DataType]:
+        """Each column's Polars type; where the engine would have to read data for it, only the ``used``
+        columns' (the others ``Unknown``)."""
+
+    @abstractmethod
+    def null_rows(self, columns: Sequence[str]) -> int:
+        """The number of rows with a null in any of ``columns``."""
+
+    @abstractmethod
+    def column(self, name: str) -> Expr:
+        """The user's column ``name`` as an expression of :attr:`ns`."""
+
+    @abstractmethod
+    def metrics(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
+        """``n_rows``, the plan's outputs and its check counts per group."""
+
+    @abstractmethod
+    def checks(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
+        """``n_rows`` and the plan's check counts per group."""
+
+    @abstractmethod
+    def curve(
+        self,
+        curve: Curve,
+        plan: Plan,
+        columns: Mapping[str, Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        drop_intermediate: bool,
+        max_points: int | None,
+    ) -> pl.DataFrame:
+        """The points of ``curve`` per group of valid rows (:mod:`framemetrics.core.curves`), sorted by group
+        and threshold."""
+
+    @abstractmethod
+    def calibration(
+        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, n_bins: int
+    ) -> pl.DataFrame:
+        """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin."""
+
+    @abstractmethod
+    def paired(
+        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, z: float
+    ) -> pl.DataFrame:
+        """DeLong's paired test of ``y_score`` against ``y_score_2`` per group, with the check counts."""
+
+    @abstractmethod
+    def multiclass(self, request: Any) -> pl.DataFrame:
+        """The multiclass metrics of ``request`` (:mod:`framemetrics.multiclass.api`) with the check counts."""
+
+    @abstractmethod
+    def class_checks(self, request: Any) -> pl.DataFrame:
+        """The check counts per group of a multiclass ``request``."""
+
+    @abstractmethod
+    def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
+        """The one-vs-rest points of ``curve`` per group (``fm_g0``...) and ``column_index`` of ``request``."""
+
+    @abstractmethod
+    def class_table(self, kind: str, request: Any) -> pl.DataFrame:
+        """The class report, class table or confusion matrix (``kind``) of ``request``, with check counts."""
+
+    def close(self) -> None:
+        """Release what opening the source took (a registered table, a connection)."""

@@ -1,0 +1,131 @@
+"""The Polars engine: the source as a ``LazyFrame``, each plan lowered by :mod:`framemetrics.compilers.polars`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.calibration import calibration_bins
+from framemetrics.compilers.polars.curves import curve_points
+from framemetrics.compilers.polars.multiclass import (
+    class_table_frame,
+    confusion_frame,
+    rank_input,
+    report_frame,
+    run_mc_polars,
+)
+from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
+from framemetrics.compilers.polars.paired import paired_result
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs, run_polars
+from framemetrics.core import multiclass as mc_core
+from framemetrics.core.curves import Curve
+from framemetrics.core.multiclass import CURVE_STAGES
+from framemetrics.core.plan import Plan
+from framemetrics.engines.base import Backend
+from framemetrics.inputs import MetricInputs
+from framemetrics.sources import Source, null_rows, open_polars, schema
+
+__all__ = ["PolarsBackend"]
+
+_CLASS_TABLES = {"report": report_frame, "classes": class_table_frame, "confusion": confusion_frame}
+
+
+def _keys(by: tuple[str, ...]) -> list[str]:
+    return [f"fm_g{i}" for i in range(len(by))]
+
+
+class PolarsBackend(Backend):
+    """``source`` read as a Polars ``LazyFrame`` (a DuckDB table name through ``con``).
+
+    Examples
+    --------
+    >>> engine = PolarsBackend(pl.DataFrame({"y": [0, 1], "p": [1, 1]}))
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("accuracy_score", weighted=False)
+    >>> engine.metrics(plan, {"y_true": pl.col("y"), "y_pred": pl.col("p")}, (), False)["accuracy_score"].item()
+    0.5
+    """
+
+    name = "polars"
+    ns = POLARS
+
+    def __init__(self, source: Source, con: duckdb.DuckDBPyConnection | None = None) -> None:
+        self.opened = open_polars(source, con)
+
+    def kinds(self) -> dict[str, str]:
+        return schema(self.opened)
+
+    def dtypes(self, used: Sequence[str]) -> dict[str, pl.DataType]:
+        return dict(self.opened.collect_schema())
+
+    def null_rows(self, columns: Sequence[str]) -> int:
+        return null_rows(self.opened, columns)
+
+    def column(self, name: str) -> pl.Expr:
+        return pl.col(name)
+
+    def metrics(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
+        return run_polars(self.opened, plan, columns, by, drop_nulls=drop)
+
+    def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
+        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
+        return aggregate(data, plan, _keys(by), ("n_rows",)).collect()
+
+    def curve(
+        self,
+        curve: Curve,
+        plan: Plan,
+        columns: Mapping[str, pl.Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        drop_intermediate: bool,
+        max_points: int | None,
+    ) -> pl.DataFrame:
+        keys = _keys(by)
+        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).with_columns(n_invalid=pl.lit(0))
+        points = curve_points(data, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
+        return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
+
+    def calibration(
+        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, n_bins: int
+    ) -> pl.DataFrame:
+        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
+        return calibration_bins(data, plan, by, n_bins).collect(optimizations=NO_SHARED_SCANS)
+
+    def paired(
+        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, z: float
+    ) -> pl.DataFrame:
+        scored = {role: value for role, value in columns.items() if role != "y_score_2"}
+        second = {"y_score_2": columns["y_score_2"]}
+        data = canonical_frame(self.opened, plan, scored, by, drop_nulls=drop, extra=second)
+        return paired_result(data, plan, by, z).collect()
+
+    def multiclass(self, request: Any) -> pl.DataFrame:
+        plan, by = request.plan, request.by
+        data = request.polars_input(self.opened)
+        if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
+            return bootstrap_mc_polars(data, plan, _keys(by), by).collect(engine="streaming")
+        # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
+        flags = NO_SHARED_SCANS if CURVE_STAGES & plan.stages else pl.QueryOptFlags()
+        return run_mc_polars(data, plan, _keys(by), by).collect(optimizations=flags)
+
+    def class_checks(self, request: Any) -> pl.DataFrame:
+        plan, keys = request.plan, _keys(request.by)
+        sums = {c.name: mc_core.check_count(POLARS, c, plan.labels, plan.n_scores) for c in plan.checks}
+        data = request.polars_input(self.opened)
+        return (data.group_by(keys).agg(**sums) if keys else data.select(**sums)).collect()
+
+    def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
+        keys = _keys(request.by)
+        rows = rank_input(request.polars_input(self.opened), request.plan, keys).with_columns(n_invalid=pl.lit(0))
+        x = MetricInputs.of(y_true="is_pos", y_score="y_score", sample_weight="sample_weight",
+                            pos_label=True, neg_label=False)  # fmt: skip
+        return curve_points(rows, [*keys, "column_index"], x, curve, drop_intermediate, max_points).collect()
+
+    def class_table(self, kind: str, request: Any) -> pl.DataFrame:
+        build = _CLASS_TABLES[kind]
+        return build(request.polars_input(self.opened), request.plan, _keys(request.by), request.by).collect()
