@@ -26,7 +26,7 @@ from framemetrics.compilers.sql.query import QueryInputs
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.curves import CURVES, curve_outputs
 from framemetrics.core.plan import make_plan
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.multiclass.api import _dtypes, _raise_for_checks, _resolve, _used
 
 __all__ = ["one_vs_rest_curve"]
