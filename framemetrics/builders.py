@@ -21,7 +21,7 @@ import polars as pl
 
 from framemetrics.compose import metric_expr
 from framemetrics.core.registry import REGISTRY, Metric
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.wrapping import bound_function
 
 __all__ = ["BUILDERS", "make_builder"]

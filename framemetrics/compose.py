@@ -17,7 +17,7 @@ from framemetrics.compilers.polars.stages import check_count, rows_of, statistic
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan, make_plan
 from framemetrics.core.statistics import Rows
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = ["INPUT_ROLES", "interval_expr", "metric_expr"]
 
@@ -84,7 +84,7 @@ def metric_expr(name: str, **arguments: Any) -> pl.Expr:
     name : str
         A key of :data:`framemetrics.REGISTRY`.
     **arguments
-        The inputs of :meth:`~framemetrics.inputs.MetricInputs.of` (``y_true``
+        The inputs of :meth:`~framemetrics.compilers.polars.inputs.MetricInputs.of` (``y_true``
         and the other columns by role, ``pos_label``, ``neg_label``), then the
         metric's parameters (``zero_division``, ``beta``, ``alpha``...).
 

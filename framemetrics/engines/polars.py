@@ -11,6 +11,7 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.calibration import calibration_bins
 from framemetrics.compilers.polars.curves import curve_points
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.multiclass import (
     class_table_frame,
     confusion_frame,
@@ -26,7 +27,6 @@ from framemetrics.core.curves import Curve
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend
-from framemetrics.inputs import MetricInputs
 from framemetrics.sources import Source, null_rows, open_polars, schema
 
 __all__ = ["PolarsBackend"]

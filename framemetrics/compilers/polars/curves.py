@@ -17,7 +17,7 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.stages import curve_stage, rows_of
 from framemetrics.core.curves import COUNTS, CURVES, Curve, curve_column, curve_outputs
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "shared_points", "stage_points", "thin"]
 

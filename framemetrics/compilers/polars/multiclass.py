@@ -28,7 +28,7 @@ from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS, Call
 from framemetrics.core.statistics import Rows
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 

@@ -36,7 +36,7 @@ def paired_statistics(
     Examples
     --------
     >>> from framemetrics.compilers.polars.stages import rows_of
-    >>> from framemetrics.inputs import MetricInputs
+    >>> from framemetrics.compilers.polars.inputs import MetricInputs
     >>> lf = pl.LazyFrame({"y": [0, 0, 1, 1], "a": [0.1, 0.5, 0.4, 0.9], "b": [0.2, 0.1, 0.6, 0.7]})
     >>> x = rows_of(MetricInputs.of(y_true="y", y_score="a"))
     >>> out = paired_statistics(lf, [], x, (pl.col("a"), pl.col("b")), {}).collect()

@@ -25,7 +25,7 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import bin_score, curve_rows
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = [
     "NO_SHARED_SCANS",

@@ -29,7 +29,7 @@ from framemetrics.core.statistics import (
     roc_gap,
     weighted_quantile,
 )
-from framemetrics.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = [
     "aggregated",
