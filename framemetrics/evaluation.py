@@ -26,7 +26,7 @@ from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.engines import Backend, open_engine
 from framemetrics.multiclass.api import evaluate_multiclass
-from framemetrics.sources import Source, opened_source
+from framemetrics.sources import Source
 from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
 
 __all__ = [
@@ -245,7 +245,7 @@ def evaluate(
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
     if task is None:
-        with opened_source(source, engine, con, spark) as opened:
+        with open_engine(source, engine, con, spark) as opened:
             task = infer_task(opened, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels,
                               pos_label=pos_label, neg_label=neg_label)  # fmt: skip
     scored = y_score is not None

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import glob
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -34,7 +33,6 @@ __all__ = [
     "open_duckdb",
     "open_polars",
     "open_sql",
-    "opened_source",
     "quiet_connection",
     "schema",
     "sql_schema",
@@ -311,28 +309,6 @@ def open_sql(
     True
     """
     return open_spark(source, spark) if engine == "spark" else open_duckdb(source, con)
-
-
-@contextmanager
-def opened_source(
-    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None = None, spark: Any = None
-) -> Iterator[pl.LazyFrame | DuckDBSource | SparkSource]:
-    """``source`` opened for ``engine`` (:func:`open_polars` or :func:`open_sql`), closed on leaving.
-
-    Examples
-    --------
-    >>> with opened_source(pl.DataFrame({"y": [1]}), "duckdb") as opened:
-    ...     sql_schema(opened)
-    {'y': 'numeric'}
-    """
-    if engine == "polars":
-        yield open_polars(source, con)
-        return
-    opened = open_sql(source, engine, con, spark)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:

@@ -12,8 +12,9 @@ The default metrics of each task are :data:`framemetrics.core.defaults.DEFAULT_M
 Examples
 --------
 >>> import polars as pl
->>> frame = pl.LazyFrame({"y": [0, 1, 2], "p": [0.5, 1.5, 2.0]})
->>> infer_task(frame, y_true="y", y_pred="p")
+>>> from framemetrics.engines import open_engine
+>>> with open_engine(pl.DataFrame({"y": [0, 1, 2], "p": [0.5, 1.5, 2.0]}), "duckdb") as opened:
+...     infer_task(opened, y_true="y", y_pred="p")
 'regression'
 """
 
@@ -23,17 +24,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
-from sqlglot import exp
 
-from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.sql import SQL
-from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import requested_metrics
 from framemetrics.core.registry import MULTICLASS, REGISTRY
-from framemetrics.sources import DuckDBSource
-from framemetrics.spark import SparkSource
+from framemetrics.engines import Backend
 
 __all__ = ["TASKS", "check_metrics_of_task", "infer_task", "task_from_arguments"]
 
@@ -63,24 +59,12 @@ def _extremes(ns: Namespace, column: Any) -> dict[str, Any]:
     return {"low": ns.min(value), "high": ns.max(value), "fractional": ns.count_where(ns.ne(value, ns.floor(value)))}
 
 
-def _probe(opened: Any, columns: Sequence[str]) -> list[dict[str, Any]]:
+def _probe(opened: Backend, columns: Sequence[str]) -> list[dict[str, Any]]:
     """:func:`_extremes` of each column, in one aggregate in the engine."""
-    if isinstance(opened, pl.LazyFrame):
-        named = [
-            expr.alias(f"{key}_{i}")
-            for i, c in enumerate(columns)
-            for key, expr in _extremes(POLARS, pl.col(c)).items()
-        ]
-        row = opened.select(named).collect().row(0, named=True)
-    else:  # the user's columns selected first: a DuckDB expression reads one COLUMNS(...) at most
-        inner = exp.select(*(exp.alias_(user_column(c), f"fm_c{i}") for i, c in enumerate(columns)))
-        named = [
-            exp.alias_(expr, f"{key}_{i}")
-            for i in range(len(columns))
-            for key, expr in _extremes(SQL, exp.column(f"fm_c{i}")).items()
-        ]
-        rows = inner.from_(opened.table.copy()).subquery("fm_probe")
-        row = opened.fetch(exp.select(*named).from_(rows)).row(0, named=True)
+    frame = opened.frame({f"fm_c{i}": c for i, c in enumerate(columns)})
+    ns = frame.ns
+    named = {f"{key}_{i}": expr for i in range(len(columns)) for key, expr in _extremes(ns, ns.col(f"fm_c{i}")).items()}
+    row = opened.run(frame.aggregate([], named)).row(0, named=True)
     return [{key: row[f"{key}_{i}"] for key in ("low", "high", "fractional")} for i in range(len(columns))]
 
 
@@ -122,7 +106,7 @@ def check_metrics_of_task(metrics: Any, task: str) -> None:
 
 
 def infer_task(
-    opened: pl.LazyFrame | DuckDBSource | SparkSource,
+    opened: Backend,
     *,
     y_true: str,
     y_pred: str | None = None,
@@ -147,10 +131,11 @@ def infer_task(
     Examples
     --------
     >>> import polars as pl
-    >>> frame = pl.LazyFrame({"y": [0, 1, 2, 1], "yhat": [0, 2, 2, 1], "p": [[0.1, 0.9, 0.0]] * 4})
-    >>> infer_task(frame, y_true="y", y_score="p")
+    >>> from framemetrics.engines.polars import PolarsBackend
+    >>> opened = PolarsBackend(pl.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 2, 2, 1], "p": [[0.1, 0.9, 0.0]] * 4}))
+    >>> infer_task(opened, y_true="y", y_score="p")
     'multiclass'
-    >>> infer_task(frame, y_true="y", y_pred="yhat")
+    >>> infer_task(opened, y_true="y", y_pred="yhat")
     Traceback (most recent call last):
     ...
     framemetrics.core.errors.ArgumentError: y_true and y_pred hold integers from 0 to 2: classes or counts? \
@@ -160,7 +145,8 @@ are two classes
     known = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
     if known is not None:
         return known
-    dtypes = dict(dtypes if dtypes is not None else _schema(opened))
+    used = [c for c in (y_true, y_pred, y_score) if isinstance(c, str)]
+    dtypes = dict(dtypes if dtypes is not None else opened.dtypes(used))
     if y_score is not None:
         kind = dtypes.get(y_score)
         return "multiclass" if isinstance(kind, (pl.List, pl.Array)) else "binary"
@@ -184,11 +170,3 @@ are two classes
         'Pass task="multiclass" (with labels= to fix the classes), task="regression", '
         "or pos_label= and neg_label= if they are two classes"
     )
-
-
-def _schema(opened: Any) -> dict[str, pl.DataType]:
-    if isinstance(opened, pl.LazyFrame):
-        return dict(opened.collect_schema())
-    if opened.dtypes:
-        return dict(opened.dtypes)
-    return dict.fromkeys(opened.types(), pl.Unknown()) | dict(opened.empty(list(opened.types())).schema)

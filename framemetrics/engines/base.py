@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from framemetrics.core.curves import Curve
+from framemetrics.core.frame import Frame
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import Plan
 
@@ -64,6 +65,14 @@ class Backend(ABC):
     @abstractmethod
     def column(self, name: str) -> Expr:
         """The user's column ``name`` as an expression of :attr:`ns`."""
+
+    @abstractmethod
+    def frame(self, columns: Mapping[str, str]) -> Frame:
+        """The source's ``columns`` (``{stage name: user's column}``) as a :class:`~framemetrics.core.frame.Frame`."""
+
+    @abstractmethod
+    def run(self, frame: Frame) -> pl.DataFrame:
+        """The rows of ``frame`` (built from :meth:`frame`), computed."""
 
     @abstractmethod
     def metrics(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:

@@ -11,6 +11,7 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.calibration import calibration_bins
 from framemetrics.compilers.polars.curves import curve_points
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.multiclass import (
     class_table_frame,
@@ -24,6 +25,7 @@ from framemetrics.compilers.polars.paired import paired_result
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs, run_polars
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.curves import Curve
+from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend
@@ -67,6 +69,13 @@ class PolarsBackend(Backend):
 
     def column(self, name: str) -> pl.Expr:
         return pl.col(name)
+
+    def frame(self, columns: Mapping[str, str]) -> PolarsFrame:
+        return PolarsFrame(self.opened.select(pl.col(c).alias(n) for n, c in columns.items()))
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, PolarsFrame)
+        return frame.collect()
 
     def metrics(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
         return run_polars(self.opened, plan, columns, by, drop_nulls=drop)

@@ -12,6 +12,7 @@ from sqlglot import exp
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
+from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.multiclass import checks_query as class_checks_query
 from framemetrics.compilers.sql.multiclass import (
     class_table_query,
@@ -25,6 +26,7 @@ from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query, plan_query, user_column
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
+from framemetrics.core.frame import Frame
 from framemetrics.core.plan import Plan, make_plan
 from framemetrics.engines.base import Backend
 from framemetrics.sources import Source, null_rows, open_sql, sql_schema
@@ -70,6 +72,14 @@ class SqlBackend(Backend):
 
     def column(self, name: str) -> exp.Expression:
         return user_column(name)
+
+    def frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        select = exp.select(*(exp.alias_(user_column(c), n) for n, c in columns.items())).from_(self.opened.table.copy())
+        return SqlFrame(Statement(), select, list(columns))
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, SqlFrame)
+        return self.opened.fetch(frame.statement.query(frame))
 
     def _inputs(self, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool) -> QueryInputs:
         return QueryInputs(self.opened.table, dict(columns), by, drop)

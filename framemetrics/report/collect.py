@@ -12,14 +12,12 @@ from typing import Any
 
 import duckdb
 import polars as pl
-from sqlglot import exp
 
 from framemetrics.columns import resolve_curve
-from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.query import user_column
+from framemetrics.engines import open_engine
 from framemetrics.evaluation import check_schema
 from framemetrics.report.shared import POSITIVES_SQUARED, shared_results
-from framemetrics.sources import Source, duckdb_schema, open_duckdb, open_polars, schema
+from framemetrics.sources import Source
 
 __all__ = [
     "INTERVAL_SUFFIXES",
@@ -123,19 +121,14 @@ def score_range(
     >>> score_range(pl.DataFrame({"s": [0.2, 0.9]}), "s", "duckdb")
     (0.2, 0.9)
     """
-    if engine == "duckdb":
-        duck = open_duckdb(source, con)
-        try:
-            _check_score(y_score, duckdb_schema(duck))
-            score = SQL.to_float(user_column(y_score))
-            valid = exp.Nullif(this=score, expression=SQL.lit(float("nan")))
-            return duck.select(exp.Min(this=valid), exp.Max(this=valid.copy())).fetchall()[0]
-        finally:
-            duck.close()
-    frame = open_polars(source, con)
-    _check_score(y_score, schema(frame))
-    score = pl.col(y_score).cast(pl.Float64).fill_nan(None)
-    return frame.select(score.min(), score.max().alias("max")).collect().row(0)
+    with open_engine(source, engine, con) as opened:
+        _check_score(y_score, opened.kinds())
+        frame = opened.frame({"score": y_score})
+        ns = frame.ns
+        score = ns.col("score")
+        valid = ns.when(ns.is_nan(score), ns.null()).otherwise(ns.to_float(score))
+        row = opened.run(frame.aggregate([], {"low": ns.min(valid), "high": ns.max(valid)})).row(0)
+    return row
 
 
 def _check_score(y_score: str, kinds: dict[str, str]) -> None:

@@ -11,11 +11,12 @@ import duckdb
 from framemetrics.columns import By, as_tuple, by_expressions, check_engine
 from framemetrics.core.errors import ArgumentError
 from framemetrics.curves import check_max_points
+from framemetrics.engines import open_engine
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
 from framemetrics.report.multiclass import collect_multiclass
 from framemetrics.report.page import render_page
 from framemetrics.report.plots import figures
-from framemetrics.sources import Source, opened_source
+from framemetrics.sources import Source
 from framemetrics.tasks import infer_task, task_from_arguments
 
 __all__ = ["evaluation_report"]
@@ -122,7 +123,7 @@ def evaluation_report(
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
     if task is None and y_score is None:
-        with opened_source(source, engine, con) as opened:
+        with open_engine(source, engine, con) as opened:
             task = infer_task(opened, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
                               neg_label=neg_label)  # fmt: skip
     if task == "multiclass":
