@@ -15,8 +15,10 @@ import threading
 import duckdb
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
 import framemetrics as fm
+from framemetrics.cli import cli
 
 ENGINES = ("polars", "duckdb")
 FRAME = pl.DataFrame(
@@ -83,6 +85,43 @@ def test_an_interval_group_column_of_a_duckdb_table_is_text_on_both_engines():
     outs = [fm.evaluate("t", con=con, y_true="y", y_score="p", by="d", metrics=["log_loss"], engine=e) for e in ENGINES]
     assert outs[1].equals(outs[0])
     assert outs[0]["d"].to_list() == ["1 month", "30 days"]
+
+
+@pytest.fixture
+def interval_parquet(tmp_path) -> str:
+    """A Parquet file of DuckDB's with an INTERVAL column ``d`` (Polars panicked reading its schema)."""
+    path = str(tmp_path / "interval.parquet")
+    rows = "(0, 0.1, INTERVAL 1 DAY), (1, 0.8, INTERVAL 2 DAY), (0, 0.3, INTERVAL 3 HOUR), (1, 0.6, INTERVAL 1 DAY)"
+    duckdb.sql(f"COPY (SELECT * FROM (VALUES {rows}) v(y, p, d)) TO '{path}'")
+    return path
+
+
+def _without_interval(path: str) -> pl.DataFrame:
+    return duckdb.sql(f"SELECT y, p FROM read_parquet('{path}')").pl()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_unused_interval_column_of_a_parquet_file_is_never_read(engine, interval_parquet):
+    kwargs = {"y_true": "y", "y_score": "p", "engine": engine}
+    expected = fm.evaluate(_without_interval(interval_parquet), **kwargs)
+    assert fm.evaluate(interval_parquet, **kwargs).equals(expected)
+    curve = fm.roc_curve(interval_parquet, **kwargs)
+    assert curve.equals(fm.roc_curve(_without_interval(interval_parquet), **kwargs))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_cli_reads_a_parquet_file_with_an_unused_interval_column(engine, interval_parquet):
+    result = CliRunner().invoke(
+        cli, ["evaluate", interval_parquet, "--y-true", "y", "--y-score", "p", "-m", "roc_auc_score", "--engine", engine]
+    )
+    assert (result.exit_code, result.output) == (0, "n_rows,roc_auc_score\n4,1.0\n")
+
+
+def test_an_interval_group_column_of_a_parquet_file_is_text_on_both_engines(interval_parquet):
+    kwargs = {"y_true": "y", "y_score": "p", "by": "d", "metrics": ["log_loss"]}
+    outs = [fm.evaluate(interval_parquet, engine=e, **kwargs) for e in ENGINES]
+    assert outs[1].equals(outs[0])
+    assert outs[0]["d"].to_list() == ["03:00:00", "1 day", "2 days"]
 
 
 @pytest.mark.parametrize("kind", ["table", "relation"])
