@@ -25,7 +25,7 @@ from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.checks import invalid_input
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.plan import MetricsArg, Plan
+from framemetrics.core.plan import MetricsArg, Plan, check_labels
 from framemetrics.multiclass.api import evaluate_multiclass
 from framemetrics.sources import (
     DuckDBSource,
@@ -256,6 +256,7 @@ def evaluate(
     ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
     """
     engine = check_engine(engine, source)
+    pos_label, neg_label = check_labels(pos_label, neg_label)
     source, by = by_expressions(source, by, engine, con)
     if task is not None and task not in TASKS:
         raise ArgumentError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")
