@@ -143,9 +143,13 @@ def polars_imports(path: str) -> bool:
 
 
 def _scan_through_duckdb(path: str) -> pl.LazyFrame:
-    """The Parquet files ``path`` as a lazy Polars scan that DuckDB reads, INTERVAL columns as text (as on the
-    DuckDB engine): only the columns a query uses are read, each read on a cursor of its own (a plan may read
-    the scan twice at once)."""
+    """The Parquet files ``path`` as a lazy Polars scan that DuckDB reads, INTERVAL columns as text.
+
+    As on the DuckDB engine, an INTERVAL reads as text. Only the columns a
+    query uses are read; the rows to read (``n_rows``, which Polars applies
+    before the predicate) are DuckDB's ``LIMIT``; each read runs on a cursor
+    of its own (a plan may read the scan twice at once).
+    """
     con = quiet_connection()
     opened = open_duckdb(path, con)
     schema = opened.empty(list(opened.types())).schema
@@ -155,7 +159,7 @@ def _scan_through_duckdb(path: str) -> pl.LazyFrame:
     ) -> Iterator[pl.DataFrame]:
         columns = list(schema) if columns is None else columns
         roots = predicate.meta.root_names() if predicate is not None else []
-        read = list(dict.fromkeys([*columns, *roots])) or list(schema)[:1]
+        read = list(dict.fromkeys([*columns, *roots]))
         query = exp.select(*(exp.column(identifier(c)) for c in read)).from_(opened.table.copy())
         if n_rows is not None:
             query = query.limit(n_rows)

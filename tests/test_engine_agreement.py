@@ -109,11 +109,23 @@ def test_an_unused_interval_column_of_a_parquet_file_is_never_read(engine, inter
     assert curve.equals(fm.roc_curve(_without_interval(interval_parquet), **kwargs))
 
 
+def test_the_polars_scan_of_a_parquet_file_with_an_interval_filters_slices_and_counts_as_polars(interval_parquet):
+    """The scan read through DuckDB gets Polars' projections, predicates and slices right."""
+    scan, frame = fm.sources.open_polars(interval_parquet), _without_interval(interval_parquet)
+    frame = frame.with_columns(d=pl.Series(["1 day", "2 days", "03:00:00", "1 day"]))
+    for query in (
+        lambda f: f.select(pl.len()),
+        lambda f: f.filter(pl.col("y") == 1).select("p", "d"),
+        lambda f: f.head(3).filter(pl.col("d") == "1 day").select("y"),
+        lambda f: f.filter(pl.col("p") > 0.2).head(1),
+    ):
+        assert query(scan).collect().equals(query(frame.lazy()).collect())
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_cli_reads_a_parquet_file_with_an_unused_interval_column(engine, interval_parquet):
-    result = CliRunner().invoke(
-        cli, ["evaluate", interval_parquet, "--y-true", "y", "--y-score", "p", "-m", "roc_auc_score", "--engine", engine]
-    )
+    args = ["evaluate", interval_parquet, "--y-true", "y", "--y-score", "p", "-m", "roc_auc_score", "--engine", engine]
+    result = CliRunner().invoke(cli, args)
     assert (result.exit_code, result.output) == (0, "n_rows,roc_auc_score\n4,1.0\n")
 
 
