@@ -19,6 +19,7 @@ from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 from polars.io.plugins import register_io_source
 from sqlglot import exp
@@ -128,7 +129,8 @@ def polars_imports(path: str) -> bool:
 
     Polars panics on a Parquet INTERVAL column, even unused, as soon as it
     reads the schema. Like Polars, this reads the first file's footer only; a
-    directory is left to Polars.
+    directory, or a file whose footer cannot be read, is left to Polars (which
+    says why).
 
     Examples
     --------
@@ -138,7 +140,10 @@ def polars_imports(path: str) -> bool:
     first = min(glob.glob(path), default=None)
     if first is None or not Path(first).is_file():
         return True
-    columns = pq.ParquetFile(first).schema
+    try:
+        columns = pq.ParquetFile(first).schema
+    except (pa.ArrowException, OSError):
+        return True
     return all(columns.column(i).converted_type != "INTERVAL" for i in range(len(columns)))
 
 

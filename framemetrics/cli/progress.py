@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -19,6 +20,8 @@ __all__ = ["count_rows", "progress"]
 def count_rows(path: str) -> int | None:
     """The number of rows of Parquet files, read from their footers (no column's type is read); None for other files.
 
+    None too when a footer cannot be read: the evaluation's own reading then says why.
+
     Examples
     --------
     >>> count_rows("data.csv") is None
@@ -26,7 +29,10 @@ def count_rows(path: str) -> int | None:
     """
     if not path.lower().endswith((".parquet", ".pq")):
         return None
-    return sum(pq.read_metadata(file).num_rows for file in glob.glob(path))
+    try:
+        return sum(pq.read_metadata(file).num_rows for file in glob.glob(path))
+    except (pa.ArrowException, OSError):
+        return None
 
 
 def _describe(label: str, total: int | None, done: float | None) -> str:
