@@ -24,7 +24,7 @@ from framemetrics.columns import (
 )
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.plan import Plan
+from framemetrics.core.plan import Plan, check_labels
 from framemetrics.engines import open_engine
 from framemetrics.evaluation import check_schema, raise_for_invalid
 from framemetrics.multiclass.curves import one_vs_rest_curve
@@ -176,6 +176,7 @@ def curve_table(
     [0.0, 0.5, 0.5]
     """
     engine = check_engine(engine, source)
+    pos_label, neg_label = check_labels(pos_label, neg_label)
     source, by = by_expressions(source, by, engine, con)
     if labels is not None or not isinstance(y_score, str):
         if pos_label != 1 or neg_label is not None:

@@ -23,7 +23,7 @@ from framemetrics.core.checks import Check
 from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.plan import MetricsArg, Plan
+from framemetrics.core.plan import MetricsArg, Plan, check_labels
 from framemetrics.engines import Backend, open_engine
 from framemetrics.multiclass.api import evaluate_multiclass
 from framemetrics.sources import Source
@@ -238,6 +238,7 @@ def evaluate(
     ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
     """
     engine = check_engine(engine, source)
+    pos_label, neg_label = check_labels(pos_label, neg_label)
     source, by = by_expressions(source, by, engine, con)
     if task is not None and task not in TASKS:
         raise ArgumentError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")

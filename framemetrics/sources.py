@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import glob
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -18,6 +18,9 @@ from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+from polars.io.plugins import register_io_source
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
@@ -97,7 +100,7 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if kind:
         _check_files(str(source))
     if kind == "parquet":
-        return pl.scan_parquet(source)
+        return pl.scan_parquet(source) if polars_imports(str(source)) else _scan_through_duckdb(str(source))
     if kind == "csv":
         return pl.scan_csv(
             source, try_parse_dates=True, separator="\t" if str(source).lower().endswith(".tsv") else ","
@@ -117,6 +120,57 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     if module.startswith("pyarrow") and hasattr(source, "to_batches"):
         return pl.scan_pyarrow_dataset(source)
     raise TypeError(_unsupported(source))
+
+
+def polars_imports(path: str) -> bool:
+    """Whether Polars can read the schema of the Parquet files ``path`` (a path or glob).
+
+    Polars panics on a Parquet INTERVAL column, even unused, as soon as it
+    reads the schema. Like Polars, this reads the first file's footer only; a
+    directory, or a file whose footer cannot be read, is left to Polars (which
+    says why).
+
+    Examples
+    --------
+    >>> polars_imports("no/such/*.parquet")
+    True
+    """
+    first = min(glob.glob(path), default=None)
+    if first is None or not Path(first).is_file():
+        return True
+    try:
+        columns = pq.ParquetFile(first).schema
+    except (pa.ArrowException, OSError):
+        return True
+    return all(columns.column(i).converted_type != "INTERVAL" for i in range(len(columns)))
+
+
+def _scan_through_duckdb(path: str) -> pl.LazyFrame:
+    """The Parquet files ``path`` as a lazy Polars scan that DuckDB reads, INTERVAL columns as text.
+
+    As on the DuckDB engine, an INTERVAL reads as text. Only the columns a
+    query uses are read; the rows to read (``n_rows``, which Polars applies
+    before the predicate) are DuckDB's ``LIMIT``; each read runs on a cursor
+    of its own (a plan may read the scan twice at once).
+    """
+    con = quiet_connection()
+    opened = open_duckdb(path, con)
+    schema = opened.empty(list(opened.types())).schema
+
+    def batches(
+        columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, batch_size: int | None
+    ) -> Iterator[pl.DataFrame]:
+        columns = list(schema) if columns is None else columns
+        roots = predicate.meta.root_names() if predicate is not None else []
+        read = list(dict.fromkeys([*columns, *roots]))
+        query = exp.select(*(exp.column(identifier(c)) for c in read)).from_(opened.table.copy())
+        if n_rows is not None:
+            query = query.limit(n_rows)
+        for batch in con.cursor().sql(to_sql(query)).to_arrow_reader(batch_size or 100_000):
+            frame = pl.from_arrow(batch)
+            yield (frame if predicate is None else frame.filter(predicate)).select(columns)
+
+    return register_io_source(batches, schema=schema)
 
 
 def to_polars(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
@@ -276,8 +330,9 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         _check_files(str(source))
         path = exp.Literal.string(str(source))
         if kind == "parquet":
-            # Polars' reading of the file's types, given back to the group columns (a Duration is BIGINT in DuckDB).
-            dtypes = dict(pl.scan_parquet(source).collect_schema())
+            # Polars' reading of the file's types, given back to the group columns (a Duration is BIGINT in DuckDB);
+            # none when Polars reads the files through DuckDB too (an INTERVAL column).
+            dtypes = dict(pl.scan_parquet(source).collect_schema()) if polars_imports(str(source)) else {}
             return replace(_probed(con.sql, exp.Table(this=exp.func("read_parquet", path))), dtypes=dtypes)
         types = exp.Array(expressions=[exp.Literal.string(t) for t in _CSV_TYPES])
         option = exp.EQ(this=exp.column("auto_type_candidates"), expression=types)

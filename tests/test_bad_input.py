@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import math
+import re
+import tempfile
+from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from conftest import RUNNERS, Columns
@@ -261,3 +265,83 @@ def test_zero_total_weight_follows_the_formulas(engine):
         "log_loss": None,
         "balanced_accuracy_score": None,
     }
+
+
+def _scored(call, **kwargs):
+    """``call`` of a source's scores (binary), with ``kwargs`` and the labels."""
+    return lambda engine, labels: call(_classification(), y_true="y", y_score="p", engine=engine, **kwargs, **labels)
+
+
+def _sql(call, *args, **kwargs):
+    return lambda engine, labels: call(*args, table="t", y_true="y", **kwargs, **labels)
+
+
+def _builder(metric, column):
+    return lambda engine, labels: _classification().select(metric("y", column, **labels))
+
+
+NEVER_WRITTEN = str(Path(tempfile.gettempdir()) / "fm-never-written.html")
+# Every entry point taking pos_label/neg_label, on the engines it runs on.
+LABEL_ENTRY_POINTS = {
+    "evaluate-scores": _scored(fm.evaluate),
+    "evaluate-labels": lambda engine, labels: fm.evaluate(
+        _classification(yhat=[0, 1, 0, 0]), y_true="y", y_pred="yhat", engine=engine, **labels
+    ),
+    "evaluate-multiclass": lambda engine, labels: fm.evaluate(
+        _classification(q=[0.8, 0.2, 0.4, 0.9]), y_true="y", y_score=["q", "p"], engine=engine, **labels
+    ),
+    "evaluate-ci": _scored(fm.evaluate, metrics=["roc_auc_score"], ci=0.9),
+    "roc_curve": _scored(fm.roc_curve),
+    "precision_recall_curve": _scored(fm.precision_recall_curve),
+    "det_curve": _scored(fm.det_curve),
+    "calibration_curve": _scored(fm.calibration_curve),
+    "roc_auc_ci": _scored(fm.roc_auc_ci),
+    "bootstrap": _scored(fm.bootstrap, metrics=["log_loss"], n_resamples=5),
+    "evaluation_report": lambda engine, labels: fm.evaluation_report(
+        _classification(), y_true="y", y_score="p", engine=engine, output=NEVER_WRITTEN, **labels
+    ),
+}
+SQL_ENTRY_POINTS = {
+    "sql.query": _sql(fm.sql.query, ["f1_score", "log_loss"], y_score="p"),
+    "sql.curve": _sql(fm.sql.curve, "roc_curve", y_score="p"),
+    "sql.calibration_curve": _sql(fm.sql.calibration_curve, y_score="p"),
+    "sql.roc_auc_ci": _sql(fm.sql.roc_auc_ci, y_score="p"),
+}
+BUILDERS = {
+    "f1_score-builder": _builder(fm.f1_score, "y"),
+    "roc_auc_score-builder": _builder(fm.roc_auc_score, "p"),
+    "log_loss-builder": _builder(fm.log_loss, "p"),
+}
+LABEL_CALLS = [
+    *((name, engine) for name in LABEL_ENTRY_POINTS for engine in EVALUATE_ENGINES),
+    *((name, "duckdb") for name in SQL_ENTRY_POINTS),
+    *((name, "polars") for name in BUILDERS),
+]
+NOT_A_LABEL = [
+    pytest.param({"pos_label": [1]}, "pos_label", [1], id="pos-list"),
+    pytest.param({"pos_label": [1], "neg_label": 0}, "pos_label", [1], id="pos-list-neg-0"),
+    pytest.param({"neg_label": [0]}, "neg_label", [0], id="neg-list"),
+    pytest.param({"pos_label": {1}, "neg_label": 0}, "pos_label", {1}, id="pos-set"),
+    pytest.param({"pos_label": (1,), "neg_label": 0}, "pos_label", (1,), id="pos-tuple"),
+    pytest.param({"pos_label": 1, "neg_label": {"no": 0}}, "neg_label", {"no": 0}, id="neg-dict"),
+]
+
+
+@pytest.mark.parametrize(("labels", "name", "value"), NOT_A_LABEL)
+@pytest.mark.parametrize(("entry", "engine"), LABEL_CALLS)
+def test_a_label_that_is_not_a_single_value_is_the_same_argument_error(entry, engine, labels, name, value):
+    """A list, set, tuple or dict as pos_label/neg_label raised Polars' SchemaError, a TypeError or "unhashable"."""
+    call = {**LABEL_ENTRY_POINTS, **SQL_ENTRY_POINTS, **BUILDERS}[entry]
+    message = f"{name} must be a single value (a number, string or boolean), got {value!r}"
+    with pytest.raises(fm.core.errors.ArgumentError, match=f"^{re.escape(message)}$"):
+        call(engine, labels)
+
+
+@pytest.mark.parametrize("engine", EVALUATE_ENGINES)
+def test_an_array_label_is_an_argument_error_and_a_numpy_scalar_a_label(engine):
+    """A NumPy array of one value was taken for that value; an array of two raised NumPy's ValueError."""
+    for array in (np.array([1]), np.array([1, 0])):
+        with pytest.raises(fm.core.errors.ArgumentError, match="pos_label must be a single value"):
+            fm.evaluate(_classification(), y_true="y", y_score="p", pos_label=array, neg_label=0, engine=engine)
+    scalar = fm.evaluate(_classification(), y_true="y", y_score="p", pos_label=np.int64(1), engine=engine)
+    assert scalar.equals(fm.evaluate(_classification(), y_true="y", y_score="p", engine=engine))

@@ -15,8 +15,10 @@ import threading
 import duckdb
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
 import framemetrics as fm
+from framemetrics.cli import cli
 
 ENGINES = ("polars", "duckdb")
 FRAME = pl.DataFrame(
@@ -83,6 +85,55 @@ def test_an_interval_group_column_of_a_duckdb_table_is_text_on_both_engines():
     outs = [fm.evaluate("t", con=con, y_true="y", y_score="p", by="d", metrics=["log_loss"], engine=e) for e in ENGINES]
     assert outs[1].equals(outs[0])
     assert outs[0]["d"].to_list() == ["1 month", "30 days"]
+
+
+@pytest.fixture
+def interval_parquet(tmp_path) -> str:
+    """A Parquet file of DuckDB's with an INTERVAL column ``d`` (Polars panicked reading its schema)."""
+    path = str(tmp_path / "interval.parquet")
+    rows = "(0, 0.1, INTERVAL 1 DAY), (1, 0.8, INTERVAL 2 DAY), (0, 0.3, INTERVAL 3 HOUR), (1, 0.6, INTERVAL 1 DAY)"
+    duckdb.sql(f"COPY (SELECT * FROM (VALUES {rows}) v(y, p, d)) TO '{path}'")
+    return path
+
+
+def _without_interval(path: str) -> pl.DataFrame:
+    return duckdb.sql(f"SELECT y, p FROM read_parquet('{path}')").pl()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_unused_interval_column_of_a_parquet_file_is_never_read(engine, interval_parquet):
+    kwargs = {"y_true": "y", "y_score": "p", "engine": engine}
+    expected = fm.evaluate(_without_interval(interval_parquet), **kwargs)
+    assert fm.evaluate(interval_parquet, **kwargs).equals(expected)
+    curve = fm.roc_curve(interval_parquet, **kwargs)
+    assert curve.equals(fm.roc_curve(_without_interval(interval_parquet), **kwargs))
+
+
+def test_the_polars_scan_of_a_parquet_file_with_an_interval_filters_slices_and_counts_as_polars(interval_parquet):
+    """The scan read through DuckDB gets Polars' projections, predicates and slices right."""
+    scan, frame = fm.sources.open_polars(interval_parquet), _without_interval(interval_parquet)
+    frame = frame.with_columns(d=pl.Series(["1 day", "2 days", "03:00:00", "1 day"]))
+    for query in (
+        lambda f: f.select(pl.len()),
+        lambda f: f.filter(pl.col("y") == 1).select("p", "d"),
+        lambda f: f.head(3).filter(pl.col("d") == "1 day").select("y"),
+        lambda f: f.filter(pl.col("p") > 0.2).head(1),
+    ):
+        assert query(scan).collect().equals(query(frame.lazy()).collect())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_cli_reads_a_parquet_file_with_an_unused_interval_column(engine, interval_parquet):
+    args = ["evaluate", interval_parquet, "--y-true", "y", "--y-score", "p", "-m", "roc_auc_score", "--engine", engine]
+    result = CliRunner().invoke(cli, args)
+    assert (result.exit_code, result.output) == (0, "n_rows,roc_auc_score\n4,1.0\n")
+
+
+def test_an_interval_group_column_of_a_parquet_file_is_text_on_both_engines(interval_parquet):
+    kwargs = {"y_true": "y", "y_score": "p", "by": "d", "metrics": ["log_loss"]}
+    outs = [fm.evaluate(interval_parquet, engine=e, **kwargs) for e in ENGINES]
+    assert outs[1].equals(outs[0])
+    assert outs[0]["d"].to_list() == ["03:00:00", "1 day", "2 days"]
 
 
 @pytest.mark.parametrize("kind", ["table", "relation"])

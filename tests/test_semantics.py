@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 import numpy as np
 import polars as pl
@@ -141,6 +142,37 @@ def test_precision_curves_have_no_cancellation(engine, y, s, w):
     precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
     assert close(out["pr_auc_score"][0], skm.auc(recall, precision))
     assert close(out["average_precision_score"][0], skm.average_precision_score(y, s, sample_weight=w))
+
+
+# The README's example of pr_auc_score against Spark's areaUnderPR: a tie at the top score.
+SPARK_PR = pl.DataFrame({"y": [1, 0, 1], "p": [0.9, 0.9, 0.1]})
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_pr_auc_is_scikit_learns_and_not_sparks_area_under_pr(engine):
+    """scikit-learn's PR curve starts at (recall 0, precision 1), Spark's at (0, the top score's precision)."""
+    ours = fm.evaluate(SPARK_PR, y_true="y", y_score="p", metrics=["pr_auc_score"], engine=engine)["pr_auc_score"]
+    precision, recall, _ = skm.precision_recall_curve(SPARK_PR["y"], SPARK_PR["p"])
+    assert round(skm.auc(recall, precision), 4) == round(ours.item(), 4) == 0.6667
+    assert round(_spark_area_under_pr(engine), 4) == 0.5417
+
+
+def _spark_area_under_pr(engine: str) -> float:
+    """Spark's trapezoid by hand: from (0, precision at the top score) through the curve's points."""
+    curve = fm.precision_recall_curve(SPARK_PR, y_true="y", y_score="p", engine=engine)
+    curve = curve.filter(pl.col("threshold").is_finite()).sort("threshold", descending=True)
+    return float(np.trapezoid([curve["precision"][0], *curve["precision"]], [0.0, *curve["recall"]]))
+
+
+def test_spark_area_under_pr_is_the_documented_number(spark_session):
+    """Spark MLlib's own areaUnderPR (exact: no bins) gives the README's 0.5417, where pr_auc_score gives 0.6667."""
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    rows = spark_session.createDataFrame(SPARK_PR.select(label=pl.col("y").cast(pl.Float64), score="p").to_arrow())
+    evaluator = BinaryClassificationEvaluator(rawPredictionCol="score", metricName="areaUnderPR", numBins=0)
+    spark = evaluator.evaluate(rows)
+    assert math.isclose(spark, _spark_area_under_pr("duckdb"), rel_tol=1e-12)
+    assert round(spark, 4) == 0.5417
 
 
 def test_ks_threshold_ties_gaps_equal_in_exact_arithmetic(engine):

@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
+from numbers import Real
 from typing import Any
 
 from framemetrics.core.checks import Check, check
@@ -38,6 +39,7 @@ __all__ = [
     "MetricsArg",
     "Plan",
     "as_python_scalar",
+    "check_labels",
     "default_neg_label",
     "make_plan",
     "requested_metrics",
@@ -577,12 +579,7 @@ def _binary_plan(
     thresholded: bool,
     bins: Any,
 ) -> Plan:
-    pos_label, neg_label, bins = as_python_scalar(pos_label), as_python_scalar(neg_label), as_python_scalar(bins)
-    if pos_label is None:
-        raise ArgumentError("pos_label must be a label, got None")
-    for name, label in (("pos_label", pos_label), ("neg_label", neg_label)):
-        if isinstance(label, float) and not math.isfinite(label):
-            raise ArgumentError(f"{name} must be a finite label, got {label!r}")
+    (pos_label, neg_label), bins = check_labels(pos_label, neg_label), as_python_scalar(bins)
     if bins is not None:
         check_bin_count(bins, "bins")
     for i, call in enumerate(calls):
@@ -710,15 +707,57 @@ def _validate(name: str, params: dict[str, Any]) -> None:
 
 
 def as_python_scalar(value: Any) -> Any:
-    """A NumPy scalar as the Python scalar it holds; anything else unchanged.
+    """A NumPy scalar (or 0-d array) as the Python scalar it holds; anything else, arrays too, unchanged.
 
     Examples
     --------
     >>> import numpy as np
-    >>> as_python_scalar(np.int64(1)), as_python_scalar("Yes")
-    (1, 'Yes')
+    >>> as_python_scalar(np.int64(1)), as_python_scalar("Yes"), as_python_scalar(np.array([1]))
+    (1, 'Yes', array([1]))
     """
-    return value.item() if type(value).__module__ == "numpy" and hasattr(value, "item") else value
+    return value.item() if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 else value
+
+
+def check_labels(pos_label: Any, neg_label: Any = None) -> tuple[Any, Any]:
+    """The binary class labels as Python scalars, checked where a request enters (before any engine sees them).
+
+    Parameters
+    ----------
+    pos_label : Any
+        The positive class: a single finite number, string or boolean.
+    neg_label : Any, optional
+        The negative class, the same kind of value, or None (then the other of 0 and 1).
+
+    Returns
+    -------
+    tuple
+        ``(pos_label, neg_label)``, NumPy scalars as Python scalars.
+
+    Raises
+    ------
+    ArgumentError
+        If ``pos_label`` is None, or a label is not a single value (a list,
+        a set, an array...) or is NaN or infinite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_labels(np.int64(1)), check_labels("Yes", "No")
+    ((1, None), ('Yes', 'No'))
+    >>> check_labels([1])
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: pos_label must be a single value (a number, string or boolean), got [1]
+    """
+    pos_label, neg_label = as_python_scalar(pos_label), as_python_scalar(neg_label)
+    if pos_label is None:
+        raise ArgumentError("pos_label must be a label, got None")
+    for name, label in (("pos_label", pos_label), ("neg_label", neg_label)):
+        if label is not None and not isinstance(label, (str, Real)):
+            raise ArgumentError(f"{name} must be a single value (a number, string or boolean), got {label!r}")
+        if isinstance(label, float) and not math.isfinite(label):
+            raise ArgumentError(f"{name} must be a finite label, got {label!r}")
+    return pos_label, neg_label
 
 
 def default_neg_label(pos_label: Any, neg_label: Any = None) -> Any:

@@ -10,6 +10,7 @@ import duckdb
 
 from framemetrics.columns import By, as_tuple, by_expressions, check_engine
 from framemetrics.core.errors import ArgumentError
+from framemetrics.core.plan import check_labels
 from framemetrics.curves import check_max_points
 from framemetrics.engines import open_engine
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
@@ -119,6 +120,7 @@ def evaluation_report(
     engine = check_engine(engine, source)
     if engine == "spark":
         raise ArgumentError("the report runs on Polars or DuckDB: compute on Spark with fm.evaluate and fm.roc_curve")
+    pos_label, neg_label = check_labels(pos_label, neg_label)
     source, by = by_expressions(source, by, engine, con)
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from framemetrics.core.plan import default_neg_label
+from framemetrics.core.plan import check_labels, default_neg_label
 
 __all__ = ["ColumnLike", "MetricInputs", "to_expr"]
 
@@ -67,6 +67,7 @@ class MetricInputs:
         """Build inputs from column names or expressions (see the class example)."""
         missing = pl.lit(None, dtype=pl.Float64)
         weight = pl.repeat(1.0, pl.len()) if sample_weight is None else to_expr(sample_weight)
+        pos_label, neg_label = check_labels(pos_label, neg_label)
         return cls(
             y_true=to_expr(y_true),
             y_pred=missing if y_pred is None else to_expr(y_pred),
