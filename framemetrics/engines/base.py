@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import polars as pl
@@ -75,8 +76,17 @@ class Backend(ABC):
         """The rows of ``frame`` (built from :meth:`frame`), computed."""
 
     @abstractmethod
-    def metrics(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
-        """``n_rows``, the plan's outputs and its check counts per group."""
+    def shared_stage(
+        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool
+    ) -> AbstractContextManager[Any]:
+        """The scores' curve stage per group, computed once while in the context, for :meth:`metrics` and
+        :meth:`curve` (``stage=``) to read in place of sorting the scores again."""
+
+    @abstractmethod
+    def metrics(
+        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, stage: Any = None
+    ) -> pl.DataFrame:
+        """``n_rows``, the plan's outputs and its check counts per group (from a :meth:`shared_stage`)."""
 
     @abstractmethod
     def checks(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
@@ -92,9 +102,10 @@ class Backend(ABC):
         drop: bool,
         drop_intermediate: bool,
         max_points: int | None,
+        stage: Any = None,
     ) -> pl.DataFrame:
         """The points of ``curve`` per group of valid rows (:mod:`framemetrics.core.curves`), sorted by group
-        and threshold."""
+        and threshold; from a :meth:`shared_stage`, every point (``drop_intermediate`` False)."""
 
     @abstractmethod
     def calibration(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -10,7 +11,7 @@ import polars as pl
 
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.calibration import calibration_bins
-from framemetrics.compilers.polars.curves import curve_points
+from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.multiclass import (
@@ -22,7 +23,14 @@ from framemetrics.compilers.polars.multiclass import (
 )
 from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.paired import paired_result
-from framemetrics.compilers.polars.query import NO_SHARED_SCANS, aggregate, canonical_frame, plan_inputs, run_polars
+from framemetrics.compilers.polars.query import (
+    NO_SHARED_SCANS,
+    aggregate,
+    canonical_frame,
+    plan_inputs,
+    run_polars,
+    shared_stage,
+)
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
@@ -77,8 +85,23 @@ class PolarsBackend(Backend):
         assert isinstance(frame, PolarsFrame)
         return frame.collect()
 
-    def metrics(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
-        return run_polars(self.opened, plan, columns, by, drop_nulls=drop)
+    @contextmanager
+    def shared_stage(
+        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool
+    ) -> Iterator[pl.LazyFrame]:
+        """The stage held in memory, collected once."""
+        rows = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
+        yield shared_stage(rows, plan, _keys(by)).collect(optimizations=NO_SHARED_SCANS).lazy()
+
+    def metrics(
+        self,
+        plan: Plan,
+        columns: Mapping[str, pl.Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        stage: pl.LazyFrame | None = None,
+    ) -> pl.DataFrame:
+        return run_polars(self.opened, plan, columns, by, drop_nulls=drop, stage=stage)
 
     def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
         data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
@@ -93,10 +116,14 @@ class PolarsBackend(Backend):
         drop: bool,
         drop_intermediate: bool,
         max_points: int | None,
+        stage: pl.LazyFrame | None = None,
     ) -> pl.DataFrame:
         keys = _keys(by)
-        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).with_columns(n_invalid=pl.lit(0))
-        points = curve_points(data, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
+        if stage is not None:
+            points = stage_points(shared_points(stage, keys), keys, curve, False, max_points)
+        else:
+            data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).with_columns(n_invalid=pl.lit(0))
+            points = curve_points(data, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
         return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
 
     def calibration(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -12,6 +14,7 @@ from sqlglot import exp
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
+from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.multiclass import checks_query as class_checks_query
 from framemetrics.compilers.sql.multiclass import (
@@ -24,6 +27,7 @@ from framemetrics.compilers.sql.multiclass import (
 from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query, plan_query, user_column
+from framemetrics.compilers.sql.query import shared_stage as shared_stage_query
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
@@ -32,6 +36,8 @@ from framemetrics.engines.base import Backend
 from framemetrics.sources import Source, null_rows, open_sql, sql_schema
 
 __all__ = ["SqlBackend"]
+
+_tables = itertools.count()
 
 _CLASS_TABLES = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}
 
@@ -84,10 +90,30 @@ class SqlBackend(Backend):
     def _inputs(self, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool) -> QueryInputs:
         return QueryInputs(self.opened.table, dict(columns), by, drop)
 
-    def metrics(
+    @contextmanager
+    def shared_stage(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool
+    ) -> Iterator[str]:
+        """The stage as a temporary table of the engine, dropped on leaving."""
+        table = f"fm_shared_stage_{next(_tables)}"
+        properties = exp.Properties(expressions=[exp.TemporaryProperty()])
+        query = shared_stage_query(plan, self._inputs(columns, by, drop))
+        create = exp.Create(this=exp.to_table(table), kind="TABLE", expression=query, properties=properties)
+        try:
+            self.opened.run(to_sql(create, self.name))
+            yield table
+        finally:
+            self.opened.run(to_sql(exp.Drop(tables=[exp.to_table(table)], kind="TABLE", exists=True), self.name))
+
+    def metrics(
+        self,
+        plan: Plan,
+        columns: Mapping[str, exp.Expression],
+        by: tuple[str, ...],
+        drop: bool,
+        stage: str | None = None,
     ) -> pl.DataFrame:
-        return self.opened.fetch(plan_query(plan, self._inputs(columns, by, drop), checks=True), by)
+        return self.opened.fetch(plan_query(plan, self._inputs(columns, by, drop), checks=True, stage=stage), by)
 
     def checks(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool
@@ -103,9 +129,12 @@ class SqlBackend(Backend):
         drop: bool,
         drop_intermediate: bool,
         max_points: int | None,
+        stage: str | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop)
-        query = curve_query(curve, plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
+        query = curve_query(
+            curve, plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points, stage=stage
+        )
         return self.opened.fetch(query, by)
 
     def calibration(
