@@ -13,7 +13,7 @@ from sklearn_binary import REFERENCES
 import framemetrics as fm
 from framemetrics.core.checks import DOMAINS
 from framemetrics.core.constants import KS_TOLERANCE
-from framemetrics.core.formulas import FORMULAS, formula_parameters
+from framemetrics.core.registry import FORMULAS, formula_parameters
 from framemetrics.core.statistics import STATISTICS, CurvePoints
 from framemetrics.sql.macros import macros
 from framemetrics.sql.user_macros import (
