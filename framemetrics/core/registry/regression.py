@@ -185,8 +185,8 @@ REGRESSION: tuple[Metric, ...] = (
         Doc(
             summary="Mean Tweedie deviance at ``power``.",
             readme=(
-                "Σ w d_p(y, ŷ) / Σ w, `power=` p ≤ 0 or ≥ 1 (0: squared error, 1: Poisson, 2: Gamma); inputs checked per "
-                "power"
+                "Σ w d_p(y, ŷ) / Σ w, `power=` p ≤ 0 or ≥ 1 (0: squared error, 1: Poisson, 2: Gamma); inputs checked "
+                "per power"
             ),
             notes="""\
 ``sum(w d_p(y, f)) / sum(w)``: ``d_0 = (y - f)^2``, ``d_1`` the Poisson and
@@ -308,7 +308,9 @@ with fewer than two rows or a zero total weight (scikit-learn: NaN).""",
     _regression(
         regression.d2_pinball_score,
         Doc(
-            summary="D^2 of the pinball loss at ``alpha``: the fraction of the loss of the constant quantile explained.",
+            summary=(
+                "D^2 of the pinball loss at ``alpha``: the fraction of the loss of the constant quantile explained."
+            ),
             readme="1 − Σ w ρ_α(e) / Σ w ρ_α(y − q), q the weighted α-quantile of y; as above",
             notes="""\
 ``1 - sum(w pinball(y - f)) / sum(w pinball(y - q))``, ``q`` the weighted

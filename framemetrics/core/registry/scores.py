@@ -133,9 +133,9 @@ sign; scikit-learn's ``LabelBinarizer`` would encode a lone class as -1.""",
         Doc(
             summary="Area under the ROC curve, exact with tied scores and weights.",
             readme=(
-                "Σ nw (2 tp − pw) / (2 P N): the trapezoid, ties counting ½; null with one class. `max_fpr = m`: the area "
-                "A left of FPR = m (last segment cut by interpolation), standardised as McClish, (1 + (A − m²/2) / (m − "
-                "m²/2)) / 2"
+                "Σ nw (2 tp − pw) / (2 P N): the trapezoid, ties counting ½; null with one class. `max_fpr = m`: the "
+                "area A left of FPR = m (last segment cut by interpolation), standardised as McClish, (1 + (A − m²/2) /"
+                " (m − m²/2)) / 2"
             ),
             notes="""\
 The trapezoidal area, tied scores counting 1/2: ``sum(nw (2 tp - pw)) / (2 P N)``
@@ -177,8 +177,8 @@ linear interpolation), standardised as ``(1 + (A - m^2/2) / (m - m^2/2)) / 2``."
         Doc(
             summary="Bound on how far the AUC over tied (or binned) scores can be from an AUC without the ties.",
             readme=(
-                "Σ pw · nw / (2 P N): half the weight of tied (positive, negative) pairs, the most the AUC can move when "
-                "ties are broken; with `bins=` a bound on the binning error; null with one class"
+                "Σ pw · nw / (2 P N): half the weight of tied (positive, negative) pairs, the most the AUC can move "
+                "when ties are broken; with `bins=` a bound on the binning error; null with one class"
             ),
             notes="""\
 ``sum_s pw_s nw_s / (2 P N)`` over distinct scores: a (positive, negative)
@@ -220,8 +220,8 @@ tests also check the bound against scikit-learn's exact AUC.""",
         Doc(
             summary="Area under the precision-recall curve by the trapezoid (Spark's ``areaUnderPR``).",
             readme=(
-                "trapezoid under the PR curve from (recall 0, precision 1): Σ pw (prec + prev. prec) / 2 / P; null when P "
-                "= 0"
+                "trapezoid under the PR curve from (recall 0, precision 1): Σ pw (prec + prev. prec) / 2 / P; null when"
+                " P = 0"
             ),
             notes="""\
 Over distinct scores in decreasing order, starting from the point
@@ -265,9 +265,9 @@ the two classes. Null when ``P`` or ``N`` is 0.""",
         Doc(
             summary="The highest score at which TPR - FPR is within 1e-12 of the Kolmogorov-Smirnov statistic.",
             readme=(
-                "the highest score whose tp / P − fp / N is within 10⁻¹² of the maximum (gaps equal in exact arithmetic "
-                "tie although rounding sets them 10⁻¹⁶ apart, so every engine picks the same score); null when the maximum"
-                " is 0 (scikit-learn's +inf: no score separates the classes) or with one class"
+                "the highest score whose tp / P − fp / N is within 10⁻¹² of the maximum (gaps equal in exact arithmetic"
+                " tie although rounding sets them 10⁻¹⁶ apart, so every engine picks the same score); null when the "
+                "maximum is 0 (scikit-learn's +inf: no score separates the classes) or with one class"
             ),
             notes="""\
 The highest distinct score ``s`` whose gap ``tp_s / P - fp_s / N`` is within
@@ -299,11 +299,11 @@ sklearn.metrics.roc_curve : the reference is the threshold of the highest
         Doc(
             summary="Precision-recall break-even point: where precision equals recall.",
             readme=(
-                "precision = recall = tp* / P once the top P of the weight is predicted positive, ranking by decreasing "
-                "score; a tied score straddling rank P adds its pw pro rata (the expected count under a random order of "
-                "ties, i.e. linear interpolation between the two PR points around tp + fp = P): Σ pw · clip((P − above) / "
-                "(pw + nw), 0, 1) / P, `above` the weight of higher scores. Without ties or weights: R-precision. Null "
-                "when P = 0"
+                "precision = recall = tp* / P once the top P of the weight is predicted positive, ranking by decreasing"
+                " score; a tied score straddling rank P adds its pw pro rata (the expected count under a random order "
+                "of ties, i.e. linear interpolation between the two PR points around tp + fp = P): Σ pw · clip((P − "
+                "above) / (pw + nw), 0, 1) / P, `above` the weight of higher scores. Without ties or weights: "
+                "R-precision. Null when P = 0"
             ),
             notes="""\
 Precision ``tp / k`` equals recall ``tp / P`` exactly when the predicted
