@@ -392,5 +392,68 @@ def negative_likelihood_ratio(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: E
     return valid(ns, n_invalid, (fn / (tp + fn)) / (tn / (fp + tn)), ns.eq(tn, 0), ns.eq(tp + fn, 0))
 
 
+@_confusion(
+    summary="Informedness (Youden's J, bookmaker informedness): recall plus specificity minus 1.",
+    readme=(
+        "tp / (tp + fn) + tn / (tn + fp) − 1, Powers' informedness, 2 · balanced accuracy − 1 with both classes; "
+        "a term whose denominator is 0 takes `zero_division` (default null); in [−1, 1]"
+    ),
+    notes="""\
+``tp / (tp + fn) + tn / (tn + fp) - 1`` (Powers 2011), the true positive rate
+plus the true negative rate minus 1: 0 for a chance-level predictor, 1 for a
+perfect one. A term whose denominator is 0 (a class absent from ``y_true``)
+takes ``zero_division``, as scikit-learn's recall of that class; with the
+default None the value is null. In [-1, 1]; with both classes present,
+``2 * balanced_accuracy_score - 1``.""",
+    see_also="""\
+sklearn.metrics.recall_score : the reference, recall of pos_label + recall of neg_label - 1.
+markedness : its dual, precision + negative predictive value - 1.""",
+    reference="`recall_score` + `recall_score` of the negative class − 1",
+    examples=_example('informedness("y", pl.col("p") >= 0.5)', "0.1667")
+    + """
+>>> ones = pl.DataFrame({"y": [1, 1], "p": [1, 0]})
+>>> ones.select(fm.informedness("y", "p")).item(), ones.select(fm.informedness("y", "p", zero_division=1)).item()
+(None, 0.5)""",
+    value_range=(-1.0, 1.0),
+    zero_division=None,
+)
+def informedness(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tp / (tp + fn) + tn / (tn + fp) - 1; a term whose denominator is 0 takes zero_division."""
+    recall = guarded(ns, n_invalid, tp + fn, zero_division, tp / (tp + fn))
+    specificity = guarded(ns, n_invalid, tn + fp, zero_division, tn / (tn + fp))
+    return recall + specificity - 1
+
+
+@_confusion(
+    summary="Markedness: precision plus negative predictive value minus 1.",
+    readme=(
+        "tp / (tp + fp) + tn / (tn + fn) − 1, Powers' markedness; a term whose denominator is 0 takes "
+        "`zero_division` (default null); in [−1, 1]"
+    ),
+    notes="""\
+``tp / (tp + fp) + tn / (tn + fn) - 1`` (Powers 2011), the precision plus the
+negative predictive value minus 1: 0 for a chance-level predictor, 1 for a
+perfect one. A term whose denominator is 0 (a class never predicted) takes
+``zero_division``, as scikit-learn's precision of that class; with the
+default None the value is null. In [-1, 1].""",
+    see_also="""\
+sklearn.metrics.precision_score : the reference, precision of pos_label + precision of neg_label - 1.
+informedness : its dual, recall + specificity - 1.""",
+    reference="`precision_score` + `precision_score` of the negative class − 1",
+    examples=_example('markedness("y", pl.col("p") >= 0.5)', "0.1667")
+    + """
+>>> ones = pl.DataFrame({"y": [1, 0], "p": [1, 1]})
+>>> ones.select(fm.markedness("y", "p")).item(), ones.select(fm.markedness("y", "p", zero_division=1)).item()
+(None, 0.5)""",
+    value_range=(-1.0, 1.0),
+    zero_division=None,
+)
+def markedness(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, tn: Expr, n_invalid: Expr, zero_division: Expr) -> Expr:
+    """tp / (tp + fp) + tn / (tn + fn) - 1; a term whose denominator is 0 takes zero_division."""
+    precision = guarded(ns, n_invalid, tp + fp, zero_division, tp / (tp + fp))
+    negative_predictive_value = guarded(ns, n_invalid, tn + fn, zero_division, tn / (tn + fn))
+    return precision + negative_predictive_value - 1
+
+
 # Every entry above, in order.
 CLASSIFICATION: tuple[Metric, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Metric))
