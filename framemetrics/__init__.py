@@ -8,7 +8,9 @@ The names below load on first use (PEP 562): ``import framemetrics`` reads
 no engine, so it costs milliseconds; the first ``fm.evaluate`` imports
 Polars, DuckDB and sqlglot. The ``TYPE_CHECKING`` imports are the one list of
 what each name is: type checkers read them, and :data:`_LAZY` is parsed from
-them.
+them. The Polars builders (``fm.f1_score``...), one per binary and regression
+metric, are the registry's names (:data:`framemetrics.core.registry.REGISTRY`,
+which loads no engine): a metric's entry is all it takes to export it.
 """
 
 from __future__ import annotations
@@ -19,57 +21,10 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from framemetrics.core.registry import REGISTRY as _REGISTRY
+
 if TYPE_CHECKING:
     from framemetrics import sql
-    from framemetrics.builders import (
-        accuracy_score,
-        average_precision_score,
-        balanced_accuracy_score,
-        break_even_point,
-        brier_score_loss,
-        cohen_kappa_score,
-        d2_absolute_error_score,
-        d2_brier_score,
-        d2_log_loss_score,
-        d2_pinball_score,
-        d2_tweedie_score,
-        error_rate,
-        explained_variance_score,
-        f1_score,
-        false_negative_rate,
-        false_positive_rate,
-        fbeta_score,
-        gini_score,
-        hinge_loss,
-        jaccard_score,
-        ks_statistic,
-        ks_threshold,
-        log_loss,
-        matthews_corrcoef,
-        max_error,
-        mean_absolute_error,
-        mean_absolute_percentage_error,
-        mean_gamma_deviance,
-        mean_pinball_loss,
-        mean_poisson_deviance,
-        mean_squared_error,
-        mean_squared_log_error,
-        mean_tweedie_deviance,
-        median_absolute_error,
-        negative_likelihood_ratio,
-        negative_predictive_value,
-        positive_likelihood_ratio,
-        pr_auc_score,
-        precision_score,
-        prevalence,
-        r2_score,
-        recall_score,
-        roc_auc_error_bound,
-        roc_auc_score,
-        root_mean_squared_error,
-        root_mean_squared_log_error,
-        specificity_score,
-    )
     from framemetrics.calibration import calibration_curve
     from framemetrics.core.errors import ArgumentError
     from framemetrics.core.registry import REGISTRY, Metric, get_metric
@@ -106,11 +61,18 @@ def _lazy_names() -> dict[str, str]:
     return names
 
 
-_LAZY = _lazy_names()
+_LAZY = _lazy_names() | dict.fromkeys(_REGISTRY, "framemetrics.builders")
 
 
 def __getattr__(name: str) -> Any:
-    """Import the module of ``name`` on first use and keep the value (PEP 562); ``fm.<submodule>`` too."""
+    """Import the module of ``name`` on first use and keep the value (PEP 562); ``fm.<submodule>`` too.
+
+    ``__test__`` is the functions made for this module (the builders, the
+    curves), so that doctest finds their examples before their first use.
+    """
+    if name == "__test__":
+        values = {lazy: __getattr__(lazy) for lazy in _LAZY}
+        return {lazy: value for lazy, value in values.items() if getattr(value, "__module__", None) == __name__}
     module = _LAZY.get(name, "framemetrics")
     if module == "framemetrics":  # a submodule: ``fm.sql``, ``fm.tasks``...
         if importlib.util.find_spec(f"framemetrics.{name}") is None:
@@ -128,81 +90,36 @@ def __dir__() -> list[str]:
 
 __version__ = "0.1.0"
 
+# The public names but the builders, and the builders: every binary and regression metric of the registry.
 __all__ = [
     "MULTICLASS",
     "REGISTRY",
     "ArgumentError",
     "Metric",
-    "accuracy_score",
-    "average_precision_score",
-    "balanced_accuracy_score",
     "bootstrap",
     "box_iou",
-    "break_even_point",
-    "brier_score_loss",
     "calibration_curve",
     "class_table",
     "classification_report",
     "coco_evaluate",
     "coco_precision_table",
     "coco_recall_table",
-    "cohen_kappa_score",
     "compare_auc",
     "confidence_interval",
     "curve_table",
-    "d2_absolute_error_score",
-    "d2_brier_score",
-    "d2_log_loss_score",
-    "d2_pinball_score",
-    "d2_tweedie_score",
     "det_curve",
-    "error_rate",
     "evaluate",
     "evaluate_multiclass",
     "evaluation_report",
-    "explained_variance_score",
-    "f1_score",
-    "false_negative_rate",
-    "false_positive_rate",
-    "fbeta_score",
     "get_metric",
-    "gini_score",
-    "hinge_loss",
-    "jaccard_score",
-    "ks_statistic",
-    "ks_threshold",
-    "log_loss",
-    "matthews_corrcoef",
-    "max_error",
-    "mean_absolute_error",
-    "mean_absolute_percentage_error",
-    "mean_gamma_deviance",
-    "mean_pinball_loss",
-    "mean_poisson_deviance",
-    "mean_squared_error",
-    "mean_squared_log_error",
-    "mean_tweedie_deviance",
-    "median_absolute_error",
     "multiclass_confusion_matrix",
-    "negative_likelihood_ratio",
-    "negative_predictive_value",
     "nms",
-    "positive_likelihood_ratio",
-    "pr_auc_score",
     "precision_recall_curve",
-    "precision_score",
-    "prevalence",
-    "r2_score",
     "read_coco",
-    "recall_score",
     "roc_auc_ci",
-    "roc_auc_error_bound",
-    "roc_auc_score",
     "roc_auc_se",
     "roc_curve",
-    "root_mean_squared_error",
-    "root_mean_squared_log_error",
-    "specificity_score",
     "sql",
     "voc_evaluate",
+    *_REGISTRY,
 ]

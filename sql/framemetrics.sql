@@ -577,6 +577,18 @@ CREATE OR REPLACE MACRO fm_formula_negative_likelihood_ratio(tp, fp, fn, tn, n_i
     fm_finite(CASE WHEN n_invalid > 0 OR tn = 0 OR tp + fn = 0 THEN CAST(NULL AS DOUBLE) ELSE fn /
         (tp + fn) / (tn / (fp + tn)) END);
 
+-- tp / (tp + fn) + tn / (tn + fp) - 1; a term whose denominator is 0 takes zero_division.
+CREATE OR REPLACE MACRO fm_formula_informedness(tp, fp, fn, tn, n_invalid, zero_division) AS
+    fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division
+        ELSE tp / (tp + fn) END + CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fp = 0
+        THEN zero_division ELSE tn / (tn + fp) END - 1);
+
+-- tp / (tp + fp) + tn / (tn + fn) - 1; a term whose denominator is 0 takes zero_division.
+CREATE OR REPLACE MACRO fm_formula_markedness(tp, fp, fn, tn, n_invalid, zero_division) AS
+    fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN zero_division
+        ELSE tp / (tp + fp) END + CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tn + fn = 0
+        THEN zero_division ELSE tn / (tn + fn) END - 1);
+
 -- probability metrics
 
 -- sum w (-log q) / sum w, q the probability of the true class clipped to [eps, 1 - eps].
@@ -1040,6 +1052,26 @@ CREATE OR REPLACE MACRO fm_negative_likelihood_ratio(y_true, y_pred, sample_weig
       fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
       fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
       fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_informedness(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_informedness(
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
+    );
+
+CREATE OR REPLACE MACRO fm_markedness(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
+    fm_formula_markedness(
+      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
+      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
+      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
+      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      zero_division
     );
 
 -- probability metrics

@@ -16,10 +16,14 @@ TOLERANCE = 1e-9
 
 def zero_weight_outcome(metric: fm.Metric, params: Mapping[str, Any]) -> float | None:
     """A group whose weights are all 0 (scikit-learn raises): the README's outcome, the formulas' undefined
-    values: ``zero_division`` for the ratios that take it, 0 for MCC, null for every other metric."""
+    values: ``zero_division`` for the ratios that take it (``2 z - 1`` for informedness and markedness, two
+    ratios minus 1), 0 for MCC, null for every other metric."""
     if metric.name == "matthews_corrcoef":
         return 0.0
-    return {**metric.params, **params}.get("zero_division")
+    zero_division = {**metric.params, **params}.get("zero_division")
+    if metric.name in ("informedness", "markedness") and zero_division is not None:
+        return 2 * zero_division - 1
+    return zero_division
 
 
 def close(got: float | None, want: float | None) -> bool:

@@ -265,6 +265,18 @@ def _likelihood_ratio(which: int) -> Reference:
     return reference
 
 
+def _both_classes_minus_one(name: str) -> Reference:
+    """Powers' informedness (recall) or markedness (precision): the score of each class, minus 1."""
+    positive, negative = _sklearn(name), _sklearn(name, pos_label=0)
+
+    def reference(y_true, y_pred, sample_weight=None, zero_division=None):
+        terms = [f(y_true, y_pred, sample_weight, zero_division=zero_division) for f in (positive, negative)]
+        return None if None in terms else terms[0] + terms[1] - 1
+
+    reference.__doc__ = f"sklearn.metrics.{name} + {name}(pos_label=0) - 1, each with zero_division; None for a NaN"
+    return reference
+
+
 def _hinge(y_true, y_score, sample_weight=None):
     """sklearn.metrics.hinge_loss; a one-class group gets a zero-weight row of the other class, so that
     scikit-learn's LabelBinarizer encodes pos_label as +1 (alone, it would encode any class as -1)"""
@@ -326,6 +338,8 @@ REFERENCES: dict[str, Reference] = {
     "prevalence": _prevalence,
     "positive_likelihood_ratio": _likelihood_ratio(0),
     "negative_likelihood_ratio": _likelihood_ratio(1),
+    "informedness": _both_classes_minus_one("recall_score"),
+    "markedness": _both_classes_minus_one("precision_score"),
     "log_loss": _weighted_mean_or_none("log_loss", labels=[0, 1]),
     "d2_log_loss_score": _d2("d2_log_loss_score", labels=[0, 1]),
     "d2_brier_score": _d2("d2_brier_score", pos_label=1),

@@ -53,6 +53,17 @@ def test_evaluate_writes_csv_in_a_pipe_equal_to_the_library(engine, parquet):
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_evaluate_takes_every_classification_metric_of_the_registry(engine, parquet):
+    """A metric's registry entry is all the command needs: every confusion metric, weighted, per segment."""
+    names = [name for name, metric in fm.REGISTRY.items() if metric.family == "classification"]
+    code, out, err = invoke("evaluate", parquet, "--y-true", "y", "--y-score", "p", "--weight", "w",
+                            "--by", "country", "-m", ",".join(names), "--engine", engine)  # fmt: skip
+    assert (code, err) == (0, "")
+    want = fm.evaluate(parquet, y_true="y", y_score="p", sample_weight="w", by="country", metrics=names)
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
 def test_evaluate_ci_adds_the_intervals_of_the_library(engine):
     metrics = "roc_auc_score,recall_score,precision_score"
     code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", metrics, "--ci", "0.9",

@@ -25,7 +25,8 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.core.checks import DOMAINS, check
-from framemetrics.core.formulas import FORMULAS, apply_formula, formula_parameters, parameter_literal
+from framemetrics.core.formulas import apply_formula, parameter_literal
+from framemetrics.core.registry import FORMULAS, formula_parameters
 from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.registry import REGISTRY
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, roc_gap, weighted_quantile
@@ -70,9 +71,9 @@ def test_formula_is_identical_on_polars_and_duckdb(name, data):
     frame = pl.DataFrame(rows, schema={k: pl.Int64 if k in ("n_invalid", "n_rows") else pl.Float64 for k in rows[0]})
     columns = {s: s for s in frame.columns if s != "n_invalid"}
     polars = frame.select(
-        apply_formula(POLARS, name, {s: pl.col(c) for s, c in columns.items()}, pl.col("n_invalid"), params)
+        apply_formula(POLARS, FORMULAS[name], {s: pl.col(c) for s, c in columns.items()}, pl.col("n_invalid"), params)
     ).to_series()
-    sql_tree = apply_formula(SQL, name, {s: SQL.col(c) for s, c in columns.items()}, SQL.col("n_invalid"), params)
+    sql_tree = apply_formula(SQL, FORMULAS[name], {s: SQL.col(c) for s, c in columns.items()}, SQL.col("n_invalid"), params)
     con = duckdb.connect()
     con.register("stats", frame.to_arrow())
     duck = [r[0] for r in con.execute(f"SELECT {to_sql(sql_tree)} FROM stats").fetchall()]

@@ -13,8 +13,9 @@ from sklearn_binary import REFERENCES
 import framemetrics as fm
 from framemetrics.core.checks import DOMAINS
 from framemetrics.core.constants import KS_TOLERANCE
-from framemetrics.core.formulas import FORMULAS, formula_parameters
+from framemetrics.core.registry import FORMULAS, formula_parameters
 from framemetrics.core.statistics import STATISTICS, CurvePoints
+from framemetrics.readme import README, update_readme
 from framemetrics.sql.macros import macros
 from framemetrics.sql.user_macros import (
     FORMULA_END,
@@ -120,6 +121,12 @@ def test_user_macros_are_generated_from_the_registry():
     text = fm.sql.macro_file().read_text()
     start = text.index(MARKER)
     assert text[text.rindex("-- ----", 0, start) :] == render_user_macros()
+
+
+def test_readme_metric_tables_are_generated_from_the_registry():
+    """Run `python -m framemetrics.readme` after changing the registry."""
+    text = README.read_text(encoding="utf-8")
+    assert text == update_readme(text)
 
 
 def test_ks_tolerance_is_one_constant_in_sql():

@@ -1,7 +1,8 @@
 """Properties of every metric of the registry, on random valid inputs, on both engines.
 
-Each metric is a number or null (never NaN or infinite), has the same dtype
-and value on Polars and DuckDB, and is unchanged (to 1e-9) when every weight
+Each metric is a number or null (never NaN or infinite), within its
+declared range (``Metric.value_range``), has the same dtype and value on
+Polars and DuckDB, and is unchanged (to 1e-9) when every weight
 is multiplied by 10^k, k in [-300, 300]: the metrics are invariant to the
 scale of the weights, so products of weight sums must neither under- nor
 overflow. One evaluation per task and engine computes all of its metrics.
@@ -83,8 +84,10 @@ def _assert_properties(df: pl.DataFrame, task: str, weighted: bool, scale: float
         out = _evaluate(scaled, task, engine, weighted)
         assert out.schema == base.schema, (engine, out.schema, base.schema)
         for name in _names(task, weighted=weighted):
+            low, high = fm.get_metric(name, task).value_range or (-math.inf, math.inf)
             for got, want in zip(out[name], base[name], strict=True):
                 assert got is None or math.isfinite(got), (engine, name, got)
+                assert got is None or low - 1e-12 <= got <= high + 1e-12, (engine, name, got)
                 assert _same(got, want), (engine, name, scale, got, want)
 
 

@@ -21,9 +21,8 @@ from reference import assert_matches_reference, close, expected, groups
 from sklearn_multiclass import reference_value
 
 import framemetrics as fm
-from framemetrics.core.formulas import FORMULAS
 from framemetrics.core.formulas import multiclass as mc
-from framemetrics.core.registry import METRICS, PER_CLASS, RANK_PER_CLASS
+from framemetrics.core.registry import FORMULAS, METRICS, PER_CLASS, RANK_PER_CLASS
 
 BINARY_PATHS = ("polars", "duckdb", "sql_text", "polars_expr", "duckdb_macro")
 MULTICLASS_PATHS = ("polars", "duckdb", "sql_text")

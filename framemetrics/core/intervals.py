@@ -48,6 +48,7 @@ from framemetrics.core.bca import jackknifable
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
+from framemetrics.core.formulas.ranking import roc_auc_score
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
 from framemetrics.core.proportions import (
@@ -198,7 +199,7 @@ def _paired_estimates(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: 
     """The two AUCs (the formula of ``roc_auc_score``), their difference and its standard error."""
     p, n = s["sum_pos"], s["sum_neg"]
     no_auc = {"partial_auc": ns.null(), "sum_pos": p, "sum_neg": n}
-    aucs = [apply_formula(ns, "roc_auc_score", no_auc | {"auc_sum": s[f"auc_sum_{k}"]}, n_invalid, {"max_fpr": None})
+    aucs = [apply_formula(ns, roc_auc_score, no_auc | {"auc_sum": s[f"auc_sum_{k}"]}, n_invalid, {"max_fpr": None})
             for k in (1, 2)]  # fmt: skip
     variance = delong_variance(ns, *(s[name] for name in _DELONG[1:5]), p, n)
     se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(p, 0), ns.eq(n, 0))

@@ -82,7 +82,7 @@ class MetricCall:
         """
         arguments = {s: statistics[s] for s in self.statistics} | {s: ns.null() for s in self.skipped}
         invalid = ns.lit(0) if n_invalid is None else n_invalid
-        return apply_formula(ns, self.name, arguments, invalid, self.params, guarded=guarded)
+        return apply_formula(ns, self.metric.formula.function, arguments, invalid, self.params, guarded=guarded)
 
 
 @dataclass(frozen=True)

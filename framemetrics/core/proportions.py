@@ -1,7 +1,7 @@
 """Intervals of the proportions of the confusion cells: Wilson's score interval and Clopper-Pearson's.
 
 A proportion metric (:data:`PROPORTIONS`) is ``successes / trials``, each a
-sum of confusion cells. With weights, ``n`` is Kish's effective sample
+sum of confusion cells, as its registry entry declares (``Metric.proportion``). With weights, ``n`` is Kish's effective sample
 size ``(sum w)^2 / sum w^2`` of the trials (the ``<cell>_sq`` statistics)
 and ``p`` the weighted proportion; both intervals are null without trials,
 or where ``sum w^2`` leaves the double range (weights beyond about 1e150 or
@@ -35,6 +35,7 @@ from typing import Any
 
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
+from framemetrics.core.registry import REGISTRY
 
 __all__ = [
     "PROPORTIONS",
@@ -51,18 +52,9 @@ Cells = tuple[str, ...]
 # The least sum of squared weights whose terms keep their digits (a square below 2.2e-308 is subnormal).
 _LEAST_SQUARES = 1e-290
 
-# A proportion metric's successes and trials, as confusion cells.
-_ALL = ("tp", "fp", "fn", "tn")
+# A proportion metric's successes and trials, as confusion cells: its registry entry's.
 PROPORTIONS: dict[str, tuple[Cells, Cells]] = {
-    "accuracy_score": (("tp", "tn"), _ALL),
-    "error_rate": (("fp", "fn"), _ALL),
-    "prevalence": (("tp", "fn"), _ALL),
-    "precision_score": (("tp",), ("tp", "fp")),
-    "recall_score": (("tp",), ("tp", "fn")),
-    "specificity_score": (("tn",), ("tn", "fp")),
-    "false_positive_rate": (("fp",), ("fp", "tn")),
-    "false_negative_rate": (("fn",), ("fn", "tp")),
-    "negative_predictive_value": (("tn",), ("tn", "fn")),
+    name: metric.proportion for name, metric in REGISTRY.items() if metric.proportion is not None
 }
 
 

@@ -24,11 +24,10 @@ from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.query import QueryInputs
 from framemetrics.core.checks import DOMAINS, Check, check
 from framemetrics.core.curves import CURVES, Curve
-from framemetrics.core.formulas import FORMULAS, formula_parameters
 from framemetrics.core.formulas import multiclass as mc
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import KAPPA_WEIGHTS, make_plan
-from framemetrics.core.registry import REGISTRY, Metric
+from framemetrics.core.registry import FORMULAS, REGISTRY, Metric, formula_parameters
 from framemetrics.core.statistics import (
     STATISTICS,
     CurvePoints,

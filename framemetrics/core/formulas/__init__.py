@@ -5,46 +5,29 @@ A formula is ``f(ns, **statistics, n_invalid, **parameters)``: ``ns`` is a
 expression of that namespace (a statistic's column, the count of invalid
 rows, a parameter's typed literal or macro parameter). The same function
 gives the Polars expression and the SQL tree; the macro file's
-``fm_formula_<metric>`` macros are generated from it.
+``fm_formula_<metric>`` macros are generated from it. The family modules
+hold the formulas of the probability, ranking, regression and multiclass
+metrics and the null rules (:mod:`~framemetrics.core.formulas.guards`); a
+binary classification metric's formula is written in its registry entry
+(:mod:`framemetrics.core.registry.classification`).
 
 Examples
 --------
 >>> from framemetrics.compilers.sql import SQL
->>> f = FORMULAS["recall_score"]
->>> f(SQL, tp=SQL.col("tp"), fn=SQL.col("fn"), n_invalid=SQL.lit(0), zero_division=SQL.null()).sql()
-'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN CAST(NULL AS DOUBLE) ELSE tp / (tp + fn) END'
+>>> from framemetrics.core.formulas.ranking import average_precision_score as f
+>>> f(SQL, ap_sum=SQL.col("ap"), sum_pos=SQL.col("p"), n_invalid=SQL.lit(0)).sql()
+'CASE WHEN 0 > 0 OR p = 0 THEN CAST(NULL AS DOUBLE) ELSE ap / p END'
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from framemetrics.core.formulas import classification, probability, ranking, regression
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["FORMULAS", "apply_formula", "formula_parameters", "parameter_literal"]
-
-# Every public function of the family modules is the formula of the metric of its name.
-FORMULAS: dict[str, Callable[..., Any]] = {
-    name: function
-    for module in (classification, probability, ranking, regression)
-    for name, function in vars(module).items()
-    if inspect.isfunction(function) and function.__module__ == module.__name__ and not name.startswith("_")
-}
-
-
-def formula_parameters(name: str) -> tuple[str, ...]:
-    """The argument names of a formula, after the namespace, in order.
-
-    Examples
-    --------
-    >>> formula_parameters("f1_score")
-    ('tp', 'fp', 'fn', 'n_invalid', 'zero_division')
-    """
-    return tuple(inspect.signature(FORMULAS[name]).parameters)[1:]
+__all__ = ["apply_formula", "parameter_literal"]
 
 
 def parameter_literal(ns: Namespace, value: Any) -> Any:
@@ -63,21 +46,21 @@ def parameter_literal(ns: Namespace, value: Any) -> Any:
 
 def apply_formula(
     ns: Namespace,
-    name: str,
+    formula: Callable[..., Any],
     statistics: Mapping[str, Any],
     n_invalid: Any,
     params: Mapping[str, Any],
     *,
     guarded: bool = True,
 ) -> Any:
-    """The formula of metric ``name`` in namespace ``ns``.
+    """A metric's ``formula`` in namespace ``ns``.
 
     Parameters
     ----------
     ns : Namespace
         The compiler's namespace.
-    name : str
-        A registered metric.
+    formula : callable
+        A metric's formula (its registry entry's ``formula.function``).
     statistics : mapping of str to expression
         Each statistic the formula reads (a null literal for a skipped one).
     n_invalid : expression
@@ -98,10 +81,11 @@ def apply_formula(
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars import POLARS
-    >>> stats = {"tp": pl.lit(3.0), "fp": pl.lit(1.0)}
-    >>> pl.select(apply_formula(POLARS, "precision_score", stats, pl.lit(0), {"zero_division": 0})).item()
+    >>> from framemetrics.core.formulas.ranking import average_precision_score
+    >>> stats = {"ap_sum": pl.lit(3.0), "sum_pos": pl.lit(4.0)}
+    >>> pl.select(apply_formula(POLARS, average_precision_score, stats, pl.lit(0), {})).item()
     0.75
     """
     arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
-    value = FORMULAS[name](ns, **statistics, n_invalid=n_invalid, **arguments)
+    value = formula(ns, **statistics, n_invalid=n_invalid, **arguments)
     return bounded(ns, value) if guarded else value

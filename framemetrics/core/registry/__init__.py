@@ -5,7 +5,10 @@ and the tests all walk :data:`METRICS`; a metric missing from an engine fails
 them. The registry knows no engine: a formula is a :class:`Call` of the core.
 
 * ``binary`` and ``regression`` metrics read one prediction column and share
-  one table of names (:data:`REGISTRY`): one evaluation may mix them;
+  one table of names (:data:`REGISTRY`): one evaluation may mix them. Each
+  is one entry (formula, statistics, checks, parameters, interval,
+  documentation) of ``classification.py``, ``scores.py`` or
+  ``regression.py``; their formulas are :data:`FORMULAS`;
 * ``multiclass`` metrics read class labels or one score per class
   (:data:`MULTICLASS`); scikit-learn's ``average=`` and ``multi_class=``
   spellings are aliases of their names (:func:`resolve_alias`).
@@ -20,15 +23,20 @@ Examples
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from framemetrics.core.errors import ArgumentError, did_you_mean
-from framemetrics.core.registry.binary import BINARY
-from framemetrics.core.registry.metric import TASKS, Call, Metric
+from framemetrics.core.registry.classification import CLASSIFICATION
+from framemetrics.core.registry.metric import TASKS, Call, Doc, Metric
 from framemetrics.core.registry.multiclass import MULTICLASS as _MULTICLASS
 from framemetrics.core.registry.multiclass import PER_CLASS, RANK_PER_CLASS
+from framemetrics.core.registry.regression import REGRESSION
+from framemetrics.core.registry.scores import SCORES
 
 __all__ = [
+    "FORMULAS",
     "METRICS",
     "MULTICLASS",
     "PER_CLASS",
@@ -36,13 +44,15 @@ __all__ = [
     "REGISTRY",
     "TASKS",
     "Call",
+    "Doc",
     "Metric",
+    "formula_parameters",
     "get_metric",
     "metrics_of",
     "resolve_alias",
 ]
 
-METRICS: tuple[Metric, ...] = BINARY + _MULTICLASS
+METRICS: tuple[Metric, ...] = CLASSIFICATION + SCORES + REGRESSION + _MULTICLASS
 
 
 def metrics_of(task: str) -> dict[str, Metric]:
@@ -61,6 +71,20 @@ def metrics_of(task: str) -> dict[str, Metric]:
 
 REGISTRY: dict[str, Metric] = metrics_of("binary")
 MULTICLASS: dict[str, Metric] = metrics_of("multiclass")
+
+# Stage 2 of each binary and regression metric, by name: its entry's formula.
+FORMULAS: dict[str, Callable[..., Any]] = {name: m.formula.function for name, m in REGISTRY.items()}
+
+
+def formula_parameters(name: str) -> tuple[str, ...]:
+    """The argument names of the formula of binary or regression metric ``name``, after the namespace, in order.
+
+    Examples
+    --------
+    >>> formula_parameters("f1_score")
+    ('tp', 'fp', 'fn', 'n_invalid', 'zero_division')
+    """
+    return tuple(inspect.signature(FORMULAS[name]).parameters)[1:]
 
 
 def get_metric(name: str, task: str = "binary") -> Metric:

@@ -1,16 +1,19 @@
-"""A registered metric: its task, the statistics it needs and its formula as a call of the core."""
+"""A registered metric: its task, the statistics it needs, its formula as a call of the core, its documentation."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from framemetrics.core.checks import Check
+from framemetrics.core.checks import Check, check
 
-__all__ = ["TASKS", "Call", "Metric"]
+__all__ = ["LABELS", "TASKS", "Call", "Doc", "Metric", "entry"]
 
 TASKS = ("binary", "regression", "multiclass")
+LABELS = (check("label", "y_true"),)  # the true labels of every binary metric
+Cells = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -19,13 +22,39 @@ class Call:
 
     Examples
     --------
-    >>> from framemetrics.core.formulas import FORMULAS
-    >>> Call(FORMULAS["recall_score"], ("tp", "fn", "n_invalid", "zero_division")).arguments[0]
-    'tp'
+    >>> from framemetrics.core.formulas.ranking import average_precision_score
+    >>> Call(average_precision_score, ("ap_sum", "sum_pos", "n_invalid")).arguments[0]
+    'ap_sum'
     """
 
     function: Callable[..., Any]
     arguments: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Doc:
+    """A binary or regression metric's documentation: its Polars builder's docstring and its README row.
+
+    Attributes
+    ----------
+    summary : str
+        The builder's first line.
+    readme : str
+        The formula cell of the metric's row in the README's tables (plain
+        text: the generator escapes Markdown).
+    notes, see_also, examples : str
+        The builder's Notes, See Also and Examples (doctests) sections.
+    inputs : dict of str to str
+        The metric's own description of an input role (``y_score``...),
+        in place of the builders' shared one.
+    """
+
+    summary: str
+    readme: str
+    notes: str
+    see_also: str
+    examples: str
+    inputs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -70,7 +99,16 @@ class Metric:
         Multiclass stage 2b: aggregates over a group's per-class rows, each an
         argument of the formula by its key.
     reference : str
-        The reference function it equals, where the name does not say it.
+        The reference function it equals, where the name does not say it
+        (binary, regression: the reference cell of its README row).
+    doc : Doc or None
+        Its builder's docstring and README row (binary, regression).
+    proportion : tuple of (tuple of str, tuple of str), optional
+        A proportion ``successes / trials`` of confusion cells: the metric has
+        Wilson's and Clopper-Pearson's intervals
+        (:mod:`framemetrics.core.proportions`).
+    value_range : tuple of (float, float), optional
+        The least and greatest values it takes, where bounded.
     """
 
     name: str
@@ -86,6 +124,9 @@ class Metric:
     conditional: dict[str, Callable[[dict[str, Any]], bool]] = field(default_factory=dict)
     averages: dict[str, Call] = field(default_factory=dict)
     reference: str = ""
+    doc: Doc | None = None
+    proportion: tuple[Cells, Cells] | None = None
+    value_range: tuple[float, float] | None = None
 
     @property
     def prediction(self) -> str:
@@ -106,3 +147,23 @@ class Metric:
     def sql_macro(self) -> str:
         """The user-facing DuckDB aggregate macro (binary, regression)."""
         return f"fm_{self.name}"
+
+
+def entry(
+    formula: Callable[..., Any], task: str, family: str, checks: tuple[Check, ...], doc: Doc, **kwargs: Any
+) -> Metric:
+    """The binary or regression metric named after ``formula``, reading the statistics its signature names.
+
+    The statistics are the formula's arguments after the namespace, but for
+    ``n_invalid`` and the metric's ``params``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.formulas.ranking import gini_score
+    >>> doc = Doc("Gini.", "2 AUC - 1", "", "", "")
+    >>> entry(gini_score, "binary", "ranking", LABELS, doc).statistics
+    ('auc_sum', 'sum_pos', 'sum_neg')
+    """
+    arguments = tuple(inspect.signature(formula).parameters)[1:]
+    statistics = tuple(a for a in arguments if a != "n_invalid" and a not in kwargs.get("params", {}))
+    return Metric(formula.__name__, task, family, statistics, checks, Call(formula, arguments), doc=doc, **kwargs)

@@ -1,8 +1,7 @@
 """The multiclass metrics of the registry.
 
 A metric's formula is a call of a function of the core (a multiclass formula
-of :mod:`framemetrics.core.formulas.multiclass` or a binary one of
-:data:`framemetrics.core.formulas.FORMULAS`) over per-group columns, compiled
+of :mod:`framemetrics.core.formulas.multiclass` or a binary metric's formula) over per-group columns, compiled
 by each engine; averaged metrics first aggregate a per-class value over the
 classes of the group (``averages``).
 Argument names are columns of the per-group table, parameters of the metric,
@@ -16,11 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from framemetrics.core.checks import check
-from framemetrics.core.formulas import FORMULAS
 from framemetrics.core.formulas import multiclass as mc
+from framemetrics.core.formulas import ranking
+from framemetrics.core.registry import classification
 from framemetrics.core.registry.metric import Call, Metric
 
 __all__ = ["MULTICLASS", "PER_CLASS", "RANK_PER_CLASS"]
+
+# The binary formulas the multiclass metrics apply per class or to the micro-averaged cells.
+_BINARY = {
+    **{m.name: m.formula.function for m in classification.CLASSIFICATION},
+    "roc_auc_score": ranking.roc_auc_score,
+    "average_precision_score": ranking.average_precision_score,
+}
 
 _SCORES = {
     None: (),
@@ -47,15 +54,15 @@ def _mc(
 # invalid row (the group's checks apply in stage 2c) and undefined ratios NULL (the averages
 # apply each metric's zero_division).
 PER_CLASS = {
-    "precision_score": Call(FORMULAS["precision_score"], ("tp", "fp", "NO_INVALID", "NULL")),
-    "recall_score": Call(FORMULAS["recall_score"], ("tp", "fn", "NO_INVALID", "NULL")),
-    "f1_score": Call(FORMULAS["f1_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
-    "fbeta_score": Call(FORMULAS["fbeta_score"], ("tp", "fp", "fn", "NO_INVALID", "beta", "NULL")),
-    "jaccard_score": Call(FORMULAS["jaccard_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+    "precision_score": Call(_BINARY["precision_score"], ("tp", "fp", "NO_INVALID", "NULL")),
+    "recall_score": Call(_BINARY["recall_score"], ("tp", "fn", "NO_INVALID", "NULL")),
+    "f1_score": Call(_BINARY["f1_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
+    "fbeta_score": Call(_BINARY["fbeta_score"], ("tp", "fp", "fn", "NO_INVALID", "beta", "NULL")),
+    "jaccard_score": Call(_BINARY["jaccard_score"], ("tp", "fp", "fn", "NO_INVALID", "NULL")),
 }
 RANK_PER_CLASS = {
-    "roc_auc_score": Call(FORMULAS["roc_auc_score"], ("auc_sum", "NULL", "sum_pos", "sum_neg", "NO_INVALID", "NULL")),
-    "average_precision_score": Call(FORMULAS["average_precision_score"], ("ap_sum", "sum_pos", "NO_INVALID")),
+    "roc_auc_score": Call(_BINARY["roc_auc_score"], ("auc_sum", "NULL", "sum_pos", "sum_neg", "NO_INVALID", "NULL")),
+    "average_precision_score": Call(_BINARY["average_precision_score"], ("ap_sum", "sum_pos", "NO_INVALID")),
 }
 
 _ZD = {"zero_division": None}
@@ -77,7 +84,7 @@ def _averaged(prefix: str, per_class: str, strict: bool = False) -> list[Metric]
         _mc(
             f"{prefix}_micro",
             "classification",
-            Call(FORMULAS[per_class], _MICRO_ARGS[per_class]),
+            Call(_BINARY[per_class], _MICRO_ARGS[per_class]),
             "classes",
             reference,
             **kwargs,
@@ -222,7 +229,7 @@ MULTICLASS: tuple[Metric, ...] = (
         "roc_auc_ovr",
         "roc_auc_score",
         Call(
-            FORMULAS["roc_auc_score"], ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg", "n_invalid", "NULL")
+            _BINARY["roc_auc_score"], ("micro_auc_sum", "NULL", "micro_sum_pos", "micro_sum_neg", "n_invalid", "NULL")
         ),
         scores="probability",
     ),
@@ -244,7 +251,7 @@ MULTICLASS: tuple[Metric, ...] = (
     *_ranking(
         "average_precision",
         "average_precision_score",
-        Call(FORMULAS["average_precision_score"], ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
+        Call(_BINARY["average_precision_score"], ("micro_ap_sum", "micro_sum_pos", "n_invalid")),
         scores="finite",
     ),
 )
