@@ -3,7 +3,9 @@
 Every entry point opens its source once and asks the engine it gets for
 what it needs by the same names (:class:`~framemetrics.engines.base.Backend`):
 Polars (:class:`~framemetrics.engines.polars.PolarsBackend`) or a SQL engine,
-DuckDB or Spark (:class:`~framemetrics.engines.sql.SqlBackend`).
+DuckDB or Spark (:class:`~framemetrics.engines.sql.SqlBackend`). Object
+detection reads several sources as frames of one engine
+(:func:`open_tables`, :class:`~framemetrics.engines.base.Tables`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from typing import Any
 
 import duckdb
 
-from framemetrics.engines.base import Backend
-from framemetrics.engines.polars import PolarsBackend
-from framemetrics.engines.sql import SqlBackend
+from framemetrics.core.errors import ArgumentError
+from framemetrics.engines.base import Backend, Tables
+from framemetrics.engines.polars import PolarsBackend, PolarsTables
+from framemetrics.engines.sql import DuckDBTables, SparkTables, SqlBackend
 from framemetrics.sources import Source
 
-__all__ = ["Backend", "open_engine"]
+__all__ = ["Backend", "Tables", "open_engine", "open_tables"]
 
 
 @contextmanager
@@ -40,3 +43,21 @@ def open_engine(
         yield opened
     finally:
         opened.close()
+
+
+def open_tables(engine: str, con: duckdb.DuckDBPyConnection | None = None, spark: Any = None) -> Tables:
+    """The tables of ``engine`` (``"polars"``, ``"duckdb"``, ``"spark"``): table names read from ``con`` (a
+    DuckDB connection) or, for Spark, from ``spark`` (a SparkSession; Spark DataFrames need none).
+
+    Examples
+    --------
+    >>> type(open_tables("polars")).__name__
+    'PolarsTables'
+    """
+    if engine == "polars":
+        return PolarsTables(con)
+    if engine == "duckdb":
+        return DuckDBTables(con)
+    if engine == "spark":
+        return SparkTables(spark)
+    raise ArgumentError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")

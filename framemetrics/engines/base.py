@@ -23,7 +23,7 @@ from framemetrics.core.frame import Frame
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import Plan
 
-__all__ = ["Backend"]
+__all__ = ["Backend", "Tables"]
 
 Expr = Any
 
@@ -137,3 +137,39 @@ class Backend(ABC):
 
     def close(self) -> None:
         """Release what opening the source took (a registered table, a connection)."""
+
+
+class Tables(ABC):
+    """Several sources read on one engine as frames, one program over them run there (object detection).
+
+    :meth:`open` reads a source's column names, :meth:`frame` gives the
+    source opened last as a :class:`~framemetrics.core.frame.Frame`; the
+    frames of one engine combine (joins), and :meth:`run` computes one.
+
+    Examples
+    --------
+    >>> from framemetrics.engines import open_tables
+    >>> import polars as pl
+    >>> tables = open_tables("duckdb")
+    >>> tables.open(pl.DataFrame({"Id": [2, 1]}))
+    ['Id']
+    >>> f = tables.frame({"id": "Id"})
+    >>> tables.run(f.aggregate([], {"n": f.ns.count_rows()})).item()
+    2
+    >>> tables.close()
+    """
+
+    @abstractmethod
+    def open(self, source: Any) -> list[str]:
+        """Open ``source``; its column names."""
+
+    @abstractmethod
+    def frame(self, columns: Mapping[str, str]) -> Frame:
+        """The source opened last, its ``columns`` (``{stage name: user's column}``) renamed."""
+
+    @abstractmethod
+    def run(self, frame: Frame) -> pl.DataFrame:
+        """The rows of ``frame``."""
+
+    def close(self) -> None:
+        """Drop what was registered."""

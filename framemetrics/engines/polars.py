@@ -36,10 +36,10 @@ from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
-from framemetrics.engines.base import Backend
+from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, null_rows, open_polars, schema
 
-__all__ = ["PolarsBackend"]
+__all__ = ["PolarsBackend", "PolarsTables"]
 
 _CLASS_TABLES = {"report": report_frame, "classes": class_table_frame, "confusion": confusion_frame}
 
@@ -165,3 +165,30 @@ class PolarsBackend(Backend):
     def class_table(self, kind: str, request: Any) -> pl.DataFrame:
         build = _CLASS_TABLES[kind]
         return build(request.polars_input(self.opened), request.plan, _keys(request.by), request.by).collect()
+
+
+class PolarsTables(Tables):
+    """Each source a Polars ``LazyFrame`` (a DuckDB table name through ``con``).
+
+    Examples
+    --------
+    >>> tables = PolarsTables()
+    >>> tables.open(pl.DataFrame({"x": [1.0]}))
+    ['x']
+    >>> tables.run(tables.frame({"y": "x"})).rows()
+    [(1.0,)]
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection | None = None) -> None:
+        self.con = con
+
+    def open(self, source: Source) -> list[str]:
+        self.lazy = open_polars(source, self.con)
+        return self.lazy.collect_schema().names()
+
+    def frame(self, columns: Mapping[str, str]) -> PolarsFrame:
+        return PolarsFrame(self.lazy.select(**{name: pl.col(column) for name, column in columns.items()}))
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, PolarsFrame)
+        return frame.collect()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -25,17 +26,29 @@ from framemetrics.compilers.sql.multiclass import (
     report_query,
 )
 from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
+from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query, plan_query, user_column
 from framemetrics.compilers.sql.query import shared_stage as shared_stage_query
+from framemetrics.compilers.sql.script import script_views, statement_sql
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.plan import Plan, make_plan
-from framemetrics.engines.base import Backend
-from framemetrics.sources import Source, null_rows, open_sql, sql_schema
+from framemetrics.engines.base import Backend, Tables
+from framemetrics.sources import (
+    Source,
+    from_pandas,
+    null_rows,
+    open_duckdb,
+    open_sql,
+    quiet_connection,
+    sql_schema,
+    to_polars,
+)
+from framemetrics.spark import SparkSource, open_spark
 
-__all__ = ["SqlBackend"]
+__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables"]
 
 _tables = itertools.count()
 
@@ -171,3 +184,130 @@ class SqlBackend(Backend):
 
     def close(self) -> None:
         self.opened.close()
+
+
+class _SqlTables(Tables):
+    """Frames that are stages of one :class:`Statement`, each source read as ``self.table``."""
+
+    def __init__(self) -> None:
+        self.statement = Statement()
+        self.table: exp.Expression | None = None
+
+    def frame(self, columns: Mapping[str, str]) -> SqlFrame:
+        return SqlFrame.table(self.statement, self.table, columns)
+
+
+class DuckDBTables(_SqlTables):
+    """Every source on one DuckDB connection (``con``, or a quiet one of its own): frames registered through
+    Arrow and unregistered at the end, files read by ``read_parquet`` / ``read_csv``, table names quoted; the
+    stages run as one statement.
+
+    Examples
+    --------
+    >>> tables = DuckDBTables()
+    >>> tables.open(pl.DataFrame({"x": [1.0]}))
+    ['x']
+    >>> tables.run(tables.frame({"y": "x"})).rows()
+    [(1.0,)]
+    >>> tables.close()
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection | None = None) -> None:
+        super().__init__()
+        self.own = con is None
+        self.connection = quiet_connection() if con is None else con
+        self.registered: list[str] = []
+
+    def _table(self, source: Source) -> exp.Expression:
+        source = from_pandas(source)
+        if isinstance(source, (pl.DataFrame, pl.LazyFrame)) or type(source).__module__.startswith("pyarrow"):
+            name = f"fm_detection_{next(_tables)}"
+            self.connection.register(name, source)
+            self.registered.append(name)
+            return exp.Table(this=identifier(name))
+        if isinstance(source, duckdb.DuckDBPyRelation):
+            raise TypeError("a DuckDB relation is not accepted here: pass a table or view name and con=")
+        return open_duckdb(source, self.connection).table
+
+    def open(self, source: Source) -> list[str]:
+        self.table = self._table(source)
+        return self.connection.sql(to_sql(exp.select(exp.Star()).from_(self.table.copy()).limit(0))).columns
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, SqlFrame)
+        return to_polars(self.connection.sql(to_sql(self.statement.query(frame))))
+
+    def close(self) -> None:
+        for name in self.registered:
+            self.connection.unregister(name)
+        if self.own:
+            self.connection.close()
+
+
+class SparkTables(_SqlTables):
+    """Spark DataFrames or table names (read by ``session``) as temporary views; the stages as one Spark SQL
+    statement, or a script where they hold a fixpoint (:mod:`framemetrics.compilers.sql.script`); only the
+    result is collected."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+        self.sources: list[SparkSource] = []
+
+    def open(self, source: Source) -> list[str]:
+        opened = open_spark(source, self.session)
+        self.sources.append(opened)
+        self.table = opened.table
+        return list(opened.dtypes)
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        assert isinstance(frame, SqlFrame)
+        query = self.statement.query(frame)
+        run = self.sources[0].run
+        result = pl.from_arrow(run(statement_sql(query, "spark")).toArrow())
+        rounds = [re.compile(rf"{re.escape(name)}(_\d+)?") for name in script_views(query)]
+        for view in run("SHOW VIEWS").collect():
+            if view["isTemporary"] and any(r.fullmatch(view["viewName"]) for r in rounds):
+                run(f"DROP VIEW {to_sql(identifier(view['viewName']), 'spark')}")
+        return result
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+
+class TextTables(_SqlTables):
+    """No engine: table names read as SQL text (``fm.sql``), their columns as the caller declares them.
+
+    Examples
+    --------
+    >>> tables = TextTables({"boxes": ["id", "score"]})
+    >>> tables.open("boxes")
+    ['id', 'score']
+    >>> print(tables.sql(tables.frame({"s": "score"}), ["s"], "postgres"))
+    SELECT
+      *
+    FROM (
+      SELECT
+        "score" AS s
+      FROM "boxes"
+    ) AS fm_1
+    ORDER BY
+      "s"
+    """
+
+    def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
+        super().__init__()
+        self.tables = tables
+
+    def open(self, source: Source) -> list[str]:
+        self.table = table_name(source)
+        return list(self.tables[source])
+
+    def run(self, frame: Frame) -> pl.DataFrame:
+        raise TypeError("SQL text is written, not run: call sql()")
+
+    def sql(self, frame: Frame, order: Sequence[str], dialect: str) -> str:
+        """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
+        assert isinstance(frame, SqlFrame)
+        return statement_sql(self.statement.query(frame, order), dialect)
