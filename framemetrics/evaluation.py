@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import duckdb
@@ -62,22 +62,21 @@ def check_schema(
 
 
 def raise_for_invalid(
-    result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str, opened: Backend | Callable[[list[str]], int]
+    result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str, opened: Backend
 ) -> None:
     """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left.
 
     The error is :func:`framemetrics.core.checks.raise_for_invalid`'s, every
     task's; where a null counts as invalid, it says how many rows of the
-    source (``opened``, the engine, or the function counting them) hold one.
+    source (``opened``) hold one.
     """
 
     def describe(check: Check, count: int) -> tuple[str, str]:
         shown = check.describe(count, plan.pos_label, plan.neg_label)
         return f"column {roles[check.role]!r} ({check.role}): {shown}", roles[check.role]
 
-    count_nulls = opened.null_rows if isinstance(opened, Backend) else opened
     counts = {check: int(result[check.name].fill_null(0).sum()) for check in plan.checks}
-    raise_invalid_rows(counts, describe, count_nulls, nulls, int(result["n_rows"].sum()))
+    raise_invalid_rows(counts, describe, opened.null_rows, nulls, int(result["n_rows"].sum()))
 
 
 def evaluate(

@@ -24,18 +24,16 @@ from polars.io.plugins import register_io_source
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
-from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.spark import SparkSource, open_spark
+from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.spark import SparkSource
 
 __all__ = [
     "DuckDBSource",
     "Source",
     "duckdb_schema",
     "from_pandas",
-    "null_rows",
     "open_duckdb",
     "open_polars",
-    "open_sql",
     "quiet_connection",
     "schema",
     "sql_schema",
@@ -353,19 +351,6 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
     raise TypeError(_unsupported(source))
 
 
-def open_sql(
-    source: Source, engine: str, con: duckdb.DuckDBPyConnection | None = None, spark: Any = None
-) -> DuckDBSource | SparkSource:
-    """``source`` for a SQL engine: DuckDB's (:func:`open_duckdb`) or Spark's (:func:`framemetrics.spark.open_spark`).
-
-    Examples
-    --------
-    >>> open_sql(pl.DataFrame({"y": [1]}), "duckdb").table.name.startswith("fm_source_")
-    True
-    """
-    return open_spark(source, spark) if engine == "spark" else open_duckdb(source, con)
-
-
 def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
     """Like :func:`schema`, for a source opened by :func:`open_sql`.
 
@@ -377,21 +362,6 @@ def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
     if isinstance(opened, SparkSource):
         return {name: _kind(dtype) for name, dtype in opened.dtypes.items()}
     return duckdb_schema(opened)
-
-
-def null_rows(opened: pl.LazyFrame | DuckDBSource | SparkSource, columns: Sequence[str]) -> int:
-    """The number of rows with a null in any of ``columns`` (those ``nulls="drop"`` drops), in the engine.
-
-    Examples
-    --------
-    >>> frame = pl.DataFrame({"y": [1, None, None], "p": [None, 0.5, None]})
-    >>> null_rows(frame.lazy(), ["y"]), null_rows(open_duckdb(frame), ["y", "p"])
-    (2, 3)
-    """
-    if isinstance(opened, pl.LazyFrame):
-        return int(opened.select(pl.any_horizontal(pl.col(c).is_null() for c in columns).sum()).collect().item())
-    condition = SQL.any(*(SQL.is_null(exp.column(identifier(c))) for c in columns))
-    return int(opened.fetch(exp.select(SQL.count_where(condition)).from_(opened.table.copy())).item())
 
 
 def _unsupported(source: Source) -> str:

@@ -37,7 +37,7 @@ from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
-from framemetrics.sources import Source, null_rows, open_polars, schema
+from framemetrics.sources import Source, open_polars, schema
 
 __all__ = ["PolarsBackend", "PolarsTables"]
 
@@ -73,7 +73,8 @@ class PolarsBackend(Backend):
         return dict(self.opened.collect_schema())
 
     def null_rows(self, columns: Sequence[str]) -> int:
-        return null_rows(self.opened, columns)
+        nulls = pl.any_horizontal(pl.col(c).is_null() for c in columns).sum()
+        return int(self.opened.select(nulls).collect().item())
 
     def column(self, name: str) -> pl.Expr:
         return pl.col(name)

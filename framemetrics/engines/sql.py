@@ -39,9 +39,7 @@ from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import (
     Source,
     from_pandas,
-    null_rows,
     open_duckdb,
-    open_sql,
     quiet_connection,
     sql_schema,
     to_polars,
@@ -75,7 +73,7 @@ class SqlBackend(Backend):
         self, source: Source, name: str, con: duckdb.DuckDBPyConnection | None = None, spark: Any = None
     ) -> None:
         self.name = name
-        self.opened = open_sql(source, name, con, spark)
+        self.opened = open_spark(source, spark) if name == "spark" else open_duckdb(source, con)
 
     def kinds(self) -> dict[str, str]:
         return sql_schema(self.opened)
@@ -87,7 +85,8 @@ class SqlBackend(Backend):
         return named | dict(self.opened.empty(list(used)).schema)
 
     def null_rows(self, columns: Sequence[str]) -> int:
-        return null_rows(self.opened, columns)
+        condition = SQL.any(*(SQL.is_null(exp.column(identifier(c))) for c in columns))
+        return int(self.opened.fetch(exp.select(SQL.count_where(condition)).from_(self.opened.table.copy())).item())
 
     def column(self, name: str) -> exp.Expression:
         return user_column(name)
