@@ -13,24 +13,20 @@ from framemetrics.columns import (
     Engine,
     Prepared,
     as_tuple,
-    by_expressions,
-    check_engine,
-    check_nulls,
     check_output_names,
-    input_columns,
     resolve_curve,
 )
 from framemetrics.core.calibration import OUTPUTS
-from framemetrics.core.plan import check_bin_count
-from framemetrics.engines import open_engine
-from framemetrics.evaluation import check_schema, raise_for_invalid
+from framemetrics.engines import Backend
+from framemetrics.evaluation import run_checked
+from framemetrics.request import validated
 from framemetrics.sources import Source
 
 __all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
 
 
 def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: str, **columns: Any) -> Prepared:
-    """Check the arguments of a calibration curve, shared by :func:`calibration_curve` and ``fm.sql``'s.
+    """Resolve the validated arguments of a calibration curve, shared by :func:`calibration_curve` and ``fm.sql``'s.
 
     The columns (those of :func:`~framemetrics.columns.resolve_curve`) get
     the checks and labels of a probability metric (scores in [0, 1]).
@@ -38,18 +34,15 @@ def prepare_calibration(n_bins: int, *, by: str | Sequence[str] | None, nulls: s
     Examples
     --------
     >>> columns = dict(y_true="y", y_score="p", sample_weight=None, pos_label=1, neg_label=None)
-    >>> prepare_calibration(0, by=None, nulls="error", **columns)
-    Traceback (most recent call last):
-    ...
-    framemetrics.core.errors.ArgumentError: n_bins must be an integer from 1 to 2147483647, got 0
+    >>> prepare_calibration(10, by="g", nulls="error", **columns).by
+    ('g',)
     """
-    check_nulls(nulls)
-    check_bin_count(n_bins, "n_bins")
     resolved = resolve_curve(**columns, metric="brier_score_loss")
     check_output_names(as_tuple(by), OUTPUTS)
     return Prepared(resolved, as_tuple(by), nulls == "drop")
 
 
+@validated("calibration_curve")
 def calibration_curve(
     source: Source,
     *,
@@ -69,8 +62,7 @@ def calibration_curve(
 
     Parameters
     ----------
-    source, y_true, sample_weight, by, pos_label, neg_label, nulls, engine, con, spark
-        As in :func:`framemetrics.evaluate`.
+    .. parameters:: source, y_true, sample_weight, by, pos_label, nulls, engine, con, spark
     y_score : str
         Column of predicted probabilities of ``pos_label``, in [0, 1].
     n_bins : int, default 10
@@ -115,21 +107,13 @@ def calibration_curve(
     >>> out["prob_true"].to_list(), out["prob_pred"].round(4).to_list()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
-    engine = check_engine(engine, source)
-    source, by = by_expressions(source, by, engine, con)
     prepared = prepare_calibration(
-        n_bins,
-        by=by,
-        nulls=nulls,
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
+        n_bins, by=by, nulls=nulls, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label,
         neg_label=neg_label,
-    )
-    plan, roles, by, drop = prepared.resolved.plan, prepared.resolved.roles, prepared.by, prepared.drop
-    with open_engine(source, engine, con, spark) as opened:
-        check_schema(plan, roles, by, opened.kinds(), False)
-        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
-        raise_for_invalid(opened.checks(plan, columns, by, drop), plan, roles, nulls, opened)
+    )  # fmt: skip
+    plan, roles, by = prepared.resolved.plan, prepared.resolved.roles, prepared.by
+
+    def bins(opened: Backend, columns: dict[str, Any], drop: bool) -> pl.DataFrame:
         return opened.calibration(plan, columns, by, drop, n_bins)
+
+    return run_checked(source, (plan, roles, by, nulls), engine, con, spark, bins)

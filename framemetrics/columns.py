@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -17,7 +16,7 @@ from framemetrics.core.checks import invalid_input, rows
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.plan import MetricsArg, Plan, as_python_scalar, make_plan, requested_metrics, short_repr
+from framemetrics.core.plan import MetricsArg, Plan, make_plan, requested_metrics
 from framemetrics.core.registry import get_metric
 from framemetrics.sources import open_polars
 from framemetrics.spark import is_spark_frame
@@ -29,10 +28,8 @@ __all__ = [
     "Resolved",
     "as_tuple",
     "check_engine",
-    "check_nulls",
     "check_output_names",
     "check_row_id",
-    "check_threshold",
     "input_columns",
     "polars_columns",
     "prepare_metrics",
@@ -126,12 +123,6 @@ def check_column_name(name: object, role: str) -> None:
         raise ValueError(f"column {name!r} ({role}): a column name must be a non-empty string without NUL characters")
 
 
-def check_nulls(nulls: str) -> None:
-    """Raise unless ``nulls`` is "error" or "drop"."""
-    if nulls not in ("error", "drop"):
-        raise ArgumentError(f"nulls must be 'error' or 'drop', got {nulls!r}")
-
-
 ENGINES = ("polars", "duckdb", "spark")
 Engine = Literal["polars", "duckdb", "spark"]
 
@@ -140,7 +131,8 @@ def check_engine(engine: str | None, source: object = None) -> str:
     """The engine that computes on ``source``: ``engine``, or by default Polars, Spark for a Spark DataFrame.
 
     A Spark DataFrame is evaluated on Spark only: its rows are never
-    collected to the driver for another engine.
+    collected to the driver for another engine. ``engine`` is one of
+    :data:`ENGINES` (:mod:`framemetrics.request` validated it).
 
     Examples
     --------
@@ -150,29 +142,12 @@ def check_engine(engine: str | None, source: object = None) -> str:
     spark_frame = is_spark_frame(source)
     if engine is None:
         return "spark" if spark_frame else "polars"
-    if engine not in ENGINES:
-        raise ArgumentError(f"engine must be 'polars', 'duckdb' or 'spark', got {engine!r}")
     if spark_frame and engine != "spark":
         raise ValueError(
             f"a Spark DataFrame is evaluated on Spark (engine='spark', or no engine), not {engine!r}: "
             "framemetrics does not collect its rows"
         )
     return engine
-
-
-def check_threshold(threshold: object) -> float:
-    """``threshold`` as a float; raise unless it is a finite number (NumPy scalars included, booleans not).
-
-    Examples
-    --------
-    >>> check_threshold(1)
-    1.0
-    """
-    value = as_python_scalar(threshold)
-    # abs(value) <= max is False for NaN, +-inf and integers beyond the double range (float() would overflow).
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= sys.float_info.max:
-        raise ArgumentError(f"threshold must be a finite number, got {short_repr(threshold)}")
-    return float(value)
 
 
 def check_output_names(by: tuple[str, ...], outputs: Sequence[str]) -> None:
@@ -291,7 +266,8 @@ class Prepared:
 def prepare_metrics(
     metrics: MetricsArg | None, *, threshold: float, by: str | Sequence[str] | None, nulls: str, **columns: Any
 ) -> Prepared:
-    """Check ``nulls`` and ``threshold`` and resolve ``metrics`` (default: the binary task's, as ``evaluate``).
+    """Resolve ``metrics`` (default: the binary task's, as ``evaluate``), the arguments validated
+    (:mod:`framemetrics.request`).
 
     ``columns`` are the arguments of :func:`resolve` after ``metrics``.
 
@@ -301,13 +277,7 @@ def prepare_metrics(
     ...                zero_division=None)
     >>> prepare_metrics(None, threshold=0.5, by="seg", nulls="drop", **columns).by
     ('seg',)
-    >>> prepare_metrics(None, threshold="0.5", by=None, nulls="error", **columns)
-    Traceback (most recent call last):
-    ...
-    framemetrics.core.errors.ArgumentError: threshold must be a finite number, got '0.5'
     """
-    check_nulls(nulls)
-    threshold = check_threshold(threshold)
     if metrics is None:
         metrics = default_metrics("binary", scored=columns.get("y_score") is not None)
     resolved = resolve(metrics, **columns)

@@ -15,45 +15,27 @@ from framemetrics.columns import (
     By,
     Engine,
     as_tuple,
-    by_expressions,
-    check_engine,
-    check_nulls,
     check_output_names,
-    input_columns,
     resolve_curve,
 )
 from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.plan import Plan, check_labels
-from framemetrics.engines import open_engine
-from framemetrics.evaluation import check_schema, raise_for_invalid
+from framemetrics.core.plan import Plan
+from framemetrics.engines import Backend
+from framemetrics.evaluation import run_checked
 from framemetrics.multiclass.curves import one_vs_rest_curve
+from framemetrics.request import validated
 from framemetrics.sources import Source
 from framemetrics.wrapping import bound_function
 
 __all__ = [
     "PreparedCurve",
-    "check_max_points",
     "curve_table",
     "det_curve",
     "precision_recall_curve",
     "prepare_curve",
     "roc_curve",
 ]
-
-
-def check_max_points(max_points: int | None) -> None:
-    """Raise unless ``max_points`` is None or an integer of at least 4.
-
-    Examples
-    --------
-    >>> check_max_points(3)
-    Traceback (most recent call last):
-    ...
-    framemetrics.core.errors.ArgumentError: max_points must be an integer of at least 4, got 3
-    """
-    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 4):
-        raise ArgumentError(f"max_points must be an integer of at least 4, got {max_points!r}")
 
 
 @dataclass(frozen=True)
@@ -78,7 +60,7 @@ def prepare_curve(
     nulls: str,
     **columns: Any,
 ) -> PreparedCurve:
-    """Check a curve's arguments and resolve its columns (``columns``: those of :func:`resolve_curve`).
+    """Resolve a curve's validated arguments and its columns (``columns``: those of :func:`resolve_curve`).
 
     Examples
     --------
@@ -86,39 +68,28 @@ def prepare_curve(
     >>> prepare_curve("roc_curve", drop_intermediate=None, max_points=None, by="g", nulls="error",
     ...               **columns).drop_intermediate
     True
-    >>> prepare_curve("roc", drop_intermediate=None, max_points=None, by=None, nulls="error", **columns)
-    Traceback (most recent call last):
-    ...
-    framemetrics.core.errors.ArgumentError: unknown curve 'roc'; one of roc_curve, precision_recall_curve, det_curve
     """
-    spec, drop = check_curve_arguments(curve, drop_intermediate, max_points, nulls)
+    spec, drop = check_curve_arguments(curve, drop_intermediate)
     by = as_tuple(by)
     resolved = resolve_curve(**columns)
     check_output_names(by, curve_outputs(spec))
     return PreparedCurve(spec, resolved.plan, resolved.roles, by, drop, max_points, nulls == "drop")
 
 
-def check_curve_arguments(
-    curve: str, drop_intermediate: bool | None, max_points: int | None, nulls: str
-) -> tuple[Curve, bool]:
-    """The curve and its ``drop_intermediate`` (the curve's default if None); raise on a bad argument.
+def check_curve_arguments(curve: str, drop_intermediate: bool | None) -> tuple[Curve, bool]:
+    """The curve and its ``drop_intermediate`` (the curve's default if None).
 
     Examples
     --------
-    >>> spec, drop = check_curve_arguments("precision_recall_curve", None, 100, "error")
+    >>> spec, drop = check_curve_arguments("precision_recall_curve", None)
     >>> spec.x, drop
     ('recall', False)
     """
-    check_nulls(nulls)
-    if curve not in CURVES:
-        raise ArgumentError(f"unknown curve {curve!r}; one of {', '.join(CURVES)}")
-    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
-        raise ArgumentError(f"drop_intermediate must be True or False, got {drop_intermediate!r}")
-    check_max_points(max_points)
     spec = CURVES[curve]
     return spec, spec.drop_intermediate if drop_intermediate is None else drop_intermediate
 
 
+@validated("curve_table")
 def curve_table(
     curve: str,
     source: Source,
@@ -175,13 +146,10 @@ def curve_table(
     >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
-    engine = check_engine(engine, source)
-    pos_label, neg_label = check_labels(pos_label, neg_label)
-    source, by = by_expressions(source, by, engine, con)
     if labels is not None or not isinstance(y_score, str):
         if pos_label != 1 or neg_label is not None:
             raise ArgumentError("pos_label and neg_label are binary only: one-vs-rest curves take labels=")
-        spec, drop = check_curve_arguments(curve, drop_intermediate, max_points, nulls)
+        spec, drop = check_curve_arguments(curve, drop_intermediate)
         return one_vs_rest_curve(
             curve, source, y_true=y_true, y_score=y_score, labels=labels, sample_weight=sample_weight,
             by=as_tuple(by), drop_intermediate=drop, max_points=max_points, nulls=nulls, engine=engine, con=con,
@@ -200,11 +168,11 @@ def curve_table(
         nulls=nulls,
     )
     spec, drop, plan, roles, by = prepared.spec, prepared.drop_intermediate, prepared.plan, prepared.roles, prepared.by
-    with open_engine(source, engine, con, spark) as opened:
-        check_schema(plan, roles, by, opened.kinds(), False)
-        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
-        raise_for_invalid(opened.checks(plan, columns, by, prepared.drop_nulls), plan, roles, nulls, opened)
-        return opened.curve(spec, plan, columns, by, prepared.drop_nulls, drop, max_points)
+
+    def points(opened: Backend, columns: dict[str, Any], drop_nulls: bool) -> pl.DataFrame:
+        return opened.curve(spec, plan, columns, by, drop_nulls, drop, max_points)
+
+    return run_checked(source, (plan, roles, by, nulls), engine, con, spark, points)
 
 
 _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name

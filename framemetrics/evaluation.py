@@ -12,8 +12,6 @@ from framemetrics.columns import (
     By,
     Engine,
     Prepared,
-    by_expressions,
-    check_engine,
     check_output_names,
     check_row_id,
     input_columns,
@@ -23,17 +21,20 @@ from framemetrics.core.checks import Check
 from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
 from framemetrics.core.defaults import default_metrics
 from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.plan import MetricsArg, Plan, check_labels
+from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.engines import Backend, open_engine
 from framemetrics.multiclass.api import evaluate_multiclass
+from framemetrics.request import validated
 from framemetrics.sources import Source
-from framemetrics.tasks import TASKS, check_metrics_of_task, infer_task, task_from_arguments
+from framemetrics.tasks import check_metrics_of_task, infer_task, task_from_arguments
 
 __all__ = [
     "check_schema",
     "evaluate",
     "evaluate_binary_or_regression",
+    "per_group",
     "raise_for_invalid",
+    "run_checked",
     "run_prepared",
 ]
 
@@ -79,6 +80,7 @@ def raise_for_invalid(
     raise_invalid_rows(counts, describe, opened.null_rows, nulls, int(result["n_rows"].sum()))
 
 
+@validated("evaluate")
 def evaluate(
     source: Source,
     *,
@@ -109,56 +111,8 @@ def evaluate(
 
     Parameters
     ----------
-    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation, Spark DataFrame or table name
-        The data. Parquet and CSV paths may be globs; a table name needs
-        ``con`` (DuckDB) or ``spark`` (Spark).
-    y_true : str
-        Column of true labels (classification) or targets (regression).
-    y_pred : str, optional
-        Column of hard predictions: labels, or regression predictions.
-    y_score : str or list of str, optional
-        Binary: the column of scores or probabilities of ``pos_label``;
-        without ``y_pred`` the label metrics use ``y_score >= threshold``.
-        Multiclass: one column per class (in ``labels`` order), or one
-        list/array column; without ``y_pred`` the label metrics use the
-        scores' argmax.
-    task : {"binary", "multiclass", "regression"}, optional
-        Inferred when not given (:func:`framemetrics.tasks.infer_task`):
-        several score columns, a list score column or more than two
-        ``labels`` mean multiclass; one score column binary; with ``y_pred``
-        only, a non-integer value means regression, two classes binary, and
-        integers with more than two values are ambiguous (an error asks for
-        ``task=``). Multiclass runs :func:`evaluate_multiclass`.
-    labels : list, optional
-        Multiclass: the classes, in the order of the score columns (see
-        :func:`evaluate_multiclass`). Two labels mean binary, ``labels[1]``
-        the positive class unless ``pos_label``/``neg_label`` are given.
-    threshold : float, default 0.5
-        Decision threshold applied to ``y_score`` when ``y_pred`` is None.
-    sample_weight : str, optional
-        Column of non-negative weights.
-    by : str or list of str, optional
-        Group columns, of any type; nulls form their own group.
-    metrics : str, list of str or dict, optional
-        Registered metric names, or names mapped to parameters
-        (``{"fbeta_score": {"beta": 2}}``). Default: those of the task
-        (:data:`framemetrics.core.defaults.DEFAULT_METRICS`, as on the command line).
-    pos_label, neg_label : Any, default 1 and the other of {0, 1}
-        Binary: the two class labels; any other value is invalid input.
-    zero_division : {None, 0, 1}, default None
-        Value of ratios whose denominator is 0 (e.g. precision with no
-        predicted positive). None gives null.
-    bins : int, optional
-        Approximate mode for the ranking metrics: scores are binned to
-        ``floor(y_score * bins) / bins`` (bins of width ``1 / bins``), so the
-        curve stage has at most ``bins`` rows per group and unit of score and
-        costs about one ``GROUP BY``. Each metric is then exact for the binned
-        score; ``roc_auc_error_bound`` is added beside a requested AUC or Gini:
-        ``|AUC - exact AUC| <= sum_bins pw nw / (2 P N)`` (twice that for the
-        Gini; no bound is given for a partial AUC, ``max_fpr < 1``).
-    nulls : {"error", "drop"}, default "error"
-        "drop" removes rows with a null in any used column first (reflected
-        in ``n_rows``); NaN is never dropped.
+    .. parameters:: source, y_true, y_pred, y_score, task, labels, threshold, sample_weight, by, metrics, pos_label
+    .. parameters:: zero_division, bins, nulls
     ci : float, optional
         A confidence level (0.95): each metric ``m`` gets ``m_low`` and
         ``m_high`` beside it. Binary metrics: DeLong's interval for
@@ -177,22 +131,14 @@ def evaluate(
         :mod:`framemetrics.core.bca`); ``"own"`` gives intervals only to
         the metrics with one of their own (DeLong's, Wilson's), as the
         evaluation report does, and none to the others.
-    n_resamples, seed, row_id
-        The Poisson bootstrap (every metric without an interval of its own,
-        or all with ``ci_method="bootstrap"``): its replicates (2 to
-        10,000), its seed, and the integer column identifying a row (by
-        default its position as read). With ``row_id`` every engine draws
-        the same replicates whatever the order of the rows.
+    .. parameters:: n_resamples
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute: by default Polars, and Spark for a Spark DataFrame
         (which no other engine reads: framemetrics never collects its rows).
         All return the same frame; Spark runs the query of
         :func:`framemetrics.sql.query` in its dialect and collects only the
         per-group result.
-    con : duckdb.DuckDBPyConnection, optional
-        Connection for table names (DuckDB engine) or to run on.
-    spark : pyspark.sql.SparkSession, optional
-        The session of a table name with ``engine="spark"``.
+    .. parameters:: con, spark
 
     Returns
     -------
@@ -236,11 +182,6 @@ def evaluate(
     >>> fm.evaluate(animals, y_true="y", y_score=["cat", "dog"]).columns  # multiclass: the columns name the classes
     ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
     """
-    engine = check_engine(engine, source)
-    pos_label, neg_label = check_labels(pos_label, neg_label)
-    source, by = by_expressions(source, by, engine, con)
-    if task is not None and task not in TASKS:
-        raise ArgumentError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")
     explicit = task is not None
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
@@ -278,6 +219,7 @@ def evaluate(
     )  # fmt: skip
 
 
+@validated("evaluate_binary_or_regression")
 def evaluate_binary_or_regression(
     source: Source,
     *,
@@ -314,7 +256,6 @@ def evaluate_binary_or_regression(
     >>> evaluate_binary_or_regression(frame, y_true="y", y_pred="f", metrics=["max_error"]).rows()
     [(2, 0.5)]
     """
-    engine = check_engine(engine, source)
     prepared = prepare_metrics(
         metrics,
         threshold=threshold,
@@ -360,5 +301,33 @@ def run_prepared(
         columns = input_columns(opened.ns, opened.column, plan, roles, thresholded, prepared.threshold)
         result = opened.metrics(plan, columns, by, drop)
         raise_for_invalid(result, plan, roles, nulls, opened)
+    return per_group(result, plan, by)
+
+
+def per_group(result: pl.DataFrame, plan: Plan, by: Sequence[str]) -> pl.DataFrame:
+    """A per-group ``result`` as returned: without the check counts, sorted by group (nulls last)."""
     result = result.drop([c.name for c in plan.checks])
     return result.sort(list(by), nulls_last=True) if by else result
+
+
+def run_checked(
+    source: Source,
+    request: tuple[Plan, dict[str, str], tuple[str, ...], str],
+    engine: Engine,
+    con: duckdb.DuckDBPyConnection | None,
+    spark: Any,
+    compute: Callable[[Backend, dict[str, Any], bool], pl.DataFrame],
+) -> pl.DataFrame:
+    """``compute(opened, columns, drop)`` on ``engine`` once the source's schema and rows are checked.
+
+    ``request`` is the plan, each role's column, the group columns and
+    ``nulls``: the stage of a curve or the calibration curve reads the
+    checked rows (a score with no threshold, ``drop`` whether nulls are dropped).
+    """
+    plan, roles, by, nulls = request
+    drop = nulls == "drop"
+    with open_engine(source, engine, con, spark) as opened:
+        check_schema(plan, roles, by, opened.kinds(), False)
+        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
+        raise_for_invalid(opened.checks(plan, columns, by, drop), plan, roles, nulls, opened)
+        return compute(opened, columns, drop)

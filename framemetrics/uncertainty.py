@@ -20,8 +20,6 @@ import polars as pl
 from framemetrics.columns import (
     By,
     Engine,
-    by_expressions,
-    check_engine,
     check_output_names,
     input_columns,
     prepare_metrics,
@@ -32,12 +30,13 @@ from framemetrics.compilers.sql.query import QueryInputs, user_column
 from framemetrics.compose import interval_expr
 from framemetrics.core.checks import check, check_counts
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.intervals import PAIRED_OUTPUTS, check_level, interval_z
+from framemetrics.core.intervals import PAIRED_OUTPUTS, interval_z
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.core.registry import get_metric
 from framemetrics.engines import open_engine
-from framemetrics.evaluation import check_schema, evaluate, raise_for_invalid, run_prepared
+from framemetrics.evaluation import check_schema, evaluate, per_group, raise_for_invalid, run_prepared
+from framemetrics.request import validated
 from framemetrics.sources import Source
 
 __all__ = [
@@ -56,6 +55,7 @@ ColumnLike = str | pl.Expr
 AUC_INTERVAL = {"se": "se", "low": "low", "high": "high"}
 
 
+@validated("confidence_interval")
 def confidence_interval(
     metric: str,
     y_true: ColumnLike,
@@ -130,6 +130,7 @@ def roc_auc_se(
     return interval.struct.field("se").alias("roc_auc_se")
 
 
+@validated("roc_auc_ci")
 def roc_auc_ci(
     source: Source,
     *,
@@ -157,12 +158,9 @@ def roc_auc_ci(
 
     Parameters
     ----------
-    source, y_true, y_score, by, sample_weight, pos_label, neg_label, nulls, engine, con, spark
-        As in :func:`framemetrics.evaluate`.
-    level : float, default 0.95
-        The confidence level.
-    method : {"delong"}, default "delong"
-        The interval's method.
+    y_score : str
+        Column of scores, higher meaning more likely ``pos_label``.
+    .. parameters:: source, y_true, by, sample_weight, pos_label, nulls, engine, con, spark, level, method
 
     Returns
     -------
@@ -178,14 +176,10 @@ def roc_auc_ci(
     >>> fm.roc_auc_ci(df, y_true="y", y_score="p").select(pl.all().round(6)).rows()  # pROC: 0.580910 - 1
     [(6, 0.888889, 0.157135, 0.58091, 1.0)]
     """
-    if method != "delong":
-        raise ArgumentError(f"method must be 'delong', got {method!r}")
-    engine = check_engine(engine, source)
-    source, by = by_expressions(source, by, engine, con)
     prepared = prepare_metrics(
         ["roc_auc_score"], threshold=0.5, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
         sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None,
-        ci=check_level(level), interval_outputs=AUC_INTERVAL,
+        ci=level, interval_outputs=AUC_INTERVAL,
     )  # fmt: skip
     return run_prepared(source, prepared, nulls, engine, con, spark)
 
@@ -193,6 +187,7 @@ def roc_auc_ci(
 _BOOTSTRAP_METHODS = {"percentile": "bootstrap", "bca": "bca"}  # fm.bootstrap's method= to evaluate's ci_method=
 
 
+@validated("bootstrap")
 def bootstrap(
     source: Source,
     *,
@@ -284,16 +279,15 @@ def bootstrap(
     ...              n_resamples=50).columns
     ['n_rows', 'f1_macro', 'f1_macro_low', 'f1_macro_high']
     """
-    if method not in _BOOTSTRAP_METHODS:
-        raise ArgumentError(f"method must be 'percentile' or 'bca', got {method!r}")
     return evaluate(
         source, y_true=y_true, y_pred=y_pred, y_score=y_score, task=task, labels=labels, threshold=threshold,
         sample_weight=sample_weight, by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label,
-        zero_division=zero_division, nulls=nulls, ci=check_level(level), ci_method=_BOOTSTRAP_METHODS[method],
+        zero_division=zero_division, nulls=nulls, ci=level, ci_method=_BOOTSTRAP_METHODS[method],
         n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine, con=con, spark=spark,
     )  # fmt: skip
 
 
+@validated("compare_auc")
 def compare_auc(
     source: Source,
     *,
@@ -321,8 +315,7 @@ def compare_auc(
 
     Parameters
     ----------
-    source, y_true, by, sample_weight, pos_label, neg_label, nulls, engine, con, spark
-        As in :func:`framemetrics.evaluate`.
+    .. parameters:: source, y_true, by, sample_weight, pos_label, nulls, engine, con, spark
     y_score : sequence of two str
         The two score columns: model 1, then model 2.
     level : float, default 0.95
@@ -346,8 +339,6 @@ def compare_auc(
     >>> out.select(pl.col("roc_auc_1", "roc_auc_2", "diff", "p_value").round(4)).rows()
     [(0.8889, 0.6667, 0.2222, 0.1573)]
     """
-    engine = check_engine(engine, source)
-    source, by = by_expressions(source, by, engine, con)
     paired = prepare_paired(y_true=y_true, y_score=y_score, by=by, level=level, sample_weight=sample_weight,
                             pos_label=pos_label, neg_label=neg_label, nulls=nulls)  # fmt: skip
     plan, roles, by = paired.plan, paired.roles, paired.by
@@ -355,8 +346,7 @@ def compare_auc(
         check_schema(plan, roles, by, opened.kinds(), False)
         result = opened.paired(plan, _paired_columns(paired, opened.ns, opened.column), by, paired.drop, paired.z)
         raise_for_invalid(result, plan, roles, nulls, opened)
-    result = result.drop([c.name for c in plan.checks])
-    return result.sort(list(by), nulls_last=True) if by else result
+    return per_group(result, plan, by)
 
 
 @dataclass(frozen=True)
@@ -382,7 +372,7 @@ def prepare_paired(*, y_true: str, y_score: Sequence[str], by: Any, level: float
     """
     if isinstance(y_score, str) or len(y_score) != 2 or y_score[0] == y_score[1]:
         raise ArgumentError(f"y_score must be two distinct score columns, got {y_score!r}")
-    z = interval_z(check_level(level))
+    z = interval_z(level)
     prepared = prepare_metrics(["roc_auc_score"], threshold=0.5, by=by, y_true=y_true, y_pred=None,
                                y_score=y_score[0], zero_division=None, **request)  # fmt: skip
     plan = prepared.resolved.plan

@@ -191,7 +191,7 @@ def test_curves_reject_bad_input(engine):
         fm.roc_curve(df, y_true="y", y_score="s", engine=engine)
     with pytest.raises(ValueError, match="column 'nope' .* not found"):
         fm.det_curve(df, y_true="y", y_score="nope", engine=engine)
-    with pytest.raises(ValueError, match="unknown curve"):
+    with pytest.raises(ValueError, match="curve must be .roc_curve., .precision_recall_curve. or .det_curve."):
         fm.curve_table("lift_curve", df, y_true="y", y_score="s", engine=engine)
     with pytest.raises(ValueError, match="clashes"):
         fm.roc_curve(df.with_columns(tpr=1), y_true="y", y_score="s", by="tpr", engine=engine)

@@ -14,10 +14,7 @@ from framemetrics.columns import (
     By,
     Engine,
     as_tuple,
-    by_expressions,
     check_column_name,
-    check_engine,
-    check_nulls,
     check_output_names,
     check_row_id,
 )
@@ -30,6 +27,7 @@ from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
 from framemetrics.engines import Backend, open_engine
+from framemetrics.request import validated
 from framemetrics.sources import Source
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
@@ -141,7 +139,6 @@ def _resolve(
     outputs: Sequence[str],
     intervals: Mapping[str, Any] | None = None,
 ) -> _Request:
-    check_nulls(nulls)
     score_list = y_score if isinstance(y_score, str) else None
     scores = () if y_score is None or score_list else tuple(y_score)
     roles = [(y_true, "y_true"), (y_pred, "y_pred"), (score_list, "y_score"), (sample_weight, "sample_weight")]
@@ -232,6 +229,7 @@ def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, open
     raise_invalid_rows(counts, describe, opened.null_rows, nulls, n_rows)
 
 
+@validated("evaluate_multiclass")
 def evaluate_multiclass(
     source: Source,
     *,
@@ -339,8 +337,6 @@ def evaluate_multiclass(
     ...                        engine="duckdb").rows()
     [(4, 0.5, 0.5)]
     """
-    engine = check_engine(engine, source)
-    source, by = by_expressions(source, by, engine, con)
     used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
     intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed,
                                          "row_id": row_id}  # fmt: skip
@@ -372,12 +368,12 @@ _RANKING_METRICS = ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovr_micro"]
 _RANKING_METRICS += [f"average_precision_{a}" for a in ("macro", "weighted", "micro")]
 
 
-def _table(
-    kind: str, source: Source, engine: str | None, con: Any, spark: Any, metrics: list[str], nulls: str, **columns: Any
-) -> pl.DataFrame:
-    """The class report, the class table or the confusion matrix, after raising for invalid rows."""
-    engine = check_engine(engine, source)
-    source, columns["by"] = by_expressions(source, columns["by"], engine, con)
+def _table(kind: str, metrics: MetricsArg, arguments: dict[str, Any]) -> pl.DataFrame:
+    """The class report, the class table or the confusion matrix of a call's validated ``arguments``, after
+    raising for invalid rows."""
+    source, engine, con, spark, nulls = (arguments[k] for k in ("source", "engine", "con", "spark", "nulls"))
+    columns = {k: arguments.get(k) for k in ("y_true", "y_pred", "y_score", "labels", "sample_weight", "by")}
+    columns["zero_division"] = arguments.get("zero_division")
     outputs = {
         "report": ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision"),
         "classes": ("class", *CLASS_TABLE),
@@ -398,6 +394,7 @@ def _table(
     return result.drop([*checks, *(["fm_order"] if "fm_order" in result.columns else [])])
 
 
+@validated("classification_report")
 def classification_report(
     source: Source,
     *,
@@ -460,25 +457,10 @@ def classification_report(
     │ weighted avg ┆ 0.6314    ┆ 0.5577 ┆ 0.5751   ┆ 260.0000 │
     └──────────────┴───────────┴────────┴──────────┴──────────┘
     """
-    metrics = _REPORT_METRICS + (_RANKING_METRICS if y_score is not None else [])
-    return _table(
-        "report",
-        source,
-        engine,
-        con,
-        spark,
-        metrics,
-        nulls,
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        labels=labels,
-        sample_weight=sample_weight,
-        by=by,
-        zero_division=zero_division,
-    )
+    return _table("report", _REPORT_METRICS + (_RANKING_METRICS if y_score is not None else []), locals())
 
 
+@validated("class_table")
 def class_table(
     source: Source,
     *,
@@ -531,24 +513,10 @@ def class_table(
     >>> [round(v, 4) for v in table["fbeta_score"]]
     [0.9091, 0.3571, 0.0]
     """
-    return _table(
-        "classes",
-        source,
-        engine,
-        con,
-        spark,
-        {"fbeta_macro": {"beta": beta}},
-        nulls,
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        labels=labels,
-        sample_weight=sample_weight,
-        by=by,
-        zero_division=zero_division,
-    )
+    return _table("classes", {"fbeta_macro": {"beta": beta}}, locals())
 
 
+@validated("multiclass_confusion_matrix")
 def multiclass_confusion_matrix(
     source: Source,
     *,
@@ -591,22 +559,7 @@ def multiclass_confusion_matrix(
     >>> fm.multiclass_confusion_matrix(df, y_true="y", y_pred="yhat", pivot=True).rows()
     [(1, 1.0, 1.0, 0.0), (2, 0.0, 1.0, 0.0), (3, 0.0, 1.0, 0.0)]
     """
-    long = _table(
-        "confusion",
-        source,
-        engine,
-        con,
-        spark,
-        ["accuracy_score"],
-        nulls,
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        labels=labels,
-        sample_weight=sample_weight,
-        by=by,
-        zero_division=None,
-    )
+    long = _table("confusion", ["accuracy_score"], locals())
     if not pivot:
         return long
     index = [*as_tuple(by), "y_true"]

@@ -8,21 +8,21 @@ from typing import Any, Literal
 
 import duckdb
 
-from framemetrics.columns import By, as_tuple, by_expressions, check_engine
+from framemetrics.columns import By, as_tuple
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.plan import check_labels
-from framemetrics.curves import check_max_points
 from framemetrics.engines import open_engine
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
 from framemetrics.report.multiclass import collect_multiclass
 from framemetrics.report.page import render_page
 from framemetrics.report.plots import figures
+from framemetrics.request import validated
 from framemetrics.sources import Source
 from framemetrics.tasks import infer_task, task_from_arguments
 
 __all__ = ["evaluation_report"]
 
 
+@validated("evaluation_report")
 def evaluation_report(
     source: Source,
     *,
@@ -114,14 +114,8 @@ def evaluation_report(
     >>> "ROC curve" in path.read_text()
     True
     """
-    check_max_points(max_points)
-    if isinstance(max_segments, bool) or not isinstance(max_segments, int) or max_segments < 0:
-        raise ArgumentError(f"max_segments must be a non-negative integer, got {max_segments!r}")
-    engine = check_engine(engine, source)
     if engine == "spark":
         raise ArgumentError("the report runs on Polars or DuckDB: compute on Spark with fm.evaluate and fm.roc_curve")
-    pos_label, neg_label = check_labels(pos_label, neg_label)
-    source, by = by_expressions(source, by, engine, con)
     if task is None:
         task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
     if task is None and y_score is None:

@@ -24,10 +24,10 @@ from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.errors import ArgumentError
-from framemetrics.core.intervals import check_level
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
 from framemetrics.evaluation import evaluate_binary_or_regression
+from framemetrics.request import document, validate, validated
 from framemetrics.sql.detection import coco_query, nms_query, voc_query
 from framemetrics.sql.macros import macro_file
 from framemetrics.sql.quoting import quote_identifier
@@ -69,14 +69,19 @@ def _text_version(
 
     ``first`` is made the leading positional parameter (``metrics``,
     ``curve``); ``extra`` parameters follow the others. Deriving the signature
-    keeps the two from drifting apart: the same names, defaults and checks.
+    keeps the two from drifting apart: the same names, defaults and checks
+    (:mod:`framemetrics.request`, entry point ``sql.<name>``).
     """
     signature = inspect.signature(function, eval_str=True)
     leading = [signature.parameters[first].replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)] if first else []
     dropped = {"source", "engine", "con", "spark", first}
     keywords = [p.replace(kind=p.KEYWORD_ONLY) for n, p in signature.parameters.items() if n not in dropped]
     text = signature.replace(parameters=[*leading, _TABLE, *keywords, *extra], return_annotation=str)
-    return bound_function(name, text, body, doc, module="framemetrics.sql")
+
+    def checked(**arguments: Any) -> str:
+        return body(**validate(f"sql.{name}", arguments))
+
+    return bound_function(name, text, checked, document(doc, f"sql.{name}"), module="framemetrics.sql")
 
 
 _QUERY_DOC = """Plain DuckDB SQL computing ``metrics`` per group of ``table``.
@@ -176,10 +181,8 @@ _ROC_AUC_CI_DOC = """SQL computing the ROC AUC with DeLong's standard error and 
 
 
 def _roc_auc_ci(*, table: str, dialect: str, level: float, method: str, **request: Any) -> str:
-    if method != "delong":
-        raise ArgumentError(f"method must be 'delong', got {method!r}")
     prepared = prepare_metrics(["roc_auc_score"], threshold=0.5, y_pred=None, zero_division=None,
-                               ci=check_level(level), interval_outputs=AUC_INTERVAL, **request)  # fmt: skip
+                               ci=level, interval_outputs=AUC_INTERVAL, **request)  # fmt: skip
     plan, roles = prepared.resolved.plan, prepared.resolved.roles
     check_output_names(prepared.by, ["n_rows", *plan.output_columns])
     inputs = QueryInputs(table_name(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
@@ -315,6 +318,7 @@ calibration_curve = _text_version(
 )
 
 
+@validated("sql.multiclass_query")
 def multiclass_query(
     metrics: MetricsArg,
     *,
