@@ -18,9 +18,9 @@ from typing import Any
 
 import polars as pl
 
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compose import metric_expr
 from framemetrics.core.registry import REGISTRY, Metric
-from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.wrapping import bound_function
 
 __all__ = ["BUILDERS", "PARAMETERS", "Parameter", "make_builder"]

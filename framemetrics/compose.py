@@ -11,13 +11,13 @@ from typing import Any
 
 import polars as pl
 
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan, make_plan
 from framemetrics.core.statistics import Rows
-from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = ["INPUT_ROLES", "interval_expr", "metric_expr"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from framemetrics.core.registry import REGISTRY
 
-__all__ = ["TABLES", "README", "marker", "render_table", "update_readme"]
+__all__ = ["README", "TABLES", "marker", "render_table", "update_readme"]
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 # Each table's name and the metric families it lists.

@@ -70,6 +70,7 @@ class TextEngine(DetectionEngine):
 
     def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
         self.text = TextTables(tables)
+        self.statement = self.text.statement  # the stages written so far, for a caller's own final select
         super().__init__(self.text)
 
     def sql(self, frame: Frame, order: Sequence[str], dialect: str) -> str:

@@ -15,6 +15,7 @@ import polars as pl
 
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.bootstrap import ROW_KEY
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.query import row_key
 from framemetrics.compilers.polars.stages import (
     cells_stage,
@@ -28,7 +29,6 @@ from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS, Call
 from framemetrics.core.statistics import Rows
-from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]
 

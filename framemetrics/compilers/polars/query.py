@@ -11,6 +11,7 @@ import polars as pl
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
 from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.stages import (
     aggregated,
     cell_statistics,
@@ -25,7 +26,6 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import bin_score, curve_rows
-from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = [
     "NO_SHARED_SCANS",

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import polars as pl
 
+from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core import cells as counting
 from framemetrics.core.checks import Check
@@ -29,7 +30,6 @@ from framemetrics.core.statistics import (
     roc_gap,
     weighted_quantile,
 )
-from framemetrics.compilers.polars.inputs import MetricInputs
 
 __all__ = [
     "aggregated",
