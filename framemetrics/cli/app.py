@@ -60,6 +60,13 @@ _COLUMNS = _options(
         help="DuckDB's memory limit, e.g. 500MB or 4GB (DuckDB spills to disk beyond it).",
     ),
 )
+_Y_SCORES = click.option(
+    "--y-score",
+    multiple=True,
+    help="Column of scores of the positive class; multiclass: one per class in --labels order (repeat it), "
+    "or one list column.",
+)
+_LABELS = click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
 _OUTPUT = _options(
     click.option(
         "--format",
@@ -123,13 +130,11 @@ def cli() -> None:
 @cli.command(epilog=EXIT_CODES)
 @click.argument("path")
 @_COLUMNS
-@click.option("--y-score", multiple=True,
-              help="Column of scores of the positive class; multiclass: one per class in --labels order "
-                   "(repeat it), or one list column.")  # fmt: skip
+@_Y_SCORES
 @click.option("--y-pred", help="Column of predicted labels (or regression predictions).")
 @click.option("--task", type=click.Choice(["binary", "multiclass", "regression"]),
               help="The task [default: inferred from the columns, as fm.evaluate].")  # fmt: skip
-@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
+@_LABELS
 @click.option("--metrics", "-m", multiple=True,
               help="Metrics, comma-separated or repeated; parameters as fbeta_score(beta=2).")  # fmt: skip
 @click.option("--threshold", type=float, default=0.5, show_default=True,
@@ -196,7 +201,7 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
 @click.option("--y-score", required=True, multiple=True,
               help="Column of scores, higher meaning more likely positive; multiclass: one per class in --labels "
                    "order (repeat it), or one list column: a one-vs-rest curve per class.")  # fmt: skip
-@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
+@_LABELS
 @click.option("--max-points", type=click.IntRange(min=4),
               help="Thin each curve to at most this many points, faithful to a plot [default: all].")  # fmt: skip
 @click.option("--drop-intermediate/--keep-intermediate", default=None,
@@ -286,11 +291,9 @@ def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, 
 @cli.command(epilog=EXIT_CODES)
 @click.argument("path")
 @_COLUMNS
-@click.option("--y-score", multiple=True,
-              help="Column of scores of the positive class; multiclass: one per class in --labels order (repeat "
-                   "it), or one list column.")  # fmt: skip
+@_Y_SCORES
 @click.option("--y-pred", help="Multiclass: column of predicted classes [default: the scores' argmax].")
-@click.option("--labels", help="Multiclass: the classes, comma-separated, in the order of the score columns.")
+@_LABELS
 @click.option("--task", type=click.Choice(["binary", "multiclass"]), help="[default: inferred, as evaluate]")
 @click.option("--metrics", "-m", multiple=True, help="Metrics of the tables [default: the report's set].")
 @click.option("--threshold", type=float, default=0.5, show_default=True)
