@@ -199,14 +199,12 @@ def resolve(
     neg_label: Any,
     zero_division: float | None,
     bins: int | None = None,
-    ci: float | None = None,
-    ci_method: str | None = None,
-    interval_outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high"),
-    n_resamples: int = 1000,
-    seed: int = 0,
-    row_id: str | None = None,
+    **intervals: Any,
 ) -> Resolved:
     """Resolve the arguments shared by ``evaluate`` and ``sql.query``.
+
+    ``intervals`` are the interval arguments of :func:`~framemetrics.core.plan.make_plan`
+    (``ci``, ``ci_method``, ``interval_outputs``, ``n_resamples``, ``seed``, ``row_id``).
 
     With ``bins``, a requested ROC AUC (without ``max_fpr``) or Gini gets
     ``roc_auc_error_bound`` beside it: the bound on the AUC's binning error
@@ -237,12 +235,7 @@ def resolve(
         zero_division=zero_division,
         thresholded=thresholded,
         bins=bins,
-        ci=ci,
-        ci_method=ci_method,
-        interval_outputs=interval_outputs,
-        n_resamples=n_resamples,
-        seed=seed,
-        row_id=row_id,
+        **intervals,
     )
     columns = {"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight}
     return Resolved(plan, resolve_roles(plan, columns, thresholded), thresholded)
