@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import polars as pl
 
@@ -195,17 +195,40 @@ def coco_evaluate(
     )
 
 
-def coco_precision_table(
-    gt: Source,
-    dt: Source,
-    *,
-    images: Source | None = None,
-    by: str | Sequence[str] | None = None,
-    box_format: str = "xywh",
-    engine: str = "polars",
-    con: object = None,
-    spark: object = None,
-) -> pl.DataFrame:
+def _coco_table(output: str, doc: str) -> Callable[..., pl.DataFrame]:
+    """The entry point of pycocotools' ``output`` array (``"precision"`` or ``"recall"``) as a long table.
+
+    Its parameters are those of :func:`coco_evaluate` but ``per_category``;
+    ``doc`` is its docstring.
+
+    Examples
+    --------
+    >>> table = _coco_table("recall", "The recall table.")
+    >>> table.__name__, table.__doc__
+    ('coco_recall_table', 'The recall table.')
+    """
+
+    def table(
+        gt: Source,
+        dt: Source,
+        *,
+        images: Source | None = None,
+        by: str | Sequence[str] | None = None,
+        box_format: str = "xywh",
+        engine: str = "polars",
+        con: object = None,
+        spark: object = None,
+    ) -> pl.DataFrame:
+        check_box_format(box_format)
+        return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, output), spark)
+
+    table.__name__ = table.__qualname__ = f"coco_{output}_table"
+    table.__doc__ = doc
+    return table
+
+
+coco_precision_table = _coco_table(
+    "precision",
     """pycocotools' ``eval["precision"]`` and ``eval["scores"]`` as a long table, per segment.
 
     Parameters are those of :func:`coco_evaluate`.
@@ -226,22 +249,11 @@ def coco_precision_table(
     >>> t = coco_precision_table(gt, dt)
     >>> t.height, t["precision"].min(), t["score"].max()  # 1 / (1 + spacing(1)), as pycocotools
     (12120, 0.9999999999999998, 0.9)
-    """
-    check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "precision"), spark)
+    """,
+)
 
-
-def coco_recall_table(
-    gt: Source,
-    dt: Source,
-    *,
-    images: Source | None = None,
-    by: str | Sequence[str] | None = None,
-    box_format: str = "xywh",
-    engine: str = "polars",
-    con: object = None,
-    spark: object = None,
-) -> pl.DataFrame:
+coco_recall_table = _coco_table(
+    "recall",
     """pycocotools' ``eval["recall"]`` as a long table, per segment.
 
     Parameters are those of :func:`coco_evaluate`.
@@ -260,9 +272,8 @@ def coco_recall_table(
     >>> t = coco_recall_table(gt, gt.with_columns(score=pl.lit(0.9)))
     >>> t.height, t["recall"].min()
     (120, 1.0)
-    """
-    check_box_format(box_format)
-    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "recall"), spark)
+    """,
+)
 
 
 _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]
