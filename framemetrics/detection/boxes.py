@@ -19,7 +19,7 @@ from framemetrics.core.detection import Box, coco_iou
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
 
-__all__ = ["BOX_COLUMNS", "box_columns", "box_iou", "canonical_boxes", "check_box_format"]
+__all__ = ["BOX_COLUMNS", "box_columns", "box_iou", "canonical_boxes", "check_box_format", "check_iou_threshold"]
 
 BOX_COLUMNS = {"xywh": ("x", "y", "w", "h"), "xyxy": ("x1", "y1", "x2", "y2")}
 """The box columns read for each ``box_format``."""
@@ -30,6 +30,23 @@ def check_box_format(box_format: str) -> str:
     if box_format not in BOX_COLUMNS:
         raise ArgumentError(f"box_format must be 'xywh' or 'xyxy', got {box_format!r}")
     return box_format
+
+
+def check_iou_threshold(iou_threshold: float) -> float:
+    """``iou_threshold`` as a float if it is in [0, 1]; an :class:`ArgumentError` otherwise.
+
+    Examples
+    --------
+    >>> check_iou_threshold(1)
+    1.0
+    >>> check_iou_threshold(1.5)
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: iou_threshold must be in [0, 1], got 1.5
+    """
+    if not 0.0 <= float(iou_threshold) <= 1.0:
+        raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
+    return float(iou_threshold)
 
 
 def box_columns(prefix: str, box_format: str) -> dict[str, str]:

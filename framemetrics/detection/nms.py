@@ -27,9 +27,8 @@ import polars as pl
 
 from framemetrics.columns import as_tuple
 from framemetrics.core.detection import Box, coco_iou
-from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
-from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format
+from framemetrics.detection.boxes import box_columns, canonical_boxes, check_box_format, check_iou_threshold
 from framemetrics.detection.checks import Checks
 from framemetrics.detection.engines import DetectionEngine, detection_engine
 from framemetrics.detection.tables import box_checks, by_names
@@ -192,8 +191,7 @@ def nms_boxes(
     carried: Mapping[str, str] | None = None,
 ) -> tuple[Frame, Frame]:
     """The kept ``did`` (the stage ``fm_kept``) and the boxes ``part, did, score, d*`` (and ``carried`` columns)."""
-    if not 0.0 <= float(iou_threshold) <= 1.0:
-        raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
+    check_iou_threshold(iou_threshold)
     segment_names = by_names(by)
     carried = dict(carried or {})
     frame = engine.frame(

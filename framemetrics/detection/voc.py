@@ -31,9 +31,8 @@ import polars as pl
 
 from framemetrics.columns import as_tuple
 from framemetrics.core.detection import VOC_07_RECALLS, Corners, first_rank_reaching, voc_iou, voc_precision
-from framemetrics.core.errors import ArgumentError
 from framemetrics.core.frame import Frame
-from framemetrics.detection.boxes import check_box_format
+from framemetrics.detection.boxes import check_box_format, check_iou_threshold
 from framemetrics.detection.engines import DetectionEngine
 from framemetrics.detection.tables import Build, DetectionTables, evaluate_with, open_tables
 from framemetrics.sources import Source
@@ -153,8 +152,7 @@ def voc_evaluate(
     [(1, 0.5)]
     """
     check_box_format(box_format)
-    if not 0.0 <= float(iou_threshold) <= 1.0:
-        raise ArgumentError(f"iou_threshold must be in [0, 1], got {iou_threshold!r}")
+    check_iou_threshold(iou_threshold)
     return evaluate_with(
         engine, con, voc_build(gt, dt, images, as_tuple(by), box_format, iou_threshold, use_07_metric), spark
     )
