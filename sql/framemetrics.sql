@@ -2001,6 +2001,7 @@ WITH fm_input AS (
     fp,
     tn,
     fn,
+    pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2018,6 +2019,7 @@ WITH fm_input AS (
     CAST(0.0 AS DOUBLE) AS fp,
     neg_total AS tn,
     pos_total AS fn,
+    CAST(0.0 AS DOUBLE) AS pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2136,6 +2138,7 @@ WITH fm_input AS (
     fp,
     tn,
     fn,
+    pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2149,6 +2152,7 @@ WITH fm_input AS (
     CAST(0.0 AS DOUBLE) AS fp,
     neg_total AS tn,
     pos_total AS fn,
+    CAST(0.0 AS DOUBLE) AS pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2270,6 +2274,7 @@ WITH fm_input AS (
     fp,
     tn,
     fn,
+    pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2283,6 +2288,7 @@ WITH fm_input AS (
     CAST(0.0 AS DOUBLE) AS fp,
     neg_total AS tn,
     pos_total AS fn,
+    CAST(0.0 AS DOUBLE) AS pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -2292,7 +2298,7 @@ WITH fm_input AS (
   SELECT
     *,
     MIN(CASE WHEN fp = 0 THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_first,
-    MAX(CASE WHEN fn = 0 THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_last
+    MIN(CASE WHEN pw > 0 THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_last
   FROM fm_points
 )
 SELECT

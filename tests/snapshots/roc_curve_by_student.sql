@@ -70,6 +70,7 @@ WITH fm_input AS (
     fp,
     tn,
     fn,
+    pw,
     pos_total,
     neg_total
   FROM fm_curve
@@ -83,6 +84,7 @@ WITH fm_input AS (
     CAST(0.0 AS DOUBLE) AS fp,
     neg_total AS tn,
     pos_total AS fn,
+    CAST(0.0 AS DOUBLE) AS pw,
     pos_total,
     neg_total
   FROM fm_curve

@@ -22,7 +22,7 @@ from framemetrics.inputs import MetricInputs
 __all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "shared_points", "stage_points", "thin"]
 
 INF = float("inf")
-_NEG, _POS, _FP, _FN = pl.col("neg_total"), pl.col("pos_total"), pl.col("fp"), pl.col("fn")
+_NEG, _POS, _FP = pl.col("neg_total"), pl.col("pos_total"), pl.col("fp")
 _COLUMNS = {
     name: pl.col(name)
     for name in (
@@ -142,9 +142,9 @@ def stage_points(
     """
     stage = stage.rename({"y_score": "threshold"})
     at_inf = stage.filter(pl.col("is_first")).with_columns(
-        threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS
+        threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS, pw=pl.lit(0.0)
     )
-    columns = [*keys, "threshold", *COUNTS, "pos_total", "neg_total", "n_invalid"]
+    columns = [*keys, "threshold", *COUNTS, "pw", "pos_total", "neg_total", "n_invalid"]
     kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(True))) if drop_intermediate else stage
     # The stage runs down the scores: each group's points stay in the curve's order, +inf first or last.
     if curve.descending:
@@ -152,7 +152,9 @@ def stage_points(
     else:
         points = pl.concat([kept.select(columns).reverse(), at_inf.select(columns)])
     if curve.sliced:
-        first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(_FN == 0).max()
+        # fp = 0 on the points down to the highest negative score (a running sum of weights >= 0 is 0 exactly
+        # until the first negative weight); fn = 0 from the lowest score of positive weight down.
+        first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(pl.col("pw") > 0).min()
         if keys:
             first, last = first.over(keys), last.over(keys)
         in_range = (pl.col("threshold") <= first) & (pl.col("threshold") >= last) & (_POS > 0) & (_NEG > 0)

@@ -42,26 +42,31 @@ def _columns(*names: str) -> list[exp.Column]:
 def _points(curve: Curve, keys: list[str], drop: exp.Expression | None) -> exp.Expression:
     """``fm_points``: the kept points of ``fm_curve`` (all if ``drop`` is None), then per group the point at +inf."""
     stage = {name: SQL.col(name) for name in _STAGE}
-    totals = _columns("pos_total", "neg_total")
+    totals = _columns("pw", "pos_total", "neg_total")
     kept = exp.select(*_columns(*keys), exp.alias_(exp.column("y_score"), "threshold"), *_columns(*COUNTS), *totals)
     kept = kept.from_("fm_curve", copy=False)
     kept = kept if drop is None else kept.where(curve.keep(SQL, stage, drop), copy=False)
     # The point at +inf: nothing predicted positive (every column named: DataFusion wants distinct names).
     at_inf = {"tp": SQL.lit(0.0), "fp": SQL.lit(0.0), "tn": SQL.col("neg_total"), "fn": SQL.col("pos_total")}
     named = [exp.alias_(at_inf[c], c, copy=False) for c in COUNTS]
+    totals[0] = exp.alias_(SQL.lit(0.0), "pw")
     inf = exp.select(*_columns(*keys), exp.alias_(SQL.lit(float("inf")), "threshold"), *named, *totals)
     inf = inf.from_("fm_curve", copy=False).where("is_first", copy=False)
     return exp.union(kept, inf, distinct=False)
 
 
 def _ends(keys: list[str]) -> exp.Select:
-    """``fm_ends``: DET's range per group, from the last point with ``fp = 0`` to the first with ``fn = 0``."""
+    """``fm_ends``: DET's range per group, from the last point with ``fp = 0`` to the first with ``fn = 0``.
+
+    ``fp``, a running sum of weights >= 0, is 0 exactly until the first negative weight; ``fn = 0`` from the
+    group's lowest score of positive weight down (``fn``, a total less a running sum, need not be exactly 0).
+    """
     threshold = SQL.col("threshold")
     first = group_window(
         exp.Min(this=SQL.when(SQL.eq(SQL.col("fp"), SQL.lit(0)), threshold).otherwise(SQL.null())), keys
     )
     last = group_window(
-        exp.Max(this=SQL.when(SQL.eq(SQL.col("fn"), SQL.lit(0)), threshold).otherwise(SQL.null())), keys
+        exp.Min(this=SQL.when(SQL.col("pw") > 0, threshold).otherwise(SQL.null())), keys
     )
     return exp.select(exp.Star(), exp.alias_(first, "fm_first"), exp.alias_(last, "fm_last")).from_("fm_points")
 
