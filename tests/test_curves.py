@@ -143,7 +143,9 @@ def test_det_curve_ends_are_exact_under_scaled_weights(curve_engine, scale):
     """DET ends where fn = 0 although a total less a running sum, summed in other orders, is not exactly 0."""
     rng = np.random.RandomState(0)
     y, s, w = rng.randint(0, 2, 50), rng.rand(50).round(2), rng.randint(1, 10, 50)
-    df = pl.DataFrame({"g": [g for g in "ab" for _ in y], "y": [*y, *y], "p": [*s, *s], "w": [*(w * 1.0), *(w * scale)]})
+    df = pl.DataFrame(
+        {"g": [g for g in "ab" for _ in y], "y": [*y, *y], "p": [*s, *s], "w": [*(w * 1.0), *(w * scale)]}
+    )
     out = curve_engine(df, "det_curve", "w", False)
     assert out.group_by("g").len().sort("g").rows() == [("a", 31), ("b", 31)]
     for part in groups(df):
