@@ -2028,49 +2028,104 @@ WITH fm_input AS (
 ), fm_points AS (
   SELECT
     fm_g0,
-    y_score AS threshold,
+    threshold,
+    CASE WHEN 0 > 0 OR neg_total = 0 THEN CAST(NULL AS DOUBLE) ELSE fp / neg_total END AS fpr,
+    CASE WHEN 0 > 0 OR pos_total = 0 THEN CAST(NULL AS DOUBLE) ELSE tp / pos_total END AS tpr,
     tp,
     fp,
     tn,
-    fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    NOT drop_intermediate
-    OR is_first
-    OR next_pw IS NULL
-    OR next_pw <> pw
-    OR next_nw <> nw
-  UNION ALL
-  SELECT
-    fm_g0,
-    CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    neg_total AS tn,
-    pos_total AS fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    is_first
+    fn
+  FROM (
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        y_score AS threshold,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          NOT drop_intermediate
+          OR is_first
+          OR next_pw IS NULL
+          OR next_pw <> pw
+          OR next_nw <> nw
+      ) AS fm_1
+    ) AS fm_3
+    UNION ALL
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        CAST('inf' AS DOUBLE) AS threshold,
+        CAST(0.0 AS DOUBLE) AS tp,
+        CAST(0.0 AS DOUBLE) AS fp,
+        neg_total AS tn,
+        pos_total AS fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          is_first
+      ) AS fm_2
+    ) AS fm_4
+  ) AS fm_5
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",
-  threshold,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR neg_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE fp / neg_total
-  END AS fpr,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR pos_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE tp / pos_total
-  END AS tpr,
+  fm_points.threshold AS threshold,
+  fm_points.fpr AS fpr,
+  fm_points.tpr AS tpr,
   fm_points.tp AS tp,
   fm_points.fp AS fp,
   fm_points.tn AS tn,
@@ -2163,48 +2218,108 @@ WITH fm_input AS (
 ), fm_points AS (
   SELECT
     fm_g0,
-    y_score AS threshold,
+    threshold,
+    CASE
+      WHEN 0 > 0
+      THEN CAST(NULL AS DOUBLE)
+      WHEN tp + fp = 0
+      THEN CAST(1.0 AS DOUBLE)
+      ELSE tp / (
+        tp + fp
+      )
+    END AS precision,
+    CASE WHEN 0 > 0 OR pos_total = 0 THEN CAST(NULL AS DOUBLE) ELSE tp / pos_total END AS recall,
     tp,
     fp,
     tn,
-    fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0
-  UNION ALL
-  SELECT
-    fm_g0,
-    CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    neg_total AS tn,
-    pos_total AS fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    is_first
+    fn
+  FROM (
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        y_score AS threshold,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0
+      ) AS fm_1
+    ) AS fm_3
+    UNION ALL
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        CAST('inf' AS DOUBLE) AS threshold,
+        CAST(0.0 AS DOUBLE) AS tp,
+        CAST(0.0 AS DOUBLE) AS fp,
+        neg_total AS tn,
+        pos_total AS fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          is_first
+      ) AS fm_2
+    ) AS fm_4
+  ) AS fm_5
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",
-  threshold,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    THEN CAST(NULL AS DOUBLE)
-    WHEN tp + fp = 0
-    THEN CAST(1.0 AS DOUBLE)
-    ELSE tp / (
-      tp + fp
-    )
-  END AS precision,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR pos_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE tp / pos_total
-  END AS recall,
+  fm_points.threshold AS threshold,
+  fm_points.precision AS precision,
+  fm_points.recall AS recall,
   fm_points.tp AS tp,
   fm_points.fp AS fp,
   fm_points.tn AS tn,
@@ -2294,71 +2409,191 @@ WITH fm_input AS (
   FROM fm_scores
   WHERE
     pw + nw > 0
+), fm_curve_ends AS (
+  SELECT
+    fm_g0,
+    y_score,
+    pw,
+    nw,
+    tp,
+    fp,
+    pos_total,
+    neg_total,
+    fn,
+    tn,
+    next_pw,
+    next_nw,
+    is_first,
+    MAX(CASE WHEN nw > 0 THEN y_score ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_negative,
+    MIN(CASE WHEN pw > 0 THEN y_score ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_positive
+  FROM fm_curve
 ), fm_points AS (
   SELECT
     fm_g0,
-    y_score AS threshold,
+    threshold,
+    CASE WHEN 0 > 0 OR neg_total = 0 THEN CAST(NULL AS DOUBLE) ELSE fp / neg_total END AS fpr,
+    CASE WHEN 0 > 0 OR pos_total = 0 THEN CAST(NULL AS DOUBLE) ELSE fn / pos_total END AS fnr,
     tp,
     fp,
     tn,
-    fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0
-  UNION ALL
-  SELECT
-    fm_g0,
-    CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    neg_total AS tn,
-    pos_total AS fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    is_first
-), fm_ends AS (
-  SELECT
-    *,
-    MIN(CASE WHEN fp = 0 THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_first,
-    MAX(CASE WHEN fn = 0 THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_last
-  FROM fm_points
+    fn
+  FROM (
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      fm_negative,
+      fm_positive,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        fm_negative,
+        fm_positive,
+        threshold,
+        tp,
+        fp,
+        tn,
+        fn,
+        fm_keep
+      FROM (
+        SELECT
+          fm_g0,
+          pos_total,
+          neg_total,
+          fm_negative,
+          fm_positive,
+          threshold,
+          tp,
+          fp,
+          tn,
+          fn,
+          threshold <= MIN(CASE WHEN threshold > fm_negative THEN threshold ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0)
+          AND threshold >= fm_positive AS fm_keep
+        FROM (
+          SELECT
+            fm_g0,
+            pos_total,
+            neg_total,
+            fm_negative,
+            fm_positive,
+            threshold,
+            tp,
+            fp,
+            tn,
+            fn
+          FROM (
+            SELECT
+              fm_g0,
+              pos_total,
+              neg_total,
+              fm_negative,
+              fm_positive,
+              y_score AS threshold,
+              tp,
+              fp,
+              tn,
+              fn
+            FROM (
+              SELECT
+                fm_g0,
+                y_score,
+                pw,
+                nw,
+                tp,
+                fp,
+                pos_total,
+                neg_total,
+                fn,
+                tn,
+                next_pw,
+                next_nw,
+                is_first,
+                fm_negative,
+                fm_positive
+              FROM fm_curve_ends
+              WHERE
+                NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0
+            ) AS fm_1
+          ) AS fm_3
+          UNION ALL
+          SELECT
+            fm_g0,
+            pos_total,
+            neg_total,
+            fm_negative,
+            fm_positive,
+            threshold,
+            tp,
+            fp,
+            tn,
+            fn
+          FROM (
+            SELECT
+              fm_g0,
+              pos_total,
+              neg_total,
+              fm_negative,
+              fm_positive,
+              CAST('inf' AS DOUBLE) AS threshold,
+              CAST(0.0 AS DOUBLE) AS tp,
+              CAST(0.0 AS DOUBLE) AS fp,
+              neg_total AS tn,
+              pos_total AS fn
+            FROM (
+              SELECT
+                fm_g0,
+                y_score,
+                pw,
+                nw,
+                tp,
+                fp,
+                pos_total,
+                neg_total,
+                fn,
+                tn,
+                next_pw,
+                next_nw,
+                is_first,
+                fm_negative,
+                fm_positive
+              FROM fm_curve_ends
+              WHERE
+                is_first
+            ) AS fm_2
+          ) AS fm_4
+        ) AS fm_5
+      ) AS fm_6
+      WHERE
+        fm_keep
+    ) AS fm_7
+  ) AS fm_8
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",
-  threshold,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR neg_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE fp / neg_total
-  END AS fpr,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
-    OR pos_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE fn / pos_total
-  END AS fnr,
-  fm_ends.tp AS tp,
-  fm_ends.fp AS fp,
-  fm_ends.tn AS tn,
-  fm_ends.fn AS fn
+  fm_points.threshold AS threshold,
+  fm_points.fpr AS fpr,
+  fm_points.fnr AS fnr,
+  fm_points.tp AS tp,
+  fm_points.fp AS fp,
+  fm_points.tn AS tn,
+  fm_points.fn AS fn
 FROM fm_statistics
-LEFT JOIN fm_ends
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ends.fm_g0
+LEFT JOIN fm_points
+  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
   AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
 WHERE
   NOT (
     invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
   )
   OR NOT (
-    fm_ends.threshold IS NULL
-  )
-  AND (
-    threshold <= fm_first AND threshold >= fm_last AND pos_total > 0 AND neg_total > 0
+    fm_points.threshold IS NULL
   )
 ORDER BY
   fm_statistics.fm_g0,

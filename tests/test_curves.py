@@ -138,6 +138,26 @@ def test_curves_with_float_weights_match_sklearn(curve_engine, df, curve):
     assert_curve_matches(curve_engine(df, curve, "w", False), df, curve, "w", False)
 
 
+@pytest.mark.parametrize("scale", [0.3, *(10.0**k for k in (-300, -30, -7, 7, 30, 300))])
+def test_det_curve_ends_are_exact_under_scaled_weights(curve_engine, scale):
+    """DET ends where fn = 0 although a total less a running sum, summed in other orders, is not exactly 0."""
+    rng = np.random.RandomState(0)
+    y, s, w = rng.randint(0, 2, 50), rng.rand(50).round(2), rng.randint(1, 10, 50)
+    df = pl.DataFrame(
+        {"g": [g for g in "ab" for _ in y], "y": [*y, *y], "p": [*s, *s], "w": [*(w * 1.0), *(w * scale)]}
+    )
+    out = curve_engine(df, "det_curve", "w", False)
+    assert out.group_by("g").len().sort("g").rows() == [("a", 31), ("b", 31)]
+    for part in groups(df):
+        got = out.filter(pl.col("g") == part["g"][0]).drop("g").rows()
+        want = reference_points("det_curve", part["y"].to_numpy(), part["p"].to_numpy(), part["w"].to_numpy(), False)
+        assert [r[0] for r in got] == [r[0] for r in want]
+        total = part["w"].sum()  # counts to 1e-9 of the total: a total less a running sum is not exactly 0
+        for a, b in zip(got, want, strict=True):
+            assert all(close(x, v) for x, v in zip(a[1:3], b[1:3], strict=True)), (a, b)
+            assert all(close(x / total, v / total) for x, v in zip(a[3:], b[3:], strict=True)), (a, b)
+
+
 @pytest.mark.parametrize(
     ("curve", "y", "s", "drop", "thresholds"),
     [  # scikit-learn's test_ranking.py

@@ -57,6 +57,17 @@ def binary_frame() -> pl.DataFrame:
     return pl.concat([frame, bad])
 
 
+def scaled_frame() -> pl.DataFrame:
+    """The weights of one group times 0.3 and 1e-300 (a total less a running sum is then not exactly 0: DET's
+    ends must not read it), and group ``bad``. (At 1e300 the engines' residues of ``fn, tn`` exceed 1e-9.)"""
+    rng = np.random.RandomState(0)
+    y, p, w = rng.randint(0, 2, 50), rng.rand(50).round(2), rng.randint(1, 10, 50) * 1.0
+    scales = {"w": 1.0, "x0.3": 0.3, "x1e-300": 1e-300}
+    parts = [pl.DataFrame({"g": [g] * 50, "y": y, "p": p, "w": w * k}) for g, k in scales.items()]
+    bad = binary_frame().filter(pl.col("g") == "bad").select("g", "y", "p", "w")
+    return pl.concat([*parts, bad])
+
+
 def regression_frame() -> pl.DataFrame:
     """Positive targets and predictions (every deviance's domain), weights, group ``bad`` with a NaN target."""
     rng = np.random.default_rng(8)
@@ -195,6 +206,7 @@ CASES: dict[str, Query] = {
         for curve in ("roc_curve", "precision_recall_curve", "det_curve")
         for points in (None, 4)
     },
+    "det_curve, scaled weights": lambda d: fm.sql.curve("det_curve", dialect=d, **(_BINARY | {"table": "scaled"})),
     # The calibration SQL does not check its input (fm.calibration_curve does): the valid rows alone.
     "calibration curve": lambda d: fm.sql.calibration_curve(n_bins=4, dialect=d, **(_BINARY | {"table": "valid"})),
     "multiclass metrics, weighted": lambda d: fm.sql.multiclass_query(
@@ -236,6 +248,7 @@ CASES: dict[str, Query] = {
 TABLES = {
     "binary": binary_frame,
     "valid": lambda: binary_frame().filter(pl.col("g").ne_missing("bad")),
+    "scaled": scaled_frame,
     "regression": regression_frame,
     "multiclass": multiclass_frame,
 }

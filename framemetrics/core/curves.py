@@ -7,8 +7,7 @@ next_nw`` (the next lower score's) and ``is_first``; each curve keeps the
 points scikit-learn keeps (``drop_intermediate``), adds the point at
 threshold +inf and computes its two rates. :data:`CURVES` describes each
 curve over those columns (``cols``, a mapping of name to expression), for
-the Polars points (:mod:`framemetrics.compilers.polars.curves`) and the SQL text
-(:mod:`framemetrics.sql.curve_query`).
+the points' stage of every engine (:mod:`framemetrics.stages.curves`).
 
 Examples
 --------
@@ -82,7 +81,8 @@ class Curve:
     columns; ``keep(ns, cols, drop_intermediate)`` says which points stay.
     ``descending`` orders thresholds from +inf down (ROC), else up (PR, DET).
     ``sliced``: DET's points run from the last with ``fp = 0`` to the first
-    with ``fn = 0``, and a group with one class has none.
+    with ``fn = 0`` (found from the scores' weights, never by comparing a sum
+    with 0), and a group with one class has none.
     """
 
     name: str

@@ -73,6 +73,41 @@ class Frame(ABC):
         rank = ns.row_number(partition, [ns.flag(ns.not_(eligible)), *order])
         return self.with_columns(**{name: ns.all(eligible, ns.eq(rank, 1))})
 
+    def with_firsts(self, name: str, partition: Sequence[str], orders: Mapping[str, Sequence[Expr]]) -> Self:
+        """The rows with a flag per entry of ``orders`` (flag name -> order): true on the row of each partition
+        first in that ascending order (an order of numbers that leaves no tie; a row of null key is never first,
+        a partition whose key is null throughout has no first row).
+
+        Here with aggregates and joins, no window: a round per key, each one aggregate of every order's least
+        value and a join back (null keys match), computed once as the stage ``<name>_<round>``; several orders,
+        each its own sort in a window, cost one scan. :meth:`with_first` is the single order of a window.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.polars.frame import PolarsFrame
+        >>> f = PolarsFrame.values({"g": [1, 1, 1], "x": [1.0, 2.0, 3.0], "y": [5.0, 4.0, 4.0]})
+        >>> c = f.ns.col
+        >>> out = Frame.with_firsts(f, "fm", ["g"], {"last": [-c("x")], "lowest": [c("y"), c("x")]})
+        >>> out.collect().sort("x").select("last", "lowest").rows()
+        [(False, False), (False, True), (True, False)]
+        """
+        ns, frame = self.ns, self.named(f"{name}_0")
+        for depth in range(max(len(order) for order in orders.values())):
+            keyed = {flag: order[depth] for flag, order in orders.items() if depth < len(order)}
+            running = {
+                flag: key if depth == 0 else ns.when(ns.col(flag), key).otherwise(ns.null())
+                for flag, key in keyed.items()
+            }
+            least = {f"fm_least_{flag}": ns.min(value) for flag, value in running.items()}
+            joined = frame.join(frame.aggregate(partition, least), partition, nulls_equal=True)
+            reached = {
+                flag: ns.coalesce(ns.eq(key, ns.col(f"fm_least_{flag}")), ns.lit(False)) for flag, key in keyed.items()
+            }
+            if depth:
+                reached = {flag: ns.all(ns.col(flag), value) for flag, value in reached.items()}
+            frame = joined.with_columns(**reached).drop(*least).named(f"{name}_{depth + 1}")
+        return frame
+
     def named(self, name: str) -> Self:
         """This frame as the stage ``name``: computed once for every later reader (SQL: a ``WITH`` table)."""
         return self
@@ -82,8 +117,9 @@ class Frame(ABC):
         """The rows where ``condition`` holds (null counts as false)."""
 
     @abstractmethod
-    def join(self, other: Self, on: Sequence[str], how: str = "inner") -> Self:
-        """Rows of both where the ``on`` columns are equal (``=``: keys must never be null; a null key matches nothing).
+    def join(self, other: Self, on: Sequence[str], how: str = "inner", *, nulls_equal: bool = False) -> Self:
+        """Rows of both where the ``on`` columns are equal (``=``: a null key matches nothing; with ``nulls_equal``,
+        null keys match each other, SQL's ``IS NOT DISTINCT FROM``).
 
         ``how`` is ``"inner"``, ``"left"`` or ``"cross"`` (``on`` empty). The
         key columns appear once, then the other columns of ``self`` and of

@@ -1,70 +1,24 @@
-"""The curves (ROC, precision-recall, DET) as points per group, in Polars.
+"""The curves (ROC, precision-recall, DET) as points per group, in Polars: the stage of
+:mod:`framemetrics.stages.curves` over Polars' curve stage.
 
-Stage 1 is the curve stage of the ranking metrics (:mod:`framemetrics.compilers.polars.stages`)
-restricted to scores of positive weight, plus per score ``fn, tn`` (the
-weights strictly below it: total less running sum), ``next_pw, next_nw`` (the next lower
-score's) and ``is_first``. Stage 2 keeps the points scikit-learn keeps
-(``drop_intermediate``), adds the point at threshold +inf where nothing is
-predicted positive, and computes rates, all as :mod:`framemetrics.core.curves`
-defines them; the SQL of a whole curve is
-:func:`framemetrics.sql.curve_query.curve_query`.
+The curves' stage is the curve stage of the ranking metrics
+(:func:`framemetrics.compilers.polars.stages.curve_stage`, one sort) with
+its ``points`` columns, or the points of a shared stage; the points are
+then sorted by group and threshold. The SQL of a whole curve is
+:func:`framemetrics.compilers.sql.curves.curve_query`.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.stages import curve_stage, rows_of
-from framemetrics.core.curves import COUNTS, CURVES, Curve, curve_column, curve_outputs
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
+from framemetrics.compilers.polars.stages import curve_stage, rows_of
+from framemetrics.core.curves import Curve
+from framemetrics.stages import curves as stage
 
-__all__ = ["COUNTS", "CURVES", "Curve", "curve_outputs", "curve_points", "shared_points", "stage_points", "thin"]
-
-INF = float("inf")
-_NEG, _POS, _FP, _FN = pl.col("neg_total"), pl.col("pos_total"), pl.col("fp"), pl.col("fn")
-_COLUMNS = {
-    name: pl.col(name)
-    for name in (
-        "pw",
-        "nw",
-        "next_pw",
-        "next_nw",
-        "is_first",
-        "tp",
-        "fp",
-        "tn",
-        "fn",
-        "pos_total",
-        "neg_total",
-        "n_invalid",
-    )
-}
-
-
-def thin(points: pl.LazyFrame, keys: list[str], curve: Curve, max_points: int) -> pl.LazyFrame:
-    """At most ``max_points`` points per group, drawn as the full curve is (M4).
-
-    The x rate is cut into ``max_points // 4`` equal-width columns; per group
-    and column the first and last points and the lowest and highest by the
-    y rate are kept, ties going to the first. ``points`` must hold each
-    group's points in the curve's threshold order (groups may interleave):
-    no sort is needed. The SQL of
-    :func:`framemetrics.compilers.sql.curves.curve_query` keeps the same
-    points by aggregates.
-
-    Examples
-    --------
-    >>> pts = pl.LazyFrame({"threshold": [4.0, 3.0, 2.0, 1.0], "fpr": [0.0, 0.1, 0.2, 0.9],
-    ...                     "tpr": [0.0, 0.5, 0.6, 1.0]})
-    >>> thin(pts, [], CURVES["roc_curve"], 8).collect()["threshold"].to_list()
-    [4.0, 2.0, 1.0]
-    """
-    cell = [*keys, "fm_column"]
-    y, index = pl.col(curve.y), pl.int_range(pl.len())
-    keep = (index == 0) | (index == pl.len() - 1) | (index == y.arg_min()) | (index == y.arg_max())
-    columned = points.with_columns(fm_column=curve_column(POLARS, pl.col(curve.x), pl.lit(max_points // 4)))
-    return columned.filter(keep.over(cell)).drop("fm_column")
+__all__ = ["curve_points", "shared_points", "stage_points"]
 
 
 def curve_points(
@@ -87,11 +41,11 @@ def curve_points(
     inputs : MetricInputs
         Expressions of ``y_true``, ``y_score`` and ``sample_weight``, and the labels.
     curve : Curve
-        Which curve (:data:`CURVES`).
+        Which curve (:data:`framemetrics.core.curves.CURVES`).
     drop_intermediate : bool
         Drop the points scikit-learn drops.
     max_points : int, optional
-        Thin each group's curve to at most this many points (:func:`thin`).
+        Thin each group's curve to at most this many points (:func:`framemetrics.stages.curves.thin`).
 
     Returns
     -------
@@ -100,64 +54,46 @@ def curve_points(
 
     Examples
     --------
+    >>> from framemetrics.core.curves import CURVES
     >>> lf = pl.LazyFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8], "n_invalid": 0})
     >>> x = MetricInputs.of(y_true="y", y_score="s")
     >>> out = curve_points(lf, [], x, CURVES["roc_curve"], drop_intermediate=False).collect()
     >>> out["threshold"].to_list(), out["tpr"].to_list()
     ([inf, 0.8, 0.4, 0.35, 0.1], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    stage = curve_stage(data, keys, rows_of(inputs), previous=False, points=True, carry=("n_invalid",))
-    return stage_points(stage, keys, curve, drop_intermediate, max_points)
+    points = curve_stage(data, keys, rows_of(inputs), previous=False, points=True, carry=("n_invalid",))
+    return stage_points(points, keys, curve, drop_intermediate, max_points)
 
 
-def shared_points(stage: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """The points of a shared curve stage (:func:`curve_stage` of every score, valid rows).
-
-    Its scores of positive weight with ``fn, tn`` and ``is_first`` as
-    :func:`curve_stage` computes them with ``points`` (the group's highest
-    such score), ``n_invalid`` 0; :func:`stage_points` then keeps every
-    point (``drop_intermediate=False``).
+def shared_points(stage_frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """The curves' stage of a shared curve stage (:func:`curve_stage` of every score, valid rows), for
+    :func:`stage_points` with ``drop_intermediate=False`` (:func:`framemetrics.stages.curves.shared_points`).
 
     Examples
     --------
+    >>> from framemetrics.core.curves import CURVES
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
-    >>> stage = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")))
-    >>> stage_points(shared_points(stage, []), [], CURVES["roc_curve"], False).collect()["tpr"].to_list()
+    >>> shared = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")))
+    >>> stage_points(shared_points(shared, []), [], CURVES["roc_curve"], False).collect()["tpr"].to_list()
     [0.0, 0.5, 1.0]
     """
-    highest = pl.col("y_score").max()
-    is_first = pl.col("y_score") == (highest.over(keys) if keys else highest)
-    points = stage.filter(pl.col("pw") + pl.col("nw") > 0)
-    return points.with_columns(fn=_POS - pl.col("tp"), tn=_NEG - _FP, is_first=is_first, n_invalid=0)
+    return stage.shared_points(PolarsFrame(stage_frame), keys).lazy
 
 
 def stage_points(
-    stage: pl.LazyFrame, keys: list[str], curve: Curve, drop_intermediate: bool, max_points: int | None = None
+    points: pl.LazyFrame, keys: list[str], curve: Curve, drop_intermediate: bool, max_points: int | None = None
 ) -> pl.LazyFrame:
-    """The points of ``curve`` from a curve stage with the ``points`` columns (see :func:`curve_points`).
+    """The points of ``curve`` from the curves' stage (:func:`curve_stage` with ``points``, or
+    :func:`shared_points`), sorted as :func:`curve_points` returns them.
 
-    The stage's rows run down the scores (groups may interleave), as
-    :func:`curve_stage` sorts them: each group's points are then in the
-    curve's order for :func:`thin`, and only the kept points are sorted.
+    Examples
+    --------
+    >>> from framemetrics.core.curves import CURVES
+    >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
+    >>> points = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")), points=True)
+    >>> stage_points(points, [], CURVES["precision_recall_curve"], False).collect()["threshold"].to_list()
+    [0.2, 0.9, inf]
     """
-    stage = stage.rename({"y_score": "threshold"})
-    at_inf = stage.filter(pl.col("is_first")).with_columns(
-        threshold=pl.lit(INF), tp=pl.lit(0.0), fp=pl.lit(0.0), tn=_NEG, fn=_POS
-    )
-    columns = [*keys, "threshold", *COUNTS, "pos_total", "neg_total", "n_invalid"]
-    kept = stage.filter(curve.keep(POLARS, _COLUMNS, pl.lit(True))) if drop_intermediate else stage
-    # The stage runs down the scores: each group's points stay in the curve's order, +inf first or last.
-    if curve.descending:
-        points = pl.concat([at_inf.select(columns), kept.select(columns)])
-    else:
-        points = pl.concat([kept.select(columns).reverse(), at_inf.select(columns)])
-    if curve.sliced:
-        first, last = pl.col("threshold").filter(_FP == 0).min(), pl.col("threshold").filter(_FN == 0).max()
-        if keys:
-            first, last = first.over(keys), last.over(keys)
-        in_range = (pl.col("threshold") <= first) & (pl.col("threshold") >= last) & (_POS > 0) & (_NEG > 0)
-        points = points.filter(in_range)
-    rates = [build(POLARS, _COLUMNS).alias(name) for name, build in curve.rates.items()]
-    out = points.select(*keys, "threshold", *rates, *COUNTS)
-    out = out if max_points is None else thin(out, keys, curve, max_points)
-    return out.sort([*keys, "threshold"], descending=[False] * len(keys) + [curve.descending], nulls_last=True)
+    frame = stage.curve_points(PolarsFrame(points), keys, curve, drop_intermediate, max_points)
+    descending = [False] * len(keys) + [curve.descending]
+    return frame.lazy.sort([*keys, "threshold"], descending=descending, nulls_last=True)

@@ -63,12 +63,28 @@ class PolarsFrame(Frame):
     def filter(self, condition: pl.Expr) -> PolarsFrame:
         return PolarsFrame(self.lazy.filter(condition))
 
-    def join(self, other: Frame, on: Sequence[str], how: str = "inner") -> PolarsFrame:
+    def with_firsts(self, name: str, partition: Sequence[str], orders: Mapping[str, Sequence[pl.Expr]]) -> PolarsFrame:
+        """One plain window per key of each order (the least value among the rows still running), no join:
+        a round per key, every order's window of that round in one step.
+        """
+        lazy = self.lazy
+        for depth in range(max(len(order) for order in orders.values())):
+            reached = {}
+            for flag, order in orders.items():
+                if depth < len(order):
+                    key = order[depth]
+                    least = POLARS.window("min", pl.when(pl.col(flag)).then(key) if depth else key, partition)
+                    reached[flag] = (key == least).fill_null(False) & (pl.col(flag) if depth else True)
+            lazy = lazy.with_columns(**reached)
+        return PolarsFrame(lazy)
+
+    def join(self, other: Frame, on: Sequence[str], how: str = "inner", *, nulls_equal: bool = False) -> PolarsFrame:
         self._check_join(other, on)
         assert isinstance(other, PolarsFrame)
         if how == "cross":
             return PolarsFrame(self.lazy.join(other.lazy, how="cross"))
-        return PolarsFrame(self.lazy.join(other.lazy, on=list(on), how=how, coalesce=True))
+        joined = self.lazy.join(other.lazy, on=list(on), how=how, coalesce=True, nulls_equal=nulls_equal)
+        return PolarsFrame(joined)
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> PolarsFrame:
         if not keys:

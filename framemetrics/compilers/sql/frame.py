@@ -76,6 +76,18 @@ class Statement:
         select = exp.select("*").from_(frame.source())
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
+        return self.with_stages(select)
+
+    def with_stages(self, select: exp.Select) -> exp.Select:
+        """``select`` under ``WITH`` the stages it reads, directly or through other stages (in place).
+
+        Examples
+        --------
+        >>> s = Statement()
+        >>> _ = s.define("fm_one", exp.select("1 AS x"))
+        >>> s.with_stages(exp.select("x").from_("fm_one")).sql()
+        'WITH fm_one AS (SELECT 1 AS x) SELECT x FROM fm_one'
+        """
         needed = needed_stages(select, self.ctes)
         ctes = [c.copy() for c in self.ctes if c.alias in needed]
         if ctes:
@@ -141,7 +153,9 @@ class SqlFrame(Frame):
         return SqlFrame(self.statement, self.statement.define(name, self.tree), self.columns)
 
     def select(self, columns: Mapping[str, Any]) -> SqlFrame:
-        named = [exp.alias_(SQL._value(e), n) for n, e in columns.items()]
+        """A column kept under its name is selected bare: Spark's optimizer (rule ``RemoveRedundantAliases``)
+        made an unresolved plan of ``x AS x`` in both branches of a ``UNION ALL`` under a window."""
+        named = [e if _same_column(e, n) else exp.alias_(SQL._value(e), n) for n, e in columns.items()]
         return self._derived(exp.select(*named).from_(self.source()), list(columns))
 
     def rename(self, names: Mapping[str, str]) -> SqlFrame:
@@ -156,7 +170,7 @@ class SqlFrame(Frame):
         tree = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source()).where(condition)
         return self._derived(tree, self.columns)
 
-    def join(self, other: Frame, on: Sequence[str], how: str = "inner") -> SqlFrame:
+    def join(self, other: Frame, on: Sequence[str], how: str = "inner", *, nulls_equal: bool = False) -> SqlFrame:
         self._check_join(other, on)
         assert isinstance(other, SqlFrame)
         left, right = self.statement.alias(), self.statement.alias()
@@ -164,7 +178,9 @@ class SqlFrame(Frame):
             *(exp.column(c, table=left) for c in self.columns),
             *(exp.column(c, table=right) for c in other.columns if c not in on),
         ]
-        condition = exp.and_(*(exp.column(k, table=left).eq(exp.column(k, table=right)) for k in on)) if on else None
+        equal = exp.NullSafeEQ if nulls_equal else exp.EQ
+        pairs = [equal(this=exp.column(k, table=left), expression=exp.column(k, table=right)) for k in on]
+        condition = exp.and_(*pairs) if on else None
         tree = (
             exp.select(*columns)
             .from_(_aliased(self, left))
@@ -194,6 +210,11 @@ class SqlFrame(Frame):
         self.statement.recursive = True
         table = self.statement.define(name, exp.union(anchor, term, distinct=False), self.columns)
         return SqlFrame(self.statement, table, self.columns)
+
+
+def _same_column(value: Any, name: str) -> bool:
+    """``value`` is the unqualified column ``name``."""
+    return isinstance(value, exp.Column) and not value.table and value.name == name
 
 
 def _aliased(frame: SqlFrame, alias: str) -> exp.Expression:

@@ -68,43 +68,100 @@ WITH fm_input AS (
 ), fm_points AS (
   SELECT
     fm_g0,
-    y_score AS threshold,
+    threshold,
+    CASE WHEN 0 > 0 OR neg_total = 0 THEN CAST(NULL AS DOUBLE) ELSE fp / neg_total END AS fpr,
+    CASE WHEN 0 > 0 OR pos_total = 0 THEN CAST(NULL AS DOUBLE) ELSE tp / pos_total END AS tpr,
     tp,
     fp,
     tn,
-    fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    NOT TRUE OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
-  UNION ALL
-  SELECT
-    fm_g0,
-    CAST('inf' AS DOUBLE) AS threshold,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    neg_total AS tn,
-    pos_total AS fn,
-    pos_total,
-    neg_total
-  FROM fm_curve
-  WHERE
-    is_first
+    fn
+  FROM (
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        y_score AS threshold,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          NOT TRUE OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
+      ) AS fm_1
+    ) AS fm_3
+    UNION ALL
+    SELECT
+      fm_g0,
+      pos_total,
+      neg_total,
+      threshold,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        pos_total,
+        neg_total,
+        CAST('inf' AS DOUBLE) AS threshold,
+        CAST(0.0 AS DOUBLE) AS tp,
+        CAST(0.0 AS DOUBLE) AS fp,
+        neg_total AS tn,
+        pos_total AS fn
+      FROM (
+        SELECT
+          fm_g0,
+          y_score,
+          pw,
+          nw,
+          tp,
+          fp,
+          pos_total,
+          neg_total,
+          fn,
+          tn,
+          next_pw,
+          next_nw,
+          is_first
+        FROM fm_curve
+        WHERE
+          is_first
+      ) AS fm_2
+    ) AS fm_4
+  ) AS fm_5
 )
 SELECT
   fm_statistics.fm_g0 AS "student",
-  threshold,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score > 0 OR neg_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE fp / neg_total
-  END AS fpr,
-  CASE
-    WHEN invalid_label_y_true + invalid_finite_y_score > 0 OR pos_total = 0
-    THEN CAST(NULL AS DOUBLE)
-    ELSE tp / pos_total
-  END AS tpr,
+  fm_points.threshold AS threshold,
+  fm_points.fpr AS fpr,
+  fm_points.tpr AS tpr,
   fm_points.tp AS tp,
   fm_points.fp AS fp,
   fm_points.tn AS tn,

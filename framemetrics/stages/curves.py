@@ -1,0 +1,158 @@
+"""The points of a curve (ROC, precision-recall, DET) per group, written once on a frame.
+
+The input is the curves' stage: one row per group and distinct score of
+positive weight, with the group columns, ``y_score, pw, nw``, ``tp, fp``
+(the weights at or above the score), ``fn, tn`` (below it: the total less
+the running sum, as scikit-learn's ``tps[-1] - tps``), ``pos_total,
+neg_total``, ``next_pw, next_nw`` (the next lower score's, read to drop
+points), ``is_first`` (the group's highest score) and, if it has it,
+``n_invalid`` (a group's invalid rows: null rates). :func:`curve_points`
+keeps the points scikit-learn keeps, adds the point at threshold +inf,
+slices DET, computes the rates (all as :mod:`framemetrics.core.curves`
+defines them) and thins (:func:`thin`). Each backend builds the stage its
+own way and orders the points: :mod:`framemetrics.compilers.polars.curves`,
+:mod:`framemetrics.compilers.sql.curves`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from framemetrics.core.curves import COUNTS, Curve, curve_column
+from framemetrics.core.frame import Frame
+
+__all__ = ["curve_points", "shared_points", "thin"]
+
+Expr = Any
+_STAGE = ("y_score", "pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
+
+
+def shared_points(stage: Frame, keys: Sequence[str]) -> Frame:
+    """The curves' stage from a shared curve stage (every score of the valid rows, as the metrics read it).
+
+    Its scores of positive weight with ``fn, tn`` and ``is_first`` (the
+    group's highest such score); no ``next_pw, next_nw``: every point is
+    then kept (``drop=False``).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.curves import CURVES
+    >>> stage = PolarsFrame.values({"y_score": [0.9, 0.5, 0.2], "pw": [1.0, 0.0, 1.0], "nw": [0.0, 0.0, 1.0],
+    ...                             "tp": [1.0, 1.0, 2.0], "fp": [0.0, 0.0, 1.0], "pos_total": [2.0] * 3,
+    ...                             "neg_total": [1.0] * 3})
+    >>> points = curve_points(shared_points(stage, []), [], CURVES["roc_curve"], False)
+    >>> points.collect().sort("threshold", descending=True)["tpr"].to_list()
+    [0.0, 0.5, 1.0]
+    """
+    ns, c = stage.ns, stage.ns.col
+    points = stage.filter(c("pw") + c("nw") > 0)
+    first = ns.eq(c("y_score"), ns.window("max", c("y_score"), keys))
+    return points.with_columns(fn=c("pos_total") - c("tp"), tn=c("neg_total") - c("fp"), is_first=first)
+
+
+def curve_points(
+    stage: Frame, keys: Sequence[str], curve: Curve, drop: Expr | bool, max_points: int | None = None
+) -> Frame:
+    """The points of ``curve`` per group: the group columns ``keys``, ``threshold``, the rates, ``tp, fp, tn, fn``.
+
+    Parameters
+    ----------
+    stage : Frame
+        The curves' stage (see the module's description).
+    keys : sequence of str
+        Group columns.
+    curve : Curve
+        Which curve (:data:`framemetrics.core.curves.CURVES`).
+    drop : bool or expression
+        Drop the points scikit-learn drops (``drop_intermediate``); an
+        expression decides in the engine (a table macro's parameter).
+    max_points : int, optional
+        Thin each group's curve to at most this many points (:func:`thin`).
+
+    Returns
+    -------
+    Frame
+        In no order: the caller sorts by group, then threshold (down for
+        ROC, up for PR and DET).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.curves import CURVES
+    >>> stage = PolarsFrame.values({"y_score": [0.8, 0.4, 0.35, 0.1], "pw": [1.0, 0.0, 1.0, 0.0],
+    ...     "nw": [0.0, 1.0, 0.0, 1.0], "next_pw": [0.0, 1.0, 0.0, None], "next_nw": [1.0, 0.0, 1.0, None],
+    ...     "is_first": [True, False, False, False], "tp": [1.0, 1.0, 2.0, 2.0], "fp": [0.0, 1.0, 1.0, 2.0],
+    ...     "tn": [2.0, 1.0, 1.0, 0.0], "fn": [1.0, 1.0, 0.0, 0.0], "pos_total": [2.0] * 4, "neg_total": [2.0] * 4})
+    >>> det = curve_points(stage, [], CURVES["det_curve"], False).collect().sort("threshold")
+    >>> det["threshold"].to_list(), det["fnr"].to_list()
+    ([0.35, 0.4, 0.8], [0.0, 0.5, 0.5])
+    """
+    ns = stage.ns
+    c = {name: ns.col(name) for name in _STAGE}
+    c["n_invalid"] = ns.col("n_invalid") if "n_invalid" in stage.columns else ns.lit(0)
+    carried = [*keys, "pos_total", "neg_total", *(["n_invalid"] if "n_invalid" in stage.columns else [])]
+    if curve.sliced:
+        stage = _with_ends(stage, keys).named("fm_curve_ends")
+        carried += ["fm_negative", "fm_positive"]
+    kept = stage if drop is False else stage.filter(curve.keep(ns, c, ns.lit(True) if drop is True else drop))
+    columns = {name: ns.col(name) for name in carried}
+    counts = {count: c[count] for count in COUNTS}
+    points = kept.select({**columns, "threshold": c["y_score"], **counts})
+    # The point at +inf: nothing predicted positive.
+    at_inf = {"threshold": ns.lit(float("inf")), "tp": ns.lit(0.0), "fp": ns.lit(0.0)}
+    at_inf |= {"tn": c["neg_total"], "fn": c["pos_total"]}
+    points = points.concat(stage.filter(c["is_first"]).select({**columns, **at_inf}))
+    if curve.sliced:
+        points = _sliced(points, keys)
+    rates = {name: build(ns, c) for name, build in curve.rates.items()}
+    rated = points.select({**{k: ns.col(k) for k in keys}, "threshold": ns.col("threshold"), **rates, **counts})
+    return rated if max_points is None else thin(rated, keys, curve, max_points)
+
+
+def _with_ends(stage: Frame, keys: Sequence[str]) -> Frame:
+    """The stage with DET's ends per group: ``fm_negative``, the highest score of negative weight (``fp = 0``
+    exactly above it), and ``fm_positive``, the lowest of positive weight (``fn = 0`` exactly at and below it).
+
+    Weights are not negative: a sum is 0 if and only if all its terms are, whatever the order of summing.
+    """
+    ns, c = stage.ns, stage.ns.col
+    negative = ns.window("max", ns.when(c("nw") > 0, c("y_score")).otherwise(ns.null()), keys)
+    positive = ns.window("min", ns.when(c("pw") > 0, c("y_score")).otherwise(ns.null()), keys)
+    return stage.with_columns(fm_negative=negative, fm_positive=positive)
+
+
+def _sliced(points: Frame, keys: Sequence[str]) -> Frame:
+    """DET's points: from the last with ``fp = 0`` (the lowest threshold above ``fm_negative``) to the first with
+    ``fn = 0`` (``fm_positive``), as scikit-learn's ``det_curve``; none for a group with one class."""
+    ns, threshold = points.ns, points.ns.col("threshold")
+    above = ns.when(threshold > ns.col("fm_negative"), threshold).otherwise(ns.null())
+    in_range = ns.all(threshold <= ns.window("min", above, keys), threshold >= ns.col("fm_positive"))
+    return points.filter(in_range)
+
+
+def thin(points: Frame, keys: Sequence[str], curve: Curve, max_points: int) -> Frame:
+    """At most ``max_points`` points per group, drawn as the full curve is (M4).
+
+    The x rate is cut into ``max_points // 4`` equal-width columns; per group
+    and column the first and last points in the curve's threshold order
+    and the lowest and highest by the y rate are kept, ties going to the
+    first (:meth:`~framemetrics.core.frame.Frame.with_firsts`).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.curves import CURVES
+    >>> pts = PolarsFrame.values({"threshold": [4.0, 3.0, 2.0, 1.0], "fpr": [0.0, 0.1, 0.2, 0.9],
+    ...                           "tpr": [0.0, 0.5, 0.6, 1.0]})
+    >>> thin(pts, [], CURVES["roc_curve"], 8).collect().sort("threshold")["threshold"].to_list()
+    [1.0, 2.0, 4.0]
+    """
+    ns, threshold, y = points.ns, points.ns.col("threshold"), points.ns.col(curve.y)
+    along, against = (-threshold, threshold) if curve.descending else (threshold, -threshold)
+    columned = points.with_columns(fm_column=curve_column(ns, ns.col(curve.x), ns.lit(max_points // 4)))
+    orders = {"fm_first": [along], "fm_last": [against], "fm_lowest": [y, along], "fm_highest": [-y, along]}
+    flagged = columned.with_firsts("fm_thinned", [*keys, "fm_column"], orders)
+    kept = flagged.filter(ns.any(*(ns.col(flag) for flag in orders)))
+    return kept.drop("fm_column", *orders)
