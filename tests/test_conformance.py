@@ -117,6 +117,7 @@ TABLES: dict[str, Callable[[], pl.DataFrame]] = {
     # The multiclass SQL text has no nulls= option: it reads the rows nulls="drop" keeps.
     "conf_multiclass_valid": lambda: multiclass_frame().drop_nulls(),
     "conf_det": det_frame,
+    "conf_ungrouped": lambda: binary_frame().filter(pl.col("g") == "base").drop("g"),
 }
 
 
@@ -160,6 +161,7 @@ REGRESSION_METRICS = _with_params(_family("regression"))
 
 BINARY = {"y_true": "y", "y_score": "p", "sample_weight": "w", "by": "g", "nulls": "drop"}
 HARD = {"y_true": "y", "y_pred": "yhat", "sample_weight": "w", "by": "g", "nulls": "drop"}
+UNGROUPED = {"y_true": "y", "y_score": "p", "sample_weight": "w", "nulls": "drop"}
 REGRESSION = {"y_true": "y", "y_pred": "f", "sample_weight": "w", "by": "g", "nulls": "drop"}
 SCORES = [f"p_{c}" for c in LABELS]
 MULTICLASS_ARGS = {"y_true": "y", "y_pred": "yhat", "y_score": SCORES, "labels": LABELS, "by": "g"}
@@ -278,6 +280,22 @@ STAGES: dict[str, Stage] = {
         "conf_regression", ["r2_score", "mean_absolute_error", "median_absolute_error"], REGRESSION,
         ci_method="bootstrap", **BOOTSTRAP,
     ),  # fmt: skip
+    # without by=: one row (one curve) for the whole table
+    "ungrouped, metrics": _evaluate(
+        "conf_ungrouped", ["f1_score", "log_loss", "roc_auc_score", "average_precision_score"], UNGROUPED
+    ),
+    **{
+        f"ungrouped, {curve}": Stage(
+            run=lambda engine, curve=curve: fm.curve_table(curve, table("conf_ungrouped"), engine=engine, **UNGROUPED),
+            sql=lambda dialect, curve=curve: fm.sql.curve(curve, table="conf_ungrouped", dialect=dialect, **UNGROUPED),
+            infinite=("threshold",),
+        )
+        for curve in ("roc_curve", "det_curve")
+    },
+    "ungrouped, calibration bins": Stage(
+        run=lambda engine: fm.calibration_curve(table("conf_ungrouped"), n_bins=5, engine=engine, **UNGROUPED),
+        sql=lambda dialect: fm.sql.calibration_curve(table="conf_ungrouped", n_bins=5, dialect=dialect, **UNGROUPED),
+    ),
     # Clopper-Pearson's Beta quantiles
     "Clopper-Pearson": _evaluate(
         "conf_binary", sorted(PROPORTIONS), threshold=0.5, ci=0.95, ci_method="clopper-pearson"
@@ -316,6 +334,13 @@ XFAIL: dict[tuple[str, str], str] = {
     **{(f"{c}, {o}", "datafusion"): _TOTALS for c in ("roc_curve", "precision_recall_curve") for o in _CURVE_OPTIONS},
     **{(f"det_curve, {o}", "datafusion"): _DET_GROUPS for o in _CURVE_OPTIONS},
     **{(s, w): _DELONG for s in ("roc_auc_ci", "compare_auc") for w in ("postgres", "clickhouse", "datafusion")},
+    **{
+        (f"ungrouped, {c}", "clickhouse"): (
+            "ClickHouse rejects fm.sql.curve without by=: 'Code: 403. Cannot determine join keys in JOIN ON expression"
+            " equals(plus(invalid_label_y_true, invalid_finite_y_score), 0)' (INVALID_JOIN_ON_EXPRESSION)"
+        )
+        for c in ("roc_curve", "det_curve")
+    },
     ("Clopper-Pearson", "postgres"): (
         "PostgreSQL raises 'value out of range: underflow' in the Beta quantiles of the tiny-weight groups"
         " (the other engines round to 0)"
