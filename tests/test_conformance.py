@@ -325,8 +325,8 @@ _TOTALS = (
     "instead of 0: its running SUM and the group's total are summed in different orders (DuckDB, Polars: 0 exactly)"
 )
 _DET_GROUPS = (
-    "the SQL det_curve loses groups (the DET regression: group x0.3 of 50 rows weighted 0.3*w; here DataFusion returns"
-    " 36 of 54 rows, groups shifted), fixed on another branch; and " + _TOTALS
+    "the SQL det_curve loses groups (as in the DET regression, group x0.3 of 50 rows weighted 0.3*w, fixed on another"
+    " branch): DataFusion returns 4 of the 6 DET groups, w1e+300 and w1e-300 missing (36 of 54 rows); and " + _TOTALS
 )
 _DELONG = (
     "DeLong at weights ~1e300 (group w1e+300): DuckDB and Polars give se null but low = high = 1.0 for an AUC of 0.45"
