@@ -246,16 +246,28 @@ STAGES: dict[str, Stage] = {
     "multiclass, unweighted (one-vs-one)": _multiclass(list(MULTICLASS)),
     "classification_report": Stage(
         run=lambda engine: fm.classification_report(
-            table("conf_multiclass"), y_true="y", y_pred="yhat", labels=LABELS, sample_weight="w", by="g",
-            nulls="drop", engine=engine,
-        ),  # fmt: skip
+            table("conf_multiclass"),
+            y_true="y",
+            y_pred="yhat",
+            labels=LABELS,
+            sample_weight="w",
+            by="g",
+            nulls="drop",
+            engine=engine,
+        ),
         warehouses=(),
     ),
     "confusion matrix": Stage(
         run=lambda engine: fm.multiclass_confusion_matrix(
-            table("conf_multiclass"), y_true="y", y_pred="yhat", labels=LABELS, sample_weight="w", by="g",
-            nulls="drop", engine=engine,
-        ),  # fmt: skip
+            table("conf_multiclass"),
+            y_true="y",
+            y_pred="yhat",
+            labels=LABELS,
+            sample_weight="w",
+            by="g",
+            nulls="drop",
+            engine=engine,
+        ),
         warehouses=(),
     ),
     # DeLong
@@ -280,9 +292,12 @@ STAGES: dict[str, Stage] = {
         "conf_small", ["f1_score", "accuracy_score", "log_loss", "brier_score_loss"], ci_method="bca", **BOOTSTRAP
     ),
     "bootstrap, regression": _evaluate(
-        "conf_regression_small", ["r2_score", "mean_absolute_error", "median_absolute_error"], REGRESSION,
-        ci_method="bootstrap", **BOOTSTRAP,
-    ),  # fmt: skip
+        "conf_regression_small",
+        ["r2_score", "mean_absolute_error", "median_absolute_error"],
+        REGRESSION,
+        ci_method="bootstrap",
+        **BOOTSTRAP,
+    ),
     # without by=: one row (one curve) for the whole table
     "ungrouped, metrics": _evaluate(
         "conf_ungrouped", ["f1_score", "log_loss", "roc_auc_score", "average_precision_score"], UNGROUPED
@@ -308,7 +323,6 @@ STAGES: dict[str, Stage] = {
 
 def _no_score(args: dict) -> dict:
     return {k: v for k, v in args.items() if k != "y_score"}
-
 
 
 # -- the matrix: stage x backend, its known disagreements and its cost -----------------------------------------------
@@ -460,7 +474,10 @@ def test_a_nan_score_raises_the_same_error_on_spark(request):
         pytest.skip("costly on this engine: FM_CONFORMANCE=full runs it")
     session = _warehouse(request.getfixturevalue("engines"), "spark").session
     messages = []
-    for source, engine in ((table("conf_nan"), "duckdb"), (session.createDataFrame(table("conf_nan").to_arrow()), "spark")):
+    for source, engine in (
+        (table("conf_nan"), "duckdb"),
+        (session.createDataFrame(table("conf_nan").to_arrow()), "spark"),
+    ):
         with pytest.raises(ValueError, match="invalid input") as raised:
             fm.evaluate(source, metrics=_INVALID_METRICS, nulls="drop", engine=engine, **_INVALID)
         messages.append(str(raised.value))
@@ -498,7 +515,7 @@ _ROWS = st.tuples(
     st.sampled_from([0.0, 0.1, 0.5, 0.5, 0.9, 1.0, None]),
     st.sampled_from([0.0, 0.3, 1.0, 3.0, 1e-300, 1e300]),
 )
-_BINARY_METRICS = {**LABEL_METRICS, **dict.fromkeys(PROBABILITY_METRICS + RANKING_METRICS, {})}
+_BINARY_METRICS = {**LABEL_METRICS, **{name: {} for name in PROBABILITY_METRICS + RANKING_METRICS}}
 
 
 @settings(max_examples=6, deadline=None)
