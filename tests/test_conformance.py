@@ -338,18 +338,13 @@ _TOTALS = (
     "DataFusion: at weights ~1e300 (group w1e+300) the curve's last cells tn (and fn) are 2.4e285 and -2.4e285 "
     "instead of 0: its running SUM and the group's total are summed in different orders (DuckDB, Polars: 0 exactly)"
 )
-_DET_GROUPS = (
-    "the SQL det_curve loses groups (as in the DET regression, group x0.3 of 50 rows weighted 0.3*w, fixed on another"
-    " branch): DataFusion returns 4 of the 6 DET groups, w1e+300 and w1e-300 missing (36 of 54 rows); and " + _TOTALS
-)
 _DELONG = (
     "DeLong at weights ~1e300 (group w1e+300): DuckDB and Polars give se null but low = high = 1.0 for an AUC of 0.45"
     " (compare_auc: se null, p_value 2.0); ClickHouse and DataFusion give null bounds; PostgreSQL raises"
     " 'value out of range: overflow'"
 )
 XFAIL: dict[tuple[str, str], str] = {
-    **{(f"{c}, {o}", "datafusion"): _TOTALS for c in ("roc_curve", "precision_recall_curve") for o in _CURVE_OPTIONS},
-    **{(f"det_curve, {o}", "datafusion"): _DET_GROUPS for o in _CURVE_OPTIONS},
+    **{(f"{c}, {o}", "datafusion"): _TOTALS for c in ("roc_curve", "precision_recall_curve", "det_curve") for o in _CURVE_OPTIONS},
     **{(s, w): _DELONG for s in ("roc_auc_ci", "compare_auc") for w in ("postgres", "clickhouse", "datafusion")},
     **{
         (f"ungrouped, {c}", "clickhouse"): (
@@ -424,17 +419,8 @@ def test_stage_gives_the_same_table_on_every_backend(stage, backend, request):
 
 # -- the DET regression -----------------------------------------------------------------------------------------------
 
-_DET_LOST = "the SQL det_curve loses group x0.3 (the same 50 rows weighted 0.3*w), being fixed on another branch"
-_DET_XFAIL = {"duckdb": _DET_LOST, "clickhouse": _DET_LOST, "datafusion": _DET_LOST}  # PostgreSQL, Spark keep it
 
-
-@pytest.mark.parametrize(
-    "backend",
-    [
-        pytest.param(b, marks=[pytest.mark.xfail(strict=True, reason=_DET_XFAIL[b])] if b in _DET_XFAIL else [])
-        for b in BACKENDS
-    ],
-)
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_det_curve_keeps_both_groups_of_the_same_rows(backend, request):
     """Two groups of the same 50 rows, weights w and 0.3*w: 31 points each on every engine, the same rates."""
     args = {"y_true": "y", "y_score": "s", "sample_weight": "w", "by": "g"}
