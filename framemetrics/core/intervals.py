@@ -142,6 +142,12 @@ def _centred(ns: Namespace, squares: Expr, total: Expr, weight: Expr) -> Expr:
     return ns.when(value < 0, ns.lit(0.0)).otherwise(value)
 
 
+def _overflowed(ns: Namespace, variance: Expr) -> Expr:
+    """A variance whose sums left the double range (squared placements of weights near 1e150 and up): its
+    standard error, interval, ``z`` and p-value are null, never the bounds of an infinite one."""
+    return ns.all(ns.not_(ns.is_null(variance)), ns.not_(ns.is_finite(variance)))
+
+
 def delong_variance(
     ns: Namespace,
     delong_pos_sum: Expr,
@@ -202,7 +208,7 @@ def _paired_estimates(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: 
     aucs = [apply_formula(ns, roc_auc_score, no_auc | {"auc_sum": s[f"auc_sum_{k}"]}, n_invalid, {"max_fpr": None})
             for k in (1, 2)]  # fmt: skip
     variance = delong_variance(ns, *(s[name] for name in _DELONG[1:5]), p, n)
-    se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(p, 0), ns.eq(n, 0))
+    se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(p, 0), ns.eq(n, 0), _overflowed(ns, variance))
     return {"roc_auc_1": aucs[0], "roc_auc_2": aucs[1], "diff": aucs[0] - aucs[1], "se": se}
 
 
@@ -244,7 +250,8 @@ def _delong(scale: float) -> Bounds:
     def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
         auc = s["auc_sum"] / 2
         variance = delong_variance(ns, *(s[name] for name in _DELONG[1:]))
-        se = valid(ns, n_invalid, ns.sqrt(variance), ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0))
+        undefined = (ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0), _overflowed(ns, variance))
+        se = valid(ns, n_invalid, ns.sqrt(variance), *undefined)
         low, high = clipped(ns, auc - z * se, 0.0, 1.0), clipped(ns, auc + z * se, 0.0, 1.0)
         return {"se": scale * se, "low": scale * low - (scale - 1), "high": scale * high - (scale - 1)}
 
