@@ -352,7 +352,7 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
 
 
 def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
-    """Like :func:`schema`, for a source opened by :func:`open_sql`.
+    """Like :func:`schema`, for a source opened by :func:`open_duckdb` or :func:`~framemetrics.spark.open_spark`.
 
     Examples
     --------
