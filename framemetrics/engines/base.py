@@ -35,7 +35,11 @@ class Backend(ABC):
     (the group columns under the user's names), unsorted unless it says so.
     ``columns`` maps each input role to its expression over the source
     (:meth:`column` and :attr:`ns`), ``by`` names the group columns and
-    ``drop`` drops the rows with a null in a used column first.
+    ``drop`` drops the rows with a null in a used column first. With
+    ``level`` (a column name), :meth:`shared_stage`, :meth:`metrics`,
+    :meth:`curve` and :meth:`calibration` give two levels at once, SQL's
+    grouping sets: all rows (``level`` 0, the group columns null) and per
+    group (1), the ``level`` column first.
 
     Examples
     --------
@@ -77,14 +81,20 @@ class Backend(ABC):
 
     @abstractmethod
     def shared_stage(
-        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool
+        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, level: str | None = None
     ) -> AbstractContextManager[Any]:
         """The scores' curve stage per group, computed once while in the context, for :meth:`metrics` and
         :meth:`curve` (``stage=``) to read in place of sorting the scores again."""
 
     @abstractmethod
     def metrics(
-        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, stage: Any = None
+        self,
+        plan: Plan,
+        columns: Mapping[str, Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        stage: Any = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
         """``n_rows``, the plan's outputs and its check counts per group (from a :meth:`shared_stage`)."""
 
@@ -103,13 +113,20 @@ class Backend(ABC):
         drop_intermediate: bool,
         max_points: int | None,
         stage: Any = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
         """The points of ``curve`` per group of valid rows (:mod:`framemetrics.core.curves`), sorted by group
         and threshold; from a :meth:`shared_stage`, every point (``drop_intermediate`` False)."""
 
     @abstractmethod
     def calibration(
-        self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool, n_bins: int
+        self,
+        plan: Plan,
+        columns: Mapping[str, Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        n_bins: int,
+        level: str | None = None,
     ) -> pl.DataFrame:
         """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin."""
 

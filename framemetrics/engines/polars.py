@@ -48,6 +48,20 @@ def _keys(by: tuple[str, ...]) -> list[str]:
     return [f"fm_g{i}" for i in range(len(by))]
 
 
+def _levels(by: tuple[str, ...], level: str | None) -> list[tuple[str, ...]]:
+    """The group columns of each level: none (all rows) then ``by`` with ``level``, else ``by`` alone."""
+    return [(), by] if level and by else [by]
+
+
+def _joined(frames: list[pl.DataFrame], by: tuple[str, ...], level: str | None) -> pl.DataFrame:
+    """The levels' frames as one, as the SQL gives it: ``level``, the group columns (null at level 0), the rest."""
+    if not (level and by):
+        return frames[0]
+    levelled = [f.with_columns(pl.lit(i, pl.Int32).alias(level)) for i, f in enumerate(frames)]
+    both = pl.concat(levelled, how="diagonal")
+    return both.select(level, *by, pl.exclude(level, *by))
+
+
 class PolarsBackend(Backend):
     """``source`` read as a Polars ``LazyFrame`` (a DuckDB table name through ``con``).
 
@@ -88,11 +102,14 @@ class PolarsBackend(Backend):
 
     @contextmanager
     def shared_stage(
-        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool
-    ) -> Iterator[pl.LazyFrame]:
-        """The stage held in memory, collected once."""
-        rows = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
-        yield shared_stage(rows, plan, _keys(by)).collect(optimizations=NO_SHARED_SCANS).lazy()
+        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, level: str | None = None
+    ) -> Iterator[list[pl.LazyFrame]]:
+        """Each level's stage held in memory, collected once."""
+        stages = []
+        for groups in _levels(by, level):
+            rows = canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop)
+            stages.append(shared_stage(rows, plan, _keys(groups)).collect(optimizations=NO_SHARED_SCANS).lazy())
+        yield stages
 
     def metrics(
         self,
@@ -100,9 +117,13 @@ class PolarsBackend(Backend):
         columns: Mapping[str, pl.Expr],
         by: tuple[str, ...],
         drop: bool,
-        stage: pl.LazyFrame | None = None,
+        stage: list[pl.LazyFrame] | None = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        return run_polars(self.opened, plan, columns, by, drop_nulls=drop, stage=stage)
+        levels = _levels(by, level)
+        stages = stage or [None] * len(levels)
+        frames = [run_polars(self.opened, plan, columns, g, drop_nulls=drop, stage=s) for g, s in zip(levels, stages)]
+        return _joined(frames, by, level)
 
     def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
         data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
@@ -117,21 +138,34 @@ class PolarsBackend(Backend):
         drop: bool,
         drop_intermediate: bool,
         max_points: int | None,
-        stage: pl.LazyFrame | None = None,
+        stage: list[pl.LazyFrame] | None = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        keys = _keys(by)
-        if stage is not None:
-            points = stage_points(shared_points(stage, keys), keys, curve, False, max_points)
-        else:
-            data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).with_columns(n_invalid=pl.lit(0))
-            points = curve_points(data, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
-        return points.rename(dict(zip(keys, by, strict=True))).collect(optimizations=NO_SHARED_SCANS)
+        frames = []
+        for i, groups in enumerate(_levels(by, level)):
+            keys = _keys(groups)
+            if stage is not None:
+                points = stage_points(shared_points(stage[i], keys), keys, curve, False, max_points)
+            else:
+                data = canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop)
+                rows = data.with_columns(n_invalid=pl.lit(0))
+                points = curve_points(rows, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
+            frames.append(points.rename(dict(zip(keys, groups, strict=True))))
+        return _joined(pl.collect_all(frames, optimizations=NO_SHARED_SCANS), by, level)
 
     def calibration(
-        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, n_bins: int
+        self,
+        plan: Plan,
+        columns: Mapping[str, pl.Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        n_bins: int,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
-        return calibration_bins(data, plan, by, n_bins).collect(optimizations=NO_SHARED_SCANS)
+        levels = _levels(by, level)
+        rows = [canonical_frame(self.opened, plan, columns, g, drop_nulls=drop) for g in levels]
+        bins = [calibration_bins(r, plan, g, n_bins) for r, g in zip(rows, levels, strict=True)]
+        return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
 
     def paired(
         self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, z: float

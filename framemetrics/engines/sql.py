@@ -99,17 +99,37 @@ class SqlBackend(Backend):
         assert isinstance(frame, SqlFrame)
         return self.opened.fetch(frame.statement.query(frame))
 
-    def _inputs(self, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool) -> QueryInputs:
-        return QueryInputs(self.opened.table, dict(columns), by, drop)
+    def _inputs(
+        self, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, level: str | None = None
+    ) -> QueryInputs:
+        """The rows as the queries read them; with ``level``, every row twice: level 0 with null group
+        columns (all rows), level 1 in its group."""
+        table = self.opened.table
+        if not (level and by):
+            return QueryInputs(table, dict(columns), by, drop)
+
+        def at(value: int) -> exp.Select:
+            return exp.select(exp.Star(), exp.alias_(SQL.lit(value), level)).from_(table.copy())
+
+        both = exp.union(at(0), at(1), distinct=False).subquery("fm_levels")
+        at_level_1 = SQL.eq(exp.column(level), SQL.lit(1))
+        # No ELSE: the null keeps the column's type.
+        groups = (exp.column(level), *(exp.Case().when(at_level_1.copy(), user_column(b)) for b in by))
+        return QueryInputs(both, dict(columns), (level, *by), drop, group_columns=groups)
 
     @contextmanager
     def shared_stage(
-        self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool
+        self,
+        plan: Plan,
+        columns: Mapping[str, exp.Expression],
+        by: tuple[str, ...],
+        drop: bool,
+        level: str | None = None,
     ) -> Iterator[str]:
-        """The stage as a temporary table of the engine, dropped on leaving."""
+        """The stage (of both levels) as one temporary table of the engine, dropped on leaving."""
         table = f"fm_shared_stage_{next(_tables)}"
         properties = exp.Properties(expressions=[exp.TemporaryProperty()])
-        query = shared_stage_query(plan, self._inputs(columns, by, drop))
+        query = shared_stage_query(plan, self._inputs(columns, by, drop, level))
         create = exp.Create(this=exp.to_table(table), kind="TABLE", expression=query, properties=properties)
         try:
             self.opened.run(to_sql(create, self.name))
@@ -124,8 +144,10 @@ class SqlBackend(Backend):
         by: tuple[str, ...],
         drop: bool,
         stage: str | None = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        return self.opened.fetch(plan_query(plan, self._inputs(columns, by, drop), checks=True, stage=stage), by)
+        inputs = self._inputs(columns, by, drop, level)
+        return self.opened.fetch(plan_query(plan, inputs, checks=True, stage=stage), inputs.by)
 
     def checks(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool
@@ -142,18 +164,25 @@ class SqlBackend(Backend):
         drop_intermediate: bool,
         max_points: int | None,
         stage: str | None = None,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        inputs = self._inputs(columns, by, drop)
+        inputs = self._inputs(columns, by, drop, level)
         query = curve_query(
             curve, plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points, stage=stage
         )
-        return self.opened.fetch(query, by)
+        return self.opened.fetch(query, inputs.by)
 
     def calibration(
-        self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, n_bins: int
+        self,
+        plan: Plan,
+        columns: Mapping[str, exp.Expression],
+        by: tuple[str, ...],
+        drop: bool,
+        n_bins: int,
+        level: str | None = None,
     ) -> pl.DataFrame:
-        return self.opened.fetch(calibration_query(plan, self._inputs(columns, by, drop), n_bins), by)
-
+        inputs = self._inputs(columns, by, drop, level)
+        return self.opened.fetch(calibration_query(plan, inputs, n_bins), inputs.by)
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float
     ) -> pl.DataFrame:

@@ -3,10 +3,11 @@
 The report shows the metrics over all rows and per segment, and the ROC and
 precision-recall curves of each. Computed one by one, that sorts the scores
 six times. Here each level (0: all rows, 1: per segment) sorts its scores
-once into a curve stage held by the engine (``Backend.shared_stage``: a
-Polars frame in memory, a temporary table of DuckDB), and the metrics and
-both curves, thinned, read it (``Backend.metrics``, ``Backend.curve``); the
-levels' frames are joined after, the group columns null at level 0. The metrics are those of :func:`framemetrics.evaluate`, the
+once into a curve stage held by the engine (``Backend.shared_stage`` with
+``level``: a Polars frame per level in memory; one temporary table of both
+levels in DuckDB, every row read twice, the group columns null at level 0),
+and the metrics and both curves, thinned, read it (``Backend.metrics``,
+``Backend.curve``). The metrics are those of :func:`framemetrics.evaluate`, the
 curves those of :func:`framemetrics.roc_curve` and its sibling with
 ``drop_intermediate=False`` and ``max_points``: the same stages, the same
 formulas, the same rows.
@@ -133,34 +134,29 @@ def _levels(
     per_segment: Mapping[int, bool],
     bins: dict[int, tuple[Plan, dict[str, str]]],
 ) -> _Results:
-    """:func:`shared_results` on one engine: each level's curve stage computed once (held in memory by Polars,
-    a temporary table of DuckDB) and read by the metrics and both curves; the levels' frames joined after.
+    """:func:`shared_results` on one engine: both levels' curve stage computed once (held in memory by Polars,
+    one temporary table of DuckDB) and read by the metrics and both curves.
 
     Invalid rows raise from the all-rows level, before any curve is computed.
     """
     plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    check_schema(plan, roles, by, opened.kinds(), thresholded)
-    level = level_name(by)
+    kinds = opened.kinds()
+    check_schema(plan, roles, by, kinds, thresholded)
+    level = level_name(kinds)
     columns = input_columns(opened.ns, opened.column, plan, roles, thresholded, prepared.threshold)
-    metrics, curves = [], []
-    for groups in _split(by):
-        with opened.shared_stage(plan, columns, groups, prepared.drop) as stage:
-            metrics.append(opened.metrics(plan, columns, groups, prepared.drop, stage=stage))
-            if len(metrics) == 1:
-                raise_for_invalid(metrics[0], plan, roles, nulls, opened)
-            curves.append(
-                {name: opened.curve(CURVES[name], plan, columns, groups, prepared.drop, False, max_points, stage)
-                 for name in CURVE_NAMES}
-            )  # fmt: skip
-    result = _joined(metrics, by, level)
-    joined = {name: _joined([part[name] for part in curves], by, level) for name in CURVE_NAMES}
+    with opened.shared_stage(plan, columns, by, prepared.drop, level) as stage:
+        result = opened.metrics(plan, columns, by, prepared.drop, stage, level)
+        raise_for_invalid(result.filter(pl.col(level) == 0) if by else result, plan, roles, nulls, opened)
+        curves = {
+            name: opened.curve(CURVES[name], plan, columns, by, prepared.drop, False, max_points, stage, level)
+            for name in CURVE_NAMES
+        }
     calibration = {}
     for n_bins, (binned, binned_roles) in bins.items():
         binned_columns = input_columns(opened.ns, opened.column, binned, binned_roles, False, 0.5)
-        split = _split(by if per_segment[n_bins] else ())
-        parts = [opened.calibration(binned, binned_columns, g, prepared.drop, n_bins) for g in split]
-        calibration[n_bins] = _joined(parts, split[-1], level)
-    return result, joined, calibration, level
+        segmented = by if per_segment[n_bins] else ()
+        calibration[n_bins] = opened.calibration(binned, binned_columns, segmented, prepared.drop, n_bins, level)
+    return result, curves, calibration, level
 
 
 def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
@@ -170,11 +166,6 @@ def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tu
         resolved = prepare_calibration(n_bins, by=None, nulls="error", **columns).resolved
         plans[n_bins] = (resolved.plan, resolved.roles)
     return plans
-
-
-def _split(by: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The group columns of each level: none (all rows), then ``by`` (per segment) if any."""
-    return [(), by] if by else [()]
 
 
 def level_name(taken: Iterable[str]) -> str:
@@ -191,15 +182,6 @@ def level_name(taken: Iterable[str]) -> str:
     while level in names:
         level += "_"
     return level
-
-
-def _joined(frames: list[pl.DataFrame], by: tuple[str, ...], level: str) -> pl.DataFrame:
-    """The levels' frames as one, as the SQL gives it: ``level``, the group columns (null at level 0), the rest."""
-    if not by:
-        return frames[0]
-    levelled = [f.with_columns(pl.lit(i, pl.Int32).alias(level)) for i, f in enumerate(frames)]
-    both = pl.concat(levelled, how="diagonal")
-    return both.select(level, *by, pl.exclude(level, *by))
 
 
 def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence[str] | dict[str, dict[str, Any]]:
