@@ -15,6 +15,7 @@ from framemetrics.compilers.polars.curves import curve_points, shared_points, st
 from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.multiclass import (
+    checks_frame,
     class_table_frame,
     confusion_frame,
     rank_input,
@@ -31,7 +32,6 @@ from framemetrics.compilers.polars.query import (
     run_polars,
     shared_stage,
 )
-from framemetrics.core import multiclass as mc_core
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
@@ -185,10 +185,7 @@ class PolarsBackend(Backend):
         return run_mc_polars(data, plan, _keys(by), by).collect(optimizations=flags)
 
     def class_checks(self, request: Any) -> pl.DataFrame:
-        plan, keys = request.plan, _keys(request.by)
-        sums = {c.name: mc_core.check_count(POLARS, c, plan.labels, plan.n_scores) for c in plan.checks}
-        data = request.polars_input(self.opened)
-        return (data.group_by(keys).agg(**sums) if keys else data.select(**sums)).collect()
+        return checks_frame(request.polars_input(self.opened), request.plan, _keys(request.by)).collect()
 
     def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
         keys = _keys(request.by)

@@ -94,6 +94,11 @@ def groups(fm_cells: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     return grouped(fm_cells, keys, [expr.alias(name) for name, expr in totals.items()])
 
 
+def checks_frame(data: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
+    """The check counts per group (``fm_groups``), as SQL's ``checks_query``: what the curves raise on first."""
+    return groups(cells(data, plan, keys), plan, keys).select(*keys, *(c.name for c in plan.checks))
+
+
 def classes(fm_cells: pl.LazyFrame, fm_groups: pl.LazyFrame, plan: Plan, keys: list[str]) -> pl.LazyFrame:
     """``fm_classes``: per group and class, ``tp, fp, fn, support, predicted, class_index, total``."""
     hit = pl.col("y_true").eq_missing(pl.col("y_pred"))
