@@ -10,7 +10,6 @@ import duckdb
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.calibration import calibration_bins
 from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
@@ -32,12 +31,14 @@ from framemetrics.compilers.polars.query import (
     run_polars,
     shared_stage,
 )
+from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
+from framemetrics.stages.calibration import calibration_bins
 
 __all__ = ["PolarsBackend", "PolarsTables"]
 
@@ -162,9 +163,11 @@ class PolarsBackend(Backend):
         n_bins: int,
         level: str | None = None,
     ) -> pl.DataFrame:
-        levels = _levels(by, level)
-        rows = [canonical_frame(self.opened, plan, columns, g, drop_nulls=drop) for g in levels]
-        bins = [calibration_bins(r, plan, g, n_bins) for r, g in zip(rows, levels, strict=True)]
+        x, bins = rows_of(plan_inputs(plan)), []
+        for groups in _levels(by, level):
+            rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
+            binned = calibration_bins(rows, x, _keys(groups), groups, n_bins)
+            bins.append(binned.lazy.sort([*groups, "bin"], nulls_last=True))
         return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
 
     def paired(

@@ -13,7 +13,6 @@ import polars as pl
 from sqlglot import exp
 
 from framemetrics.compilers.sql import SQL
-from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
@@ -28,9 +27,18 @@ from framemetrics.compilers.sql.multiclass import (
 from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.compilers.sql.paired import paired_query
-from framemetrics.compilers.sql.query import QueryInputs, checks_query, plan_query, user_column
+from framemetrics.compilers.sql.query import (
+    QueryInputs,
+    checks_query,
+    group_keys,
+    input_select,
+    plan_literals,
+    plan_query,
+    user_column,
+)
 from framemetrics.compilers.sql.query import shared_stage as shared_stage_query
 from framemetrics.compilers.sql.script import script_views, statement_sql
+from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
@@ -45,8 +53,9 @@ from framemetrics.sources import (
     to_polars,
 )
 from framemetrics.spark import SparkSource, open_spark
+from framemetrics.stages.calibration import calibration_bins
 
-__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables"]
+__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables", "calibration_statement", "input_frame"]
 
 _tables = itertools.count()
 
@@ -182,7 +191,8 @@ class SqlBackend(Backend):
         level: str | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
-        return self.opened.fetch(calibration_query(plan, inputs, n_bins), inputs.by)
+        return self.opened.fetch(calibration_statement(plan, inputs, n_bins), inputs.by)
+
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float
     ) -> pl.DataFrame:
@@ -339,3 +349,36 @@ class TextTables(_SqlTables):
         """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
         assert isinstance(frame, SqlFrame)
         return statement_sql(self.statement.query(frame, order), dialect)
+
+
+def input_frame(plan: Plan, inputs: QueryInputs) -> SqlFrame:
+    """The rows of ``inputs`` as the stages read them, the first stage ``fm_input`` of a new statement: the group
+    keys ``fm_g0...`` and the canonical columns (:func:`~framemetrics.compilers.sql.query.input_select`).
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}, ("g",))
+    >>> input_frame(make_plan("roc_auc_score", weighted=False), inputs).columns
+    ('fm_g0', 'y_true', 'y_score', 'sample_weight')
+    """
+    keys = group_keys(inputs)
+    columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",))]
+    statement = Statement()
+    return SqlFrame(statement, statement.define("fm_input", input_select(plan, inputs, keys)), columns)
+
+
+def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Select:
+    """The calibration curve's bins per group of ``inputs`` (:func:`~framemetrics.stages.calibration.calibration_bins`)
+    as one statement, ordered by group (nulls last) then bin.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")})
+    >>> to_sql(calibration_statement(make_plan("brier_score_loss", weighted=False), inputs, 10)).endswith('ORDER BY "bin"')
+    True
+    """
+    rows = input_frame(plan, inputs)
+    bins = calibration_bins(rows, rows_of(plan_literals(plan, inputs)), group_keys(inputs), inputs.by, n_bins)
+    return rows.statement.query(bins, [*inputs.by, "bin"])

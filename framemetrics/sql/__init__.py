@@ -18,7 +18,6 @@ from framemetrics.columns import (
     prepare_metrics,
     sql_columns,
 )
-from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
@@ -26,6 +25,7 @@ from framemetrics.compilers.sql.query import QueryInputs, plan_query
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
+from framemetrics.engines.sql import calibration_statement
 from framemetrics.evaluation import evaluate_binary_or_regression
 from framemetrics.request import document, validate, validated
 from framemetrics.sql.detection import coco_query, nms_query, voc_query
@@ -310,7 +310,7 @@ def _calibration(*, table: str, n_bins: int, dialect: str, **request: Any) -> st
     prepared = prepare_calibration(n_bins, **request)
     plan, roles = prepared.resolved.plan, prepared.resolved.roles
     inputs = QueryInputs(table_name(table), sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
-    return to_sql(calibration_query(plan, inputs, n_bins), dialect, pretty=True)
+    return to_sql(calibration_statement(plan, inputs, n_bins), dialect, pretty=True)
 
 
 calibration_curve = _text_version(
