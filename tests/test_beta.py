@@ -1,8 +1,7 @@
 """The Beta quantile written once (core/beta.py) against SciPy's, on Polars and DuckDB, over the shapes'
 whole range: what Clopper-Pearson's interval reads.
 
-Through the compilers (:func:`~framemetrics.compilers.polars.beta_quantiles.beta_quantile_frame`,
-:func:`~framemetrics.compilers.sql.beta_quantiles.beta_quantile_ctes`) to 1e-9, and stage by stage: the stages of
+Through the stage written once (:func:`~framemetrics.stages.beta_quantiles.beta_quantiles`) to 1e-9, and stage by stage: the stages of
 :func:`~framemetrics.core.beta.beta_quantile_stages` as successive ``with_columns`` on Polars and nested ``SELECT``s
 on DuckDB give the same doubles, within ``1e-12 q (1 - q)`` or 1e-13 of SciPy. SciPy's ``beta.ppf`` (Boost's
 ``ibeta_inv``) is itself off where the shapes are far apart (a shape near 1e3 against one beyond 1e6: up to 1e-1
@@ -26,12 +25,13 @@ from hypothesis import strategies as st
 from scipy import stats
 from sqlglot import exp
 
-from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL
 from framemetrics.core.beta import BETA_INPUTS, BETA_QUANTILE, beta_quantile_stages
+from framemetrics.stages.beta_quantiles import beta_quantiles
 
 SHAPES = [0.01, 0.3, 1.0, 2.5, 20.0, 99.0, 100.5, 1e3, 1e5, 1e8, 1e12]
 PROBABILITIES = [1e-6, 0.025, 0.5, 0.975]
@@ -42,15 +42,15 @@ def _quantiles(engine: str, shapes: list[tuple[float, float]], p: float) -> list
     frame = pl.DataFrame({"g": list(range(len(shapes))), "a": [a for a, _ in shapes], "b": [b for _, b in shapes]},
                          schema={"g": pl.Int64, "a": pl.Float64, "b": pl.Float64})  # fmt: skip
     if engine == "polars":
-        out = beta_quantile_frame(frame.lazy().rename({"g": "fm_g0"}), ["fm_g0"], [(pl.col("a"), pl.col("b"))], p)
-        return out.sort("fm_g0").collect()["fm_q0"].to_list()
-    select = exp.select("fm_g0", "fm_q0").from_("fm_beta_quantiles").order_by("fm_g0")
-    select = select.with_("fm_statistics", as_="SELECT g AS fm_g0, a, b FROM frame")
-    for name, cte in beta_quantile_ctes(["fm_g0"], [(SQL.col("a"), SQL.col("b"))], p):
-        select = select.with_(name, as_=cte)
+        stats = PolarsFrame(frame.lazy().rename({"g": "fm_g0"}))
+        out = beta_quantiles(stats, ["fm_g0"], [(pl.col("a"), pl.col("b"))], p)
+        return out.collect().sort("fm_g0")["fm_q0"].to_list()
+    statement = Statement()
+    stats = SqlFrame.table(statement, "frame", {"fm_g0": "g", "a": "a", "b": "b"})
+    out = beta_quantiles(stats, ["fm_g0"], [(SQL.col("a"), SQL.col("b"))], p)
     con = duckdb.connect()
     con.register("frame", frame)
-    return [row[1] for row in con.sql(to_sql(select)).fetchall()]
+    return [row[1] for row in con.sql(to_sql(statement.query(out.keep("fm_g0", "fm_q0"), ["fm_g0"]))).fetchall()]
 
 
 def _check(got: list[float | None], shapes: list[tuple[float, float]], p: float) -> None:
@@ -102,7 +102,7 @@ def test_clopper_pearson_shapes_up_to_a_billion_trials_and_fractional_kish_count
 def test_a_null_shape_gives_a_null_quantile_on_both_engines():
     frame = pl.LazyFrame({"fm_g0": [0, 1], "a": [None, 2.0], "b": [3.0, None]}, schema={"fm_g0": pl.Int64,
                          "a": pl.Float64, "b": pl.Float64})  # fmt: skip
-    out = beta_quantile_frame(frame, ["fm_g0"], [(pl.col("a"), pl.col("b"))], 0.025).collect()
+    out = beta_quantiles(PolarsFrame(frame), ["fm_g0"], [(pl.col("a"), pl.col("b"))], 0.025).collect().sort("fm_g0")
     assert out["fm_q0"].to_list() == [None, None]
 
 

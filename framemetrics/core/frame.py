@@ -146,3 +146,10 @@ class Frame(ABC):
         shared = (set(self.columns) & set(other.columns)) - set(on)
         if shared:
             raise ValueError(f"join would repeat the columns {sorted(shared)}")
+
+    def named_deep(self, name: str) -> Self:
+        """This frame as the stage ``name``, its expressions nested deep (the Beta quantile's steps): computed apart
+        from the stages reading it, never merged into them (SQL: a materialized ``WITH`` table, refused by a dialect
+        whose parser cannot take it).
+        """
+        return self.named(name)

@@ -25,9 +25,9 @@ class PolarsFrame(Frame):
 
     ns = POLARS
 
-    def __init__(self, lazy: pl.LazyFrame) -> None:
-        self.lazy = lazy
-        self.columns = tuple(lazy.collect_schema().names())
+    def __init__(self, lazy: pl.LazyFrame, columns: Sequence[str] | None = None) -> None:
+        self.lazy = lazy  # columns: where known, no schema is resolved (deep expressions take long to type)
+        self.columns = tuple(lazy.collect_schema().names() if columns is None else columns)
 
     @classmethod
     def values(cls, columns: Mapping[str, Sequence[Any]]) -> PolarsFrame:
@@ -42,7 +42,7 @@ class PolarsFrame(Frame):
         return self.lazy.collect()
 
     def select(self, columns: Mapping[str, Any]) -> PolarsFrame:
-        return PolarsFrame(self.lazy.select(**columns))
+        return PolarsFrame(self.lazy.select(**columns), list(columns))
 
     def with_first(
         self, name: str, partition: Sequence[str], order: Sequence[pl.Expr], eligible: pl.Expr
@@ -88,8 +88,8 @@ class PolarsFrame(Frame):
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> PolarsFrame:
         if not keys:
-            return PolarsFrame(self.lazy.select(**aggregates))
-        return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates))
+            return PolarsFrame(self.lazy.select(**aggregates), list(aggregates))
+        return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates), [*keys, *aggregates])
 
     def concat(self, other: Frame) -> PolarsFrame:
         assert isinstance(other, PolarsFrame)

@@ -9,8 +9,8 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
 from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.stages import (
     aggregated,
@@ -26,6 +26,7 @@ from framemetrics.compilers.polars.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import bin_score, curve_rows
+from framemetrics.stages.beta_quantiles import beta_quantiles
 
 __all__ = [
     "NO_SHARED_SCANS",
@@ -221,7 +222,7 @@ def run_polars(
     values = {call.name: formula_expr(call, columns_of, columns_of) for call in plan.calls}
     pairs, quantiles = plan.beta_quantiles(POLARS, columns_of)
     if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
-        beta = beta_quantile_frame(stats, keys, pairs, plan.beta_probability)
+        beta = beta_quantiles(PolarsFrame(stats), keys, pairs, plan.beta_probability).lazy
         stats = stats.join(beta, on=keys, nulls_equal=True) if keys else stats.join(beta, how="cross")
     for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
         columns = columns_of | {local: pl.col(name) for local, name in names.items()}

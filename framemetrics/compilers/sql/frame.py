@@ -17,10 +17,11 @@ from typing import Any
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.dialects import DEEP, MATERIALIZE
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.core.frame import Frame
 
-__all__ = ["SqlFrame", "Statement", "needed_stages"]
+__all__ = ["SqlFrame", "Statement", "needed_stages", "stage_ctes"]
 
 
 def needed_stages(tree: exp.Expression, ctes: Sequence[exp.CTE]) -> set[str]:
@@ -156,7 +157,7 @@ class SqlFrame(Frame):
         """A column kept under its name is selected bare: Spark's optimizer (rule ``RemoveRedundantAliases``)
         made an unresolved plan of ``x AS x`` in both branches of a ``UNION ALL`` under a window."""
         named = [e if _same_column(e, n) else exp.alias_(SQL._value(e), n) for n, e in columns.items()]
-        return self._derived(exp.select(*named).from_(self.source()), list(columns))
+        return self._derived(exp.select(*named).from_(self.source(), copy=False), list(columns))
 
     def rename(self, names: Mapping[str, str]) -> SqlFrame:
         renamed = [
@@ -211,6 +212,13 @@ class SqlFrame(Frame):
         table = self.statement.define(name, exp.union(anchor, term, distinct=False), self.columns)
         return SqlFrame(self.statement, table, self.columns)
 
+    def named_deep(self, name: str) -> SqlFrame:
+        """The stage ``name`` marked ``MATERIALIZE`` (PostgreSQL would inline it, running out of memory) and
+        ``DEEP`` (too deep for some engines' parsers: :class:`~framemetrics.compilers.sql.dialects.Dialect`)."""
+        self.tree.meta[DEEP] = True
+        self.tree.meta[MATERIALIZE] = True
+        return self.named(name)
+
 
 def _same_column(value: Any, name: str) -> bool:
     """``value`` is the unqualified column ``name``."""
@@ -222,3 +230,17 @@ def _aliased(frame: SqlFrame, alias: str) -> exp.Expression:
     if isinstance(frame.tree, exp.Table):
         return exp.alias_(frame.tree.copy(), alias, table=True)
     return exp.Subquery(this=frame.tree.copy(), alias=exp.TableAlias(this=exp.to_identifier(alias)))
+
+
+def stage_ctes(frame: SqlFrame, name: str) -> list[tuple[str, exp.Select]]:
+    """The stages of ``frame``'s statement, the last ``frame`` itself as ``name``: for a statement built as a list
+    of ``(name, select)``.
+
+    Examples
+    --------
+    >>> f = SqlFrame(Statement(), exp.table_("fm_statistics"), ["k"])
+    >>> [(n, q.sql()) for n, q in stage_ctes(f.filter(f.ns.col("k") > 1), "fm_kept")]
+    [('fm_kept', 'SELECT k FROM fm_statistics WHERE k > 1')]
+    """
+    frame.named(name)
+    return [(cte.alias, cte.this) for cte in frame.statement.ctes]

@@ -18,9 +18,9 @@ from functools import reduce
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
+from framemetrics.compilers.sql.frame import SqlFrame, Statement, stage_ctes
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import (
     cell_statistics,
@@ -34,6 +34,7 @@ from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import MetricCall, Plan
 from framemetrics.core.statistics import STATISTICS, Rows
+from framemetrics.stages.beta_quantiles import beta_quantiles
 
 __all__ = [
     "QueryInputs",
@@ -271,7 +272,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     curves, rankings = curve_ctes(plan, literals, keys, stage)
     ctes += curves
     if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
-        ctes += beta_quantile_ctes(keys, pairs, plan.beta_probability)
+        statistics = SqlFrame(Statement(), exp.table_("fm_statistics"), keys)
+        ctes += stage_ctes(beta_quantiles(statistics, keys, pairs, plan.beta_probability), "fm_beta_quantiles")
         rankings.append("fm_beta_quantiles")
     if plan.bootstrapped:
         replicates = bootstrap_ctes(plan, literals, keys)
