@@ -153,3 +153,41 @@ class Frame(ABC):
         whose parser cannot take it).
         """
         return self.named(name)
+
+    @abstractmethod
+    def running(
+        self,
+        partition: Sequence[str],
+        order: str,
+        *,
+        sums: Mapping[str, str],
+        before: Mapping[str, str] | None = None,
+        totals: Mapping[str, str] | None = None,
+        following: Mapping[str, str] | None = None,
+        first: str | None = None,
+    ) -> Self:
+        """The rows with running values through each partition in descending ``order``.
+
+        ``order`` is a column whose values are distinct within a partition
+        (nulls last). Each entry ``name: column`` of ``sums`` adds the sum of
+        ``column`` over the rows up to and including this one, of ``before``
+        the sum over the rows before it (0.0 on the first), of ``totals``
+        the partition's sum, of ``following`` the next row's value (null on
+        the last); ``first`` names a flag true on the partition's first row.
+        The columns are added in the order sums, totals, before, following,
+        first.
+
+        Each backend lowers it to its fastest plan: Polars sorts once by
+        ``order`` and takes plain windows over the partition, SQL writes
+        windows over ``PARTITION BY partition ORDER BY order DESC`` (Spark:
+        the aggregate feeding them reads its rows distributed by the
+        partition, the totals computed as windows of the same order).
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.polars.frame import PolarsFrame
+        >>> f = PolarsFrame.values({"g": [1, 1, 2], "s": [0.2, 0.9, 0.5], "w": [1.0, 2.0, 4.0]})
+        >>> out = f.running(["g"], "s", sums={"run": "w"}, before={"prev": "w"}, totals={"total": "w"}, first="top")
+        >>> out.collect().sort("g", "s").select("run", "prev", "total", "top").rows()
+        [(3.0, 2.0, 3.0, False), (2.0, 0.0, 3.0, True), (4.0, 0.0, 4.0, True)]
+        """

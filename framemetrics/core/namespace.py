@@ -217,3 +217,7 @@ class Namespace(ABC):
     def indicator(self, condition: Expr) -> Expr:
         """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""
         return self.to_float(condition)
+
+    def score(self, x: Expr) -> Expr:
+        """A score as the curve stage groups and sorts it (SQL engines: the column's own type)."""
+        return x

@@ -103,6 +103,30 @@ class PolarsFrame(Frame):
             current = step(PolarsFrame(current.lazy())).collect()
         return PolarsFrame(pl.concat(rounds, how="vertical_relaxed").lazy() if rounds else current.lazy())
 
+    def running(
+        self,
+        partition: Sequence[str],
+        order: str,
+        *,
+        sums: Mapping[str, str],
+        before: Mapping[str, str] | None = None,
+        totals: Mapping[str, str] | None = None,
+        following: Mapping[str, str] | None = None,
+        first: str | None = None,
+    ) -> PolarsFrame:
+        """One sort on ``order`` alone, then plain windows over the partition (which keep each partition's
+        rows in frame order): a multi-key sort (partition, order) measured 1.3-1.4x slower for the whole AUC."""
+        c = pl.col
+        columns = {name: c(column).cum_sum() for name, column in sums.items()}
+        columns |= {name: c(column).sum() for name, column in (totals or {}).items()}
+        columns |= {name: c(column).cum_sum().shift(1, fill_value=0.0) for name, column in (before or {}).items()}
+        columns |= {name: c(column).shift(-1) for name, column in (following or {}).items()}
+        if first is not None:
+            columns[first] = pl.int_range(pl.len()) == 0
+        ordered = self.lazy.sort(order, descending=True, nulls_last=True)
+        windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
+        return PolarsFrame(ordered.with_columns(**windows))
+
 
 def _series(name: str, values: Sequence[Any]) -> pl.Series:
     kinds = {type(v) for v in values}

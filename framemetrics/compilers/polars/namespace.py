@@ -144,6 +144,10 @@ class PolarsNamespace(Namespace):
             return running.over(_partition(partition), order_by=list(order))
         return {"sum": x.sum, "min": x.min, "max": x.max}[kind]().over(_partition(partition))
 
+    def score(self, x: pl.Expr) -> pl.Expr:
+        """A 64-bit float, whatever the column's type."""
+        return x.cast(pl.Float64)
+
 
 def _partition(names: Sequence[str]) -> list[pl.Expr]:
     """The partition of a window: its columns, or one partition of every row."""
