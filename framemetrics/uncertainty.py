@@ -2,8 +2,7 @@
 
 :func:`roc_auc_ci` is :func:`framemetrics.evaluate` of ``roc_auc_score``
 with its interval (``ci=``) and standard error; :func:`compare_auc` runs the
-paired stage (:mod:`framemetrics.compilers.polars.paired`,
-:mod:`framemetrics.compilers.sql.paired`). The formulas are those of
+paired stage (:mod:`framemetrics.stages.paired`). The formulas are those of
 :mod:`framemetrics.core.intervals`; the README's "Uncertainty" section
 says when each interval is used.
 """
@@ -25,16 +24,16 @@ from framemetrics.columns import (
     prepare_metrics,
 )
 from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, user_column
 from framemetrics.compose import interval_expr
-from framemetrics.core.checks import check, check_counts
+from framemetrics.core.checks import check
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.intervals import PAIRED_OUTPUTS, interval_z
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import MetricsArg, Plan
 from framemetrics.core.registry import get_metric
 from framemetrics.engines import open_engine
+from framemetrics.engines.sql import paired_statement
 from framemetrics.evaluation import check_schema, evaluate, per_group, raise_for_invalid, run_prepared
 from framemetrics.request import validated
 from framemetrics.sources import Source
@@ -392,4 +391,4 @@ def paired_tree(paired: Paired, table: Any) -> Any:
     """The paired test's statement over ``table`` (a sqlglot FROM clause), as a tree."""
     plan = paired.plan
     inputs = QueryInputs(table, _paired_columns(paired, SQL, user_column), paired.by, paired.drop)
-    return paired_query(plan, inputs, check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label), paired.z)
+    return paired_statement(plan, inputs, paired.z)

@@ -22,7 +22,6 @@ from framemetrics.compilers.polars.multiclass import (
     run_mc_polars,
 )
 from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
-from framemetrics.compilers.polars.paired import paired_result
 from framemetrics.compilers.polars.query import (
     NO_SHARED_SCANS,
     aggregate,
@@ -32,6 +31,7 @@ from framemetrics.compilers.polars.query import (
     shared_stage,
 )
 from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
@@ -39,6 +39,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
 from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.paired import paired_test
 
 __all__ = ["PolarsBackend", "PolarsTables"]
 
@@ -175,8 +176,9 @@ class PolarsBackend(Backend):
     ) -> pl.DataFrame:
         scored = {role: value for role, value in columns.items() if role != "y_score_2"}
         second = {"y_score_2": columns["y_score_2"]}
-        data = canonical_frame(self.opened, plan, scored, by, drop_nulls=drop, extra=second)
-        return paired_result(data, plan, by, z).collect()
+        data = PolarsFrame(canonical_frame(self.opened, plan, scored, by, drop_nulls=drop, extra=second))
+        counts = check_counts(plan.checks, POLARS, plan.pos_label, plan.neg_label)
+        return paired_test(data, _keys(by), by, rows_of(plan_inputs(plan)), counts, z).collect()
 
     def multiclass(self, request: Any) -> pl.DataFrame:
         plan, by = request.plan, request.by

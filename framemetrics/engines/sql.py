@@ -26,7 +26,6 @@ from framemetrics.compilers.sql.multiclass import (
 )
 from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.namespace import identifier, table_name
-from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import (
     QueryInputs,
     checks_query,
@@ -54,8 +53,17 @@ from framemetrics.sources import (
 )
 from framemetrics.spark import SparkSource, open_spark
 from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.paired import paired_test
 
-__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables", "calibration_statement", "input_frame"]
+__all__ = [
+    "DuckDBTables",
+    "SparkTables",
+    "SqlBackend",
+    "TextTables",
+    "calibration_statement",
+    "input_frame",
+    "paired_statement",
+]
 
 _tables = itertools.count()
 
@@ -196,9 +204,7 @@ class SqlBackend(Backend):
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float
     ) -> pl.DataFrame:
-        counts = check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label)
-        query = paired_query(plan, self._inputs(columns, by, drop), counts, z, with_checks=True)
-        return self.opened.fetch(query, by)
+        return self.opened.fetch(paired_statement(plan, self._inputs(columns, by, drop), z, checks=True), by)
 
     def multiclass(self, request: Any) -> pl.DataFrame:
         query = bootstrap_mc_query if request.plan.bootstrapped else mc_query
@@ -351,9 +357,10 @@ class TextTables(_SqlTables):
         return statement_sql(self.statement.query(frame, order), dialect)
 
 
-def input_frame(plan: Plan, inputs: QueryInputs) -> SqlFrame:
+def input_frame(plan: Plan, inputs: QueryInputs, extra: Sequence[str] = ()) -> SqlFrame:
     """The rows of ``inputs`` as the stages read them, the first stage ``fm_input`` of a new statement: the group
-    keys ``fm_g0...`` and the canonical columns (:func:`~framemetrics.compilers.sql.query.input_select`).
+    keys ``fm_g0...`` and the canonical columns (:func:`~framemetrics.compilers.sql.query.input_select`), then the
+    roles ``extra`` beyond the plan's (a second score), each dropped at a null too where nulls are dropped.
 
     Examples
     --------
@@ -363,9 +370,14 @@ def input_frame(plan: Plan, inputs: QueryInputs) -> SqlFrame:
     ('fm_g0', 'y_true', 'y_score', 'sample_weight')
     """
     keys = group_keys(inputs)
-    columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",))]
+    columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",)), *extra]
+    select = input_select(plan, inputs, keys)
+    for role in extra:
+        select = select.select(exp.alias_(inputs.columns[role], role), copy=False)
+        if inputs.drop_nulls:
+            select = select.where(SQL.not_(SQL.is_null(inputs.columns[role].copy())), copy=False)
     statement = Statement()
-    return SqlFrame(statement, statement.define("fm_input", input_select(plan, inputs, keys)), columns)
+    return SqlFrame(statement, statement.define("fm_input", select), columns)
 
 
 def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Select:
@@ -382,3 +394,26 @@ def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.S
     rows = input_frame(plan, inputs)
     bins = calibration_bins(rows, rows_of(plan_literals(plan, inputs)), group_keys(inputs), inputs.by, n_bins)
     return rows.statement.query(bins, [*inputs.by, "bin"])
+
+
+def paired_statement(plan: Plan, inputs: QueryInputs, z: float, *, checks: bool = False) -> exp.Select:
+    """DeLong's paired test of ``y_score`` and ``y_score_2`` per group of ``inputs``
+    (:func:`~framemetrics.stages.paired.paired_test`) as one statement, ordered by group (nulls last).
+
+    ``plan`` is the plan of ``roc_auc_score`` (labels, weights, checks),
+    ``z`` the normal quantile of the interval; ``checks`` keeps the check
+    counts after the outputs.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> columns = {"y_true": user_column("y"), "y_score": user_column("a"), "y_score_2": user_column("b")}
+    >>> text = to_sql(paired_statement(make_plan("roc_auc_score", weighted=False), QueryInputs("t", columns), 1.96))
+    >>> text.startswith("WITH fm_input AS"), "fm_test_2" in text
+    (True, True)
+    """
+    rows = input_frame(plan, inputs, ["y_score_2"])
+    x = rows_of(plan_literals(plan, inputs))
+    counts = check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label)
+    test = paired_test(rows, group_keys(inputs), inputs.by, x, counts, z)
+    return rows.statement.query(test if checks else test.drop(*counts), inputs.by)
