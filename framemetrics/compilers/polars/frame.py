@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 import polars as pl
@@ -25,9 +26,13 @@ class PolarsFrame(Frame):
 
     ns = POLARS
 
-    def __init__(self, lazy: pl.LazyFrame, columns: Sequence[str] | None = None) -> None:
-        self.lazy = lazy  # columns: where known, no schema is resolved (deep expressions take long to type)
-        self.columns = tuple(lazy.collect_schema().names() if columns is None else columns)
+    def __init__(self, lazy: pl.LazyFrame) -> None:
+        self.lazy = lazy
+
+    @cached_property
+    def columns(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The column names, resolved when first read (resolving a plan's schema costs time at every step)."""
+        return tuple(self.lazy.collect_schema().names())
 
     @classmethod
     def values(cls, columns: Mapping[str, Sequence[Any]]) -> PolarsFrame:
@@ -42,7 +47,7 @@ class PolarsFrame(Frame):
         return self.lazy.collect()
 
     def select(self, columns: Mapping[str, Any]) -> PolarsFrame:
-        return PolarsFrame(self.lazy.select(**columns), list(columns))
+        return PolarsFrame(self.lazy.select(**columns))
 
     def with_first(
         self, name: str, partition: Sequence[str], order: Sequence[pl.Expr], eligible: pl.Expr
@@ -88,8 +93,8 @@ class PolarsFrame(Frame):
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> PolarsFrame:
         if not keys:
-            return PolarsFrame(self.lazy.select(**aggregates), list(aggregates))
-        return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates), [*keys, *aggregates])
+            return PolarsFrame(self.lazy.select(**aggregates))
+        return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates))
 
     def concat(self, other: Frame) -> PolarsFrame:
         assert isinstance(other, PolarsFrame)
