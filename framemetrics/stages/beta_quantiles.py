@@ -77,9 +77,10 @@ def beta_quantiles(stats: Frame, keys: Sequence[str], pairs: Sequence[tuple[Expr
 
     inputs = {**{key: ns.col(key) for key in keys}, "fm_j": number}
     rows = laid.join(ids, [], "cross").select(inputs | {name: picked(k) for k, name in enumerate(BETA_INPUTS)})
-    rows = rows.named("fm_beta_input")
-    for k, new in enumerate(_stages(ns, p)):
-        rows = rows.with_columns(**new).named_deep(f"fm_beta_{k}")
+    rows, carried = rows.named("fm_beta_input"), [*inputs, *BETA_INPUTS]
+    for k, new in enumerate(_stages(ns, p)):  # the columns carried by name: no engine resolves a deep schema
+        kept = {name: ns.col(name) for name in carried if name not in new}
+        rows, carried = rows.select(kept | new).named_deep(f"fm_beta_{k}"), [*kept, *new]
     quantile = ns.col(BETA_QUANTILE)
     pivoted = {f"fm_q{j}": ns.max(ns.when(of(j), quantile).otherwise(ns.null())) for j in range(len(pairs))}
     return rows.aggregate(keys, pivoted)
