@@ -146,3 +146,25 @@ class Frame(ABC):
         shared = (set(self.columns) & set(other.columns)) - set(on)
         if shared:
             raise ValueError(f"join would repeat the columns {sorted(shared)}")
+
+    def with_types_of(self, other: Frame, columns: Mapping[str, str]) -> Self:
+        """The rows with each column ``name`` of ``columns`` cast to the type of ``other``'s column
+        ``columns[name]`` (a class column of literals typed as the user's labels).
+
+        Here the rows as they are: a SQL literal takes the type of what it meets.
+        """
+        return self
+
+    @abstractmethod
+    def ranking_sums(self, keys: Sequence[str], name: str) -> Self:
+        """Per group of ``keys`` of these rows (``is_pos`` positive, ``y_score``, ``sample_weight``), the curve
+        stage's sums ``auc_sum, ap_sum, sum_pos, sum_neg`` (:mod:`framemetrics.core.statistics`); ``name``
+        names its stages."""
+
+    def class_ranking_sums(self, rows: Frame, keys: Sequence[str], n_scores: int) -> Self:
+        """The one-vs-rest sums of :meth:`ranking_sums` per group and ``column_index`` j (score ``s_j``, class j
+        positive) of these rows, whose unpivot (each row once per class) is ``rows``.
+
+        Here the sums of ``rows`` grouped by class as well.
+        """
+        return rows.ranking_sums([*keys, "column_index"], "fm_rank")

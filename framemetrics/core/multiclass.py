@@ -33,6 +33,7 @@ __all__ = [
     "CLASS_VALUES",
     "CURVE_STAGES",
     "KAPPA_COLUMNS",
+    "RANK_STATISTICS",
     "argmax_label",
     "average_column",
     "call_expr",
@@ -52,6 +53,8 @@ Expr = Any
 AVERAGE_ROWS = 1_000_000
 # The stages that read rows rather than the confusion cells: the one-vs-rest, one-vs-one and micro curves.
 CURVE_STAGES = frozenset({"ranking", "ovo", "micro"})
+# The sums of a ranking's curve stage those stages read, per group (one-vs-rest, one-vs-one or micro).
+RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
 
 
 def _total(values: list[Expr]) -> Expr:

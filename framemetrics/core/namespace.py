@@ -217,3 +217,7 @@ class Namespace(ABC):
     def indicator(self, condition: Expr) -> Expr:
         """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""
         return self.to_float(condition)
+
+    @abstractmethod
+    def to_text(self, x: Expr) -> Expr:
+        """``x`` cast to text (a class label as shown in a table)."""

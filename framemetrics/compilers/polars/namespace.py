@@ -144,6 +144,9 @@ class PolarsNamespace(Namespace):
             return running.over(_partition(partition), order_by=list(order))
         return {"sum": x.sum, "min": x.min, "max": x.max}[kind]().over(_partition(partition))
 
+    def to_text(self, x: pl.Expr) -> pl.Expr:
+        return x.cast(pl.String)
+
 
 def _partition(names: Sequence[str]) -> list[pl.Expr]:
     """The partition of a window: its columns, or one partition of every row."""

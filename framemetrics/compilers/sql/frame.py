@@ -18,7 +18,10 @@ from typing import Any
 from sqlglot import exp
 
 from framemetrics.compilers.sql.namespace import SQL, identifier
+from framemetrics.compilers.sql.stages import curve_statistics
 from framemetrics.core.frame import Frame
+from framemetrics.core.multiclass import RANK_STATISTICS
+from framemetrics.core.statistics import Rows
 
 __all__ = ["SqlFrame", "Statement", "needed_stages"]
 
@@ -210,6 +213,16 @@ class SqlFrame(Frame):
         self.statement.recursive = True
         table = self.statement.define(name, exp.union(anchor, term, distinct=False), self.columns)
         return SqlFrame(self.statement, table, self.columns)
+
+    def ranking_sums(self, keys: Sequence[str], name: str) -> SqlFrame:
+        """The curve stage's ``<name>_scores``, ``<name>_curve`` and ``<name>_ranking`` over these rows (a stage)."""
+        rows = self if isinstance(self.tree, exp.Table) else self.named(f"{name}_input")
+        x = Rows(y_true=SQL.col("is_pos"), y_pred=None, y_score=SQL.col("y_score"),
+                 sample_weight=SQL.col("sample_weight"), pos_label=SQL.lit(True), neg_label=SQL.lit(False),
+                 alpha=None, max_fpr=SQL.lit(1.0))  # fmt: skip
+        for stage, body in curve_statistics(x, list(keys), RANK_STATISTICS, source=rows.tree.name, prefix=name):
+            self.statement.define(stage, body)
+        return SqlFrame(self.statement, exp.table_(f"{name}_ranking"), [*keys, *RANK_STATISTICS])
 
 
 def _same_column(value: Any, name: str) -> bool:
