@@ -1984,10 +1984,17 @@ WITH fm_input AS (
 ), fm_scores AS (
   SELECT
     fm_g0,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(y_true = pos_label AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(y_true = neg_label AS DOUBLE)), 0) AS nw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+    FROM fm_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     y_score
@@ -1997,34 +2004,47 @@ WITH fm_input AS (
     y_score,
     pw,
     nw,
-    SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-    SUM(pw) OVER (PARTITION BY fm_g0) - SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fn,
-    SUM(nw) OVER (PARTITION BY fm_g0) - SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tn,
-    LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
-    LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
-    ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
-  FROM fm_scores
-  WHERE
-    pw + nw > 0
+    tp,
+    fp,
+    pos_total,
+    neg_total,
+    next_pw,
+    next_nw,
+    is_first,
+    pos_total - tp AS fn,
+    neg_total - fp AS tn
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      pw,
+      nw,
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS tp,
+      SUM(nw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS fp,
+      SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+      SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+      LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+      LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+      ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM (
+      SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw
+      FROM fm_scores
+      WHERE
+        pw + nw > 0
+    ) AS fm_2
+  ) AS fm_3
 ), fm_points AS (
   SELECT
     fm_g0,
@@ -2065,11 +2085,11 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           NOT drop_intermediate
@@ -2077,8 +2097,8 @@ WITH fm_input AS (
           OR next_pw IS NULL
           OR next_pw <> pw
           OR next_nw <> nw
-      ) AS fm_1
-    ) AS fm_3
+      ) AS fm_4
+    ) AS fm_6
     UNION ALL
     SELECT
       fm_g0,
@@ -2109,17 +2129,17 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           is_first
-      ) AS fm_2
-    ) AS fm_4
-  ) AS fm_5
+      ) AS fm_5
+    ) AS fm_7
+  ) AS fm_8
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",
@@ -2174,10 +2194,17 @@ WITH fm_input AS (
 ), fm_scores AS (
   SELECT
     fm_g0,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(y_true = pos_label AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(y_true = neg_label AS DOUBLE)), 0) AS nw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+    FROM fm_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     y_score
@@ -2187,34 +2214,47 @@ WITH fm_input AS (
     y_score,
     pw,
     nw,
-    SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-    SUM(pw) OVER (PARTITION BY fm_g0) - SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fn,
-    SUM(nw) OVER (PARTITION BY fm_g0) - SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tn,
-    LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
-    LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
-    ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
-  FROM fm_scores
-  WHERE
-    pw + nw > 0
+    tp,
+    fp,
+    pos_total,
+    neg_total,
+    next_pw,
+    next_nw,
+    is_first,
+    pos_total - tp AS fn,
+    neg_total - fp AS tn
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      pw,
+      nw,
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS tp,
+      SUM(nw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS fp,
+      SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+      SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+      LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+      LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+      ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM (
+      SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw
+      FROM fm_scores
+      WHERE
+        pw + nw > 0
+    ) AS fm_2
+  ) AS fm_3
 ), fm_points AS (
   SELECT
     fm_g0,
@@ -2263,16 +2303,16 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0
-      ) AS fm_1
-    ) AS fm_3
+      ) AS fm_4
+    ) AS fm_6
     UNION ALL
     SELECT
       fm_g0,
@@ -2303,17 +2343,17 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           is_first
-      ) AS fm_2
-    ) AS fm_4
-  ) AS fm_5
+      ) AS fm_5
+    ) AS fm_7
+  ) AS fm_8
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",
@@ -2368,10 +2408,17 @@ WITH fm_input AS (
 ), fm_scores AS (
   SELECT
     fm_g0,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(y_true = pos_label AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(y_true = neg_label AS DOUBLE)), 0) AS nw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+    FROM fm_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     y_score
@@ -2381,34 +2428,47 @@ WITH fm_input AS (
     y_score,
     pw,
     nw,
-    SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-    SUM(pw) OVER (PARTITION BY fm_g0) - SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fn,
-    SUM(nw) OVER (PARTITION BY fm_g0) - SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tn,
-    LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
-    LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
-    ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
-  FROM fm_scores
-  WHERE
-    pw + nw > 0
+    tp,
+    fp,
+    pos_total,
+    neg_total,
+    next_pw,
+    next_nw,
+    is_first,
+    pos_total - tp AS fn,
+    neg_total - fp AS tn
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      pw,
+      nw,
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS tp,
+      SUM(nw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS fp,
+      SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+      SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+      LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_pw,
+      LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) AS next_nw,
+      ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC) = 1 AS is_first
+    FROM (
+      SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw
+      FROM fm_scores
+      WHERE
+        pw + nw > 0
+    ) AS fm_2
+  ) AS fm_3
 ), fm_curve_ends AS (
   SELECT
     fm_g0,
@@ -2419,11 +2479,11 @@ WITH fm_input AS (
     fp,
     pos_total,
     neg_total,
-    fn,
-    tn,
     next_pw,
     next_nw,
     is_first,
+    fn,
+    tn,
     MAX(CASE WHEN nw > 0 THEN y_score ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_negative,
     MIN(CASE WHEN pw > 0 THEN y_score ELSE CAST(NULL AS DOUBLE) END) OVER (PARTITION BY fm_g0) AS fm_positive
   FROM fm_curve
@@ -2510,18 +2570,18 @@ WITH fm_input AS (
                 fp,
                 pos_total,
                 neg_total,
-                fn,
-                tn,
                 next_pw,
                 next_nw,
                 is_first,
+                fn,
+                tn,
                 fm_negative,
                 fm_positive
               FROM fm_curve_ends
               WHERE
                 NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0
-            ) AS fm_1
-          ) AS fm_3
+            ) AS fm_4
+          ) AS fm_6
           UNION ALL
           SELECT
             fm_g0,
@@ -2556,24 +2616,24 @@ WITH fm_input AS (
                 fp,
                 pos_total,
                 neg_total,
-                fn,
-                tn,
                 next_pw,
                 next_nw,
                 is_first,
+                fn,
+                tn,
                 fm_negative,
                 fm_positive
               FROM fm_curve_ends
               WHERE
                 is_first
-            ) AS fm_2
-          ) AS fm_4
-        ) AS fm_5
-      ) AS fm_6
+            ) AS fm_5
+          ) AS fm_7
+        ) AS fm_8
+      ) AS fm_9
       WHERE
         fm_keep
-    ) AS fm_7
-  ) AS fm_8
+    ) AS fm_10
+  ) AS fm_11
 )
 SELECT
   fm_statistics.fm_g0 AS "segment",

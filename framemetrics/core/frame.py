@@ -155,16 +155,49 @@ class Frame(ABC):
         """
         return self
 
-    @abstractmethod
-    def ranking_sums(self, keys: Sequence[str], name: str) -> Self:
-        """Per group of ``keys`` of these rows (``is_pos`` positive, ``y_score``, ``sample_weight``), the curve
-        stage's sums ``auc_sum, ap_sum, sum_pos, sum_neg`` (:mod:`framemetrics.core.statistics`); ``name``
-        names its stages."""
+    def class_ranking_sums(self, keys: Sequence[str], n_scores: int) -> Self | None:
+        """The one-vs-rest ranking sums ``auc_sum, ap_sum, sum_pos, sum_neg`` per group of ``keys`` and
+        ``column_index`` j of these rows (``true_index``, ``sample_weight``; score ``s_j``, class j positive),
+        from a plan of the backend's own; None where it has none (the stage then unpivots the rows).
 
-    def class_ranking_sums(self, rows: Frame, keys: Sequence[str], n_scores: int) -> Self:
-        """The one-vs-rest sums of :meth:`ranking_sums` per group and ``column_index`` j (score ``s_j``, class j
-        positive) of these rows, whose unpivot (each row once per class) is ``rows``.
-
-        Here the sums of ``rows`` grouped by class as well.
+        Polars sorts each group's rows by every score in one pass, no unpivot.
         """
-        return rows.ranking_sums([*keys, "column_index"], "fm_rank")
+        return None
+
+    @abstractmethod
+    def running(
+        self,
+        partition: Sequence[str],
+        order: str,
+        *,
+        sums: Mapping[str, str],
+        before: Mapping[str, str] | None = None,
+        totals: Mapping[str, str] | None = None,
+        following: Mapping[str, str] | None = None,
+        first: str | None = None,
+    ) -> Self:
+        """The rows with running values through each partition in descending ``order``.
+
+        ``order`` is a column whose values are distinct within a partition
+        (nulls last). Each entry ``name: column`` of ``sums`` adds the sum of
+        ``column`` over the rows up to and including this one, of ``before``
+        the sum over the rows before it (0.0 on the first), of ``totals``
+        the partition's sum, of ``following`` the next row's value (null on
+        the last); ``first`` names a flag true on the partition's first row.
+        The columns are added in the order sums, totals, before, following,
+        first.
+
+        Each backend lowers it to its fastest plan: Polars sorts once by
+        ``order`` and takes plain windows over the partition, SQL writes
+        windows over ``PARTITION BY partition ORDER BY order DESC`` (Spark:
+        the aggregate feeding them reads its rows distributed by the
+        partition, the totals computed as windows of the same order).
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.polars.frame import PolarsFrame
+        >>> f = PolarsFrame.values({"g": [1, 1, 2], "s": [0.2, 0.9, 0.5], "w": [1.0, 2.0, 4.0]})
+        >>> out = f.running(["g"], "s", sums={"run": "w"}, before={"prev": "w"}, totals={"total": "w"}, first="top")
+        >>> out.collect().sort("g", "s").select("run", "prev", "total", "top").rows()
+        [(3.0, 2.0, 3.0, False), (2.0, 0.0, 3.0, True), (4.0, 0.0, 4.0, True)]
+        """

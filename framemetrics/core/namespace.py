@@ -221,3 +221,7 @@ class Namespace(ABC):
     @abstractmethod
     def to_text(self, x: Expr) -> Expr:
         """``x`` cast to text (a class label as shown in a table)."""
+
+    def score(self, x: Expr) -> Expr:
+        """A score as the curve stage groups and sorts it (SQL engines: the column's own type)."""
+        return x

@@ -18,8 +18,8 @@ program from the definitions of :mod:`framemetrics.core.multiclass`:
   (``auc_sum, ap_sum, sum_pos, sum_neg``), those of each pair of classes
   (Hand & Till) and of all (row, class) pairs pooled (micro).
 
-The ranking sums are the engine's curve stage
-(:meth:`~framemetrics.core.frame.Frame.ranking_sums`). :func:`metrics_table`,
+The ranking sums are read from the curve stage
+(:mod:`framemetrics.stages.curve_stage`). :func:`metrics_table`,
 :func:`report_table`, :func:`class_rows_table`, :func:`confusion_table` and
 :func:`checks_table` are the outputs.
 """
@@ -37,7 +37,8 @@ from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
-from framemetrics.core.statistics import Rows
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
+from framemetrics.stages.curve_stage import curve_stage
 
 __all__ = [
     "ClassFrames",
@@ -246,10 +247,30 @@ def rank_input(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     return reduce(lambda a, b: a.concat(b), (one(j) for j in range(1, plan.n_scores)), one(0)).named("fm_rank_input")
 
 
+def _ranking_sums(rows: Frame, keys: Sequence[str], name: str) -> Frame:
+    """Per group of ``keys`` of ``rows`` (``is_pos`` positive, ``y_score``, ``sample_weight``), the sums
+    :data:`~framemetrics.core.multiclass.RANK_STATISTICS` of the curve stage (its stages named ``name_...``).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> rows = PolarsFrame.values({"is_pos": [False, True, True], "y_score": [0.2, 0.2, 0.9],
+    ...                            "sample_weight": [1.0, 1.0, 1.0]})
+    >>> _ranking_sums(rows, [], "fm").collect().rows()
+    [(1.5, 1.6666666666666665, 2.0, 1.0)]
+    """
+    ns, c = rows.ns, rows.ns.col
+    x = Rows(c("is_pos"), None, c("y_score"), c("sample_weight"), pos_label=ns.lit(True), neg_label=ns.lit(False),
+             alpha=None, max_fpr=ns.lit(1.0))  # fmt: skip
+    points = CurvePoints.named(ns)
+    stage = curve_stage(rows, keys, x, name=name)
+    return stage.aggregate(keys, {s: STATISTICS[s].build(ns, points) for s in RANK_STATISTICS})
+
+
 def _ranking(data: Frame, rows: Frame, plan: Plan, keys: Sequence[str]) -> tuple[Frame, Frame]:
     """The one-vs-rest values per class (score ``s_j``, class j positive) and their summary per group."""
     ns = data.ns
-    sums = data.class_ranking_sums(rows, keys, plan.n_scores)
+    sums = data.class_ranking_sums(keys, plan.n_scores) or _ranking_sums(rows, [*keys, "column_index"], "fm_rank")
     values = sums.with_columns(**{name: _call(ns, call, {}, plan) for name, call in RANK_PER_CLASS.items()})
     values = values.named("fm_rank_values")
     summary = values.aggregate(keys, {"n_rank_classes": ns.count_rows(), **_averages(ns, plan, "ranking")})
@@ -267,7 +288,7 @@ def _ovo(rows: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     negatives = rows.filter(ns.not_(c("is_pos"))).with_columns(other=c("true_index"))
     others = rows.constant({"other": list(range(plan.n_scores))})
     positives = rows.filter(c("is_pos")).join(others, [], "cross").filter(ns.ne(c("other"), c("column_index")))
-    pairs = positives.concat(negatives).named("fm_ovo_input").ranking_sums([*keys, "column_index", "other"], "fm_ovo")
+    pairs = _ranking_sums(positives.concat(negatives), [*keys, "column_index", "other"], "fm_ovo")
     group = {k: c(k) for k in keys}
     a = pairs.select({**group, "ca": c("column_index"), "cb": c("other"), "auc_sum": c("auc_sum"),
                       "sum_pos": c("sum_pos"), "sum_neg": c("sum_neg")})  # fmt: skip
@@ -320,7 +341,7 @@ def class_frames(
         if "ovo" in stages:
             summaries.append(_ovo(rows, plan, keys))
         if "micro" in stages:
-            micro = rows.ranking_sums(keys, "fm_micro")
+            micro = _ranking_sums(rows, keys, "fm_micro")
             summaries.append(micro.rename({s: f"micro_{s}" for s in RANK_STATISTICS}))
     out.summaries = tuple(summaries)
     return out

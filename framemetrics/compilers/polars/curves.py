@@ -2,7 +2,7 @@
 :mod:`framemetrics.stages.curves` over Polars' curve stage.
 
 The curves' stage is the curve stage of the ranking metrics
-(:func:`framemetrics.compilers.polars.stages.curve_stage`, one sort) with
+(:func:`framemetrics.stages.curve_stage.curve_stage`, one sort) with
 its ``points`` columns, or the points of a shared stage; the points are
 then sorted by group and threshold. The SQL of a whole curve is
 :func:`framemetrics.compilers.sql.curves.curve_query`.
@@ -14,9 +14,10 @@ import polars as pl
 
 from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
-from framemetrics.compilers.polars.stages import curve_stage, rows_of
+from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.core.curves import Curve
 from framemetrics.stages import curves as stage
+from framemetrics.stages.curve_stage import curve_stage
 
 __all__ = ["curve_points", "shared_points", "stage_points"]
 
@@ -34,8 +35,7 @@ def curve_points(
     Parameters
     ----------
     data : polars.LazyFrame
-        Rows with the group columns ``keys``, the inputs' columns and
-        ``n_invalid``, the group's count of invalid rows.
+        Rows with the group columns ``keys`` and the inputs' columns.
     keys : list of str
         Group columns.
     inputs : MetricInputs
@@ -55,14 +55,14 @@ def curve_points(
     Examples
     --------
     >>> from framemetrics.core.curves import CURVES
-    >>> lf = pl.LazyFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8], "n_invalid": 0})
+    >>> lf = pl.LazyFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
     >>> x = MetricInputs.of(y_true="y", y_score="s")
     >>> out = curve_points(lf, [], x, CURVES["roc_curve"], drop_intermediate=False).collect()
     >>> out["threshold"].to_list(), out["tpr"].to_list()
     ([inf, 0.8, 0.4, 0.35, 0.1], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    points = curve_stage(data, keys, rows_of(inputs), previous=False, points=True, carry=("n_invalid",))
-    return stage_points(points, keys, curve, drop_intermediate, max_points)
+    points = curve_stage(PolarsFrame(data), keys, rows_of(inputs), points=True)
+    return stage_points(points.lazy, keys, curve, drop_intermediate, max_points)
 
 
 def shared_points(stage_frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
@@ -73,8 +73,8 @@ def shared_points(stage_frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     --------
     >>> from framemetrics.core.curves import CURVES
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
-    >>> shared = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")))
-    >>> stage_points(shared_points(shared, []), [], CURVES["roc_curve"], False).collect()["tpr"].to_list()
+    >>> shared = curve_stage(PolarsFrame(lf), [], rows_of(MetricInputs.of(y_true="y", y_score="s")))
+    >>> stage_points(shared_points(shared.lazy, []), [], CURVES["roc_curve"], False).collect()["tpr"].to_list()
     [0.0, 0.5, 1.0]
     """
     return stage.shared_points(PolarsFrame(stage_frame), keys).lazy
@@ -90,8 +90,8 @@ def stage_points(
     --------
     >>> from framemetrics.core.curves import CURVES
     >>> lf = pl.LazyFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
-    >>> points = curve_stage(lf, [], rows_of(MetricInputs.of(y_true="y", y_score="s")), points=True)
-    >>> stage_points(points, [], CURVES["precision_recall_curve"], False).collect()["threshold"].to_list()
+    >>> points = curve_stage(PolarsFrame(lf), [], rows_of(MetricInputs.of(y_true="y", y_score="s")), points=True)
+    >>> stage_points(points.lazy, [], CURVES["precision_recall_curve"], False).collect()["threshold"].to_list()
     [0.2, 0.9, inf]
     """
     frame = stage.curve_points(PolarsFrame(points), keys, curve, drop_intermediate, max_points)

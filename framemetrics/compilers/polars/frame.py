@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.stages import curve_statistics, many_curve_statistics
+from framemetrics.compilers.polars.stages import many_curve_statistics
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.statistics import Rows
@@ -112,18 +112,37 @@ class PolarsFrame(Frame):
         schema = other.lazy.collect_schema()
         return PolarsFrame(self.lazy.with_columns(pl.col(n).cast(schema[o]) for n, o in columns.items()))
 
-    def ranking_sums(self, keys: Sequence[str], name: str) -> PolarsFrame:
-        return PolarsFrame(
-            curve_statistics(self.lazy, list(keys), _ranked(pl.col("is_pos"), "y_score"), RANK_STATISTICS)
-        )
-
-    def class_ranking_sums(self, rows: Frame, keys: Sequence[str], n_scores: int) -> PolarsFrame:
+    def class_ranking_sums(self, keys: Sequence[str], n_scores: int) -> PolarsFrame:
         """Every class's curve stage from one pass over these rows, each group's rows sorted by every score
         column (:func:`~framemetrics.compilers.polars.stages.many_curve_statistics`), no unpivot."""
         xs = [_ranked(pl.col("true_index") == j, f"s_{j}") for j in range(n_scores)]
         sums = many_curve_statistics(self.lazy, list(keys), xs, RANK_STATISTICS)
         per_class = [s.with_columns(column_index=pl.lit(j, dtype=pl.Int64)) for j, s in enumerate(sums)]
         return PolarsFrame(pl.concat(per_class).select(*keys, "column_index", *RANK_STATISTICS))
+
+    def running(
+        self,
+        partition: Sequence[str],
+        order: str,
+        *,
+        sums: Mapping[str, str],
+        before: Mapping[str, str] | None = None,
+        totals: Mapping[str, str] | None = None,
+        following: Mapping[str, str] | None = None,
+        first: str | None = None,
+    ) -> PolarsFrame:
+        """One sort on ``order`` alone, then plain windows over the partition (which keep each partition's
+        rows in frame order): a multi-key sort (partition, order) measured 1.3-1.4x slower for the whole AUC."""
+        c = pl.col
+        columns = {name: c(column).cum_sum() for name, column in sums.items()}
+        columns |= {name: c(column).sum() for name, column in (totals or {}).items()}
+        columns |= {name: c(column).cum_sum().shift(1, fill_value=0.0) for name, column in (before or {}).items()}
+        columns |= {name: c(column).shift(-1) for name, column in (following or {}).items()}
+        if first is not None:
+            columns[first] = pl.int_range(pl.len()) == 0
+        ordered = self.lazy.sort(order, descending=True, nulls_last=True)
+        windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
+        return PolarsFrame(ordered.with_columns(**windows))
 
 
 def _ranked(y_true: pl.Expr, y_score: str) -> Rows:

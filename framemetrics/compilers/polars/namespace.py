@@ -147,6 +147,10 @@ class PolarsNamespace(Namespace):
     def to_text(self, x: pl.Expr) -> pl.Expr:
         return x.cast(pl.String)
 
+    def score(self, x: pl.Expr) -> pl.Expr:
+        """A 64-bit float, whatever the column's type."""
+        return x.cast(pl.Float64)
+
 
 def _partition(names: Sequence[str]) -> list[pl.Expr]:
     """The partition of a window: its columns, or one partition of every row."""

@@ -3,7 +3,7 @@
 
 The statement checks the input and counts rows per group
 (``fm_statistics``), builds the curve stage's points
-(:func:`~framemetrics.compilers.sql.stages.curve_stage`, or the points of a
+(:func:`~framemetrics.stages.curve_stage.curve_stage`, or the points of a
 shared stage) and runs the points' stage on a
 :class:`~framemetrics.compilers.sql.frame.SqlFrame` (``fm_points``). A group
 with an invalid row gets one row, NULL but for its group columns (the
@@ -22,15 +22,16 @@ from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import (
     QueryInputs,
     group_keys,
-    input_select,
+    input_frame,
     plan_literals,
     same_group,
     statistics_select,
 )
-from framemetrics.compilers.sql.stages import curve_stage, rows_of
+from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.curves import Curve, curve_outputs
 from framemetrics.core.plan import Plan
 from framemetrics.stages import curves as stages
+from framemetrics.stages.curve_stage import curve_stage
 
 __all__ = ["curve_query"]
 
@@ -90,14 +91,10 @@ def curve_query(
     literals = plan_literals(plan, inputs)
     drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
     statement = Statement()
-    statement.define("fm_input", input_select(plan, inputs, keys))
+    rows = input_frame(statement, plan, inputs, keys)
     statement.define("fm_statistics", statistics_select(plan, literals, keys, ("n_rows",)))
     if stage is None:
-        x = rows_of(literals)
-        for name, select in curve_stage(x, keys, x.y_score, points=True):
-            statement.define(name, select)
-        extra = ("fn", "tn", "next_pw", "next_nw", "is_first")
-        points = SqlFrame(statement, exp.table_("fm_curve"), [*keys, *_STAGE, *extra])
+        points = curve_stage(rows, keys, rows_of(literals), points=True)
         drop_flag = (inputs.literals or {}).get("drop_intermediate", drop)
     elif drop:
         raise ValueError("the points of a shared curve stage are all kept: drop_intermediate must be False")

@@ -17,11 +17,9 @@ from typing import Any
 
 from sqlglot import exp
 
+from framemetrics.compilers.sql.dialects import DISTRIBUTE, ORDERED
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import curve_statistics
 from framemetrics.core.frame import Frame
-from framemetrics.core.multiclass import RANK_STATISTICS
-from framemetrics.core.statistics import Rows
 
 __all__ = ["SqlFrame", "Statement", "needed_stages"]
 
@@ -214,15 +212,73 @@ class SqlFrame(Frame):
         table = self.statement.define(name, exp.union(anchor, term, distinct=False), self.columns)
         return SqlFrame(self.statement, table, self.columns)
 
-    def ranking_sums(self, keys: Sequence[str], name: str) -> SqlFrame:
-        """The curve stage's ``<name>_scores``, ``<name>_curve`` and ``<name>_ranking`` over these rows (a stage)."""
-        rows = self if isinstance(self.tree, exp.Table) else self.named(f"{name}_input")
-        x = Rows(y_true=SQL.col("is_pos"), y_pred=None, y_score=SQL.col("y_score"),
-                 sample_weight=SQL.col("sample_weight"), pos_label=SQL.lit(True), neg_label=SQL.lit(False),
-                 alpha=None, max_fpr=SQL.lit(1.0))  # fmt: skip
-        for stage, body in curve_statistics(x, list(keys), RANK_STATISTICS, source=rows.tree.name, prefix=name):
-            self.statement.define(stage, body)
-        return SqlFrame(self.statement, exp.table_(f"{name}_ranking"), [*keys, *RANK_STATISTICS])
+    def running(
+        self,
+        partition: Sequence[str],
+        order: str,
+        *,
+        sums: Mapping[str, str],
+        before: Mapping[str, str] | None = None,
+        totals: Mapping[str, str] | None = None,
+        following: Mapping[str, str] | None = None,
+        first: str | None = None,
+    ) -> SqlFrame:
+        """Windows ``OVER (PARTITION BY partition ORDER BY order DESC ROWS ...)``, computed by one Window operator.
+
+        Spark (the dialect's ``repartition``): the aggregate these rows come
+        from reads its rows distributed by the partition (``meta[DISTRIBUTE]``),
+        so that the windows need no second shuffle, and each total is written
+        as a window of the same order (``meta[ORDERED]``).
+        """
+
+        def over(function: exp.Expression, spec: dict | None = None) -> exp.Window:
+            ordered = exp.Order(expressions=[exp.Ordered(this=exp.column(order), desc=True)])
+            frame = exp.WindowSpec(**spec) if spec else None
+            return exp.Window(this=function, partition_by=[exp.column(k) for k in partition], order=ordered, spec=frame)
+
+        def total(column: str) -> exp.Window:
+            window = exp.Window(this=exp.Sum(this=exp.column(column)), partition_by=[exp.column(k) for k in partition])
+            window.meta[ORDERED] = over(exp.Sum(this=exp.column(column)), _ALL)
+            return window
+
+        columns = {name: over(exp.Sum(this=exp.column(column)), _THROUGH) for name, column in sums.items()}
+        columns |= {name: total(column) for name, column in (totals or {}).items()}
+        columns |= {
+            name: SQL.coalesce(over(exp.Sum(this=exp.column(column)), _BEFORE), SQL.lit(0.0))
+            for name, column in (before or {}).items()
+        }
+        columns |= {
+            name: over(exp.Anonymous(this="LEAD", expressions=[exp.column(column)]))
+            for name, column in (following or {}).items()
+        }
+        if first is not None:
+            columns[first] = exp.EQ(this=over(exp.RowNumber()), expression=exp.Literal.number(1))
+        _distribute(self, list(partition))
+        return self.with_columns(**columns)
+
+
+# The frames of the running windows, in the partition's order.
+_THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
+_BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
+_ALL = _THROUGH | {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
+
+
+def _distribute(frame: SqlFrame, partition: list[str]) -> None:
+    """Mark the aggregate ``frame`` reads from (through filters and selects, into named stages) as one whose rows
+    may be distributed by ``partition`` (``meta[DISTRIBUTE]``, Spark's repartition hint); none: nothing."""
+    bodies = {cte.alias: cte.this for cte in frame.statement.ctes}
+    tree = frame.tree
+    while True:
+        if isinstance(tree, exp.Table) and tree.name in bodies:
+            tree = bodies[tree.name]
+        elif isinstance(tree, exp.Select) and tree.args.get("group"):
+            tree.meta[DISTRIBUTE] = partition
+            return
+        elif isinstance(tree, exp.Select) and not tree.args.get("joins") and tree.args.get("from_"):
+            source = tree.args["from_"].this
+            tree = source.this if isinstance(source, exp.Subquery) else source
+        else:
+            return
 
 
 def _same_column(value: Any, name: str) -> bool:

@@ -21,6 +21,7 @@ from sqlglot import exp
 from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
+from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import (
     cell_statistics,
@@ -39,6 +40,7 @@ __all__ = [
     "QueryInputs",
     "checks_query",
     "group_keys",
+    "input_frame",
     "input_select",
     "kept_rows",
     "plan_literals",
@@ -133,6 +135,21 @@ def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select
     if plan.bootstrapped and plan.resampling.row_id is not None:  # read by every batch of replicates: inlined
         select.meta[INLINE] = True  # (a row's position, a window, is computed once)
     return select
+
+
+def input_frame(statement: Statement, plan: Plan, inputs: QueryInputs, keys: list[str]) -> SqlFrame:
+    """``fm_input`` (:func:`input_select`) defined in ``statement``, as a frame.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")})
+    >>> input_frame(Statement(), make_plan("roc_auc_score", weighted=False), inputs, []).columns
+    ('y_true', 'y_score', 'sample_weight')
+    """
+    columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",))]
+    columns += [ROW_KEY] if plan.bootstrapped else []
+    return SqlFrame(statement, statement.define("fm_input", input_select(plan, inputs, keys)), columns)
 
 
 def kept_rows(columns: list[exp.Alias], source: exp.Expression, required: Sequence[str]) -> exp.Select:

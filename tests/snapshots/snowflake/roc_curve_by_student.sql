@@ -24,10 +24,17 @@ WITH fm_input AS (
 ), fm_scores AS (
   SELECT
     fm_g0,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 1 AS INT) AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 0 AS INT) AS DOUBLE)), 0) AS nw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      sample_weight * CAST(CAST(y_true = 1 AS INT) AS DOUBLE) AS pw,
+      sample_weight * CAST(CAST(y_true = 0 AS INT) AS DOUBLE) AS nw
+    FROM fm_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     y_score
@@ -37,34 +44,47 @@ WITH fm_input AS (
     y_score,
     pw,
     nw,
-    SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-    SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
-    SUM(pw) OVER (PARTITION BY fm_g0) - SUM(pw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fn,
-    SUM(nw) OVER (PARTITION BY fm_g0) - SUM(nw) OVER (
-      PARTITION BY fm_g0
-      ORDER BY y_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tn,
-    LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) AS next_pw,
-    LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) AS next_nw,
-    ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) = 1 AS is_first
-  FROM fm_scores
-  WHERE
-    pw + nw > 0
+    tp,
+    fp,
+    pos_total,
+    neg_total,
+    next_pw,
+    next_nw,
+    is_first,
+    pos_total - tp AS fn,
+    neg_total - fp AS tn
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      pw,
+      nw,
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS tp,
+      SUM(nw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS fp,
+      SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+      SUM(nw) OVER (PARTITION BY fm_g0) AS neg_total,
+      LEAD(pw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) AS next_pw,
+      LEAD(nw) OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) AS next_nw,
+      ROW_NUMBER() OVER (PARTITION BY fm_g0 ORDER BY y_score DESC NULLS LAST) = 1 AS is_first
+    FROM (
+      SELECT
+        fm_g0,
+        y_score,
+        pw,
+        nw
+      FROM fm_scores
+      WHERE
+        pw + nw > 0
+    ) AS fm_2
+  ) AS fm_3
 ), fm_points AS (
   SELECT
     fm_g0,
@@ -105,16 +125,16 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           NOT TRUE OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
-      ) AS fm_1
-    ) AS fm_3
+      ) AS fm_4
+    ) AS fm_6
     UNION ALL
     SELECT
       fm_g0,
@@ -145,17 +165,17 @@ WITH fm_input AS (
           fp,
           pos_total,
           neg_total,
-          fn,
-          tn,
           next_pw,
           next_nw,
-          is_first
+          is_first,
+          fn,
+          tn
         FROM fm_curve
         WHERE
           is_first
-      ) AS fm_2
-    ) AS fm_4
-  ) AS fm_5
+      ) AS fm_5
+    ) AS fm_7
+  ) AS fm_8
 )
 SELECT
   fm_statistics.fm_g0 AS "student",
