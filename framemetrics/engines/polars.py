@@ -13,7 +13,6 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.calibration import calibration_bins
 from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
-from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.paired import paired_result
 from framemetrics.compilers.polars.query import (
@@ -185,11 +184,8 @@ class PolarsBackend(Backend):
         return _sorted(classes.checks_table(self._class_input(request), request.plan, request.by))
 
     def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
-        keys = _keys(request.by)
-        rows = classes.rank_input(self._class_input(request), request.plan, keys).lazy.with_columns(n_invalid=pl.lit(0))
-        x = MetricInputs.of(y_true="is_pos", y_score="y_score", sample_weight="sample_weight",
-                            pos_label=True, neg_label=False)  # fmt: skip
-        return curve_points(rows, [*keys, "column_index"], x, curve, drop_intermediate, max_points).collect()
+        data = self._class_input(request)
+        return _sorted(classes.class_curve_table(data, request.plan, request.by, curve, drop_intermediate, max_points))
 
     def class_table(self, kind: str, request: Any) -> pl.DataFrame:
         return _sorted(_CLASS_TABLES[kind](self._class_input(request), request.plan, request.by))

@@ -27,7 +27,7 @@ from framemetrics.compilers.sql.script import script_views, statement_sql
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
-from framemetrics.core.plan import Plan, make_plan
+from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import (
     Source,
@@ -201,13 +201,10 @@ class SqlBackend(Backend):
         return self.opened.fetch(statement.query(classes.checks_table(data, request.plan, request.by).frame))
 
     def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
-        binary = make_plan("roc_auc_score", weighted=True, pos_label=True, neg_label=False)
-        roles = {"y_true": "is_pos", "y_score": "y_score", "sample_weight": "sample_weight"}
-        segments = tuple(f"fm_segment_{i}" for i in range(len(request.by)))
-        rows = _one_vs_rest_rows(request.plan, request.sql_inputs(self.opened.table))
-        inputs = QueryInputs(rows, {r: exp.column(c) for r, c in roles.items()}, (*segments, "column_index"))
-        query = curve_query(curve, binary, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
-        return self.opened.fetch(query).rename({s: f"fm_g{i}" for i, s in enumerate(segments)})
+        statement = Statement()
+        data = request.sql_inputs(self.opened.table).frame(request.plan, statement)
+        table = classes.class_curve_table(data, request.plan, request.by, curve, drop_intermediate, max_points)
+        return self.opened.fetch(statement.query(table.frame, table.order)).drop(table.hidden)
 
     def class_table(self, kind: str, request: Any) -> pl.DataFrame:
         query = class_query(request.plan, request.sql_inputs(self.opened.table), kind)
@@ -239,25 +236,6 @@ def class_query(plan: Plan, inputs: McQueryInputs, kind: str = "metrics", *, che
     build = _CLASS_TABLES[kind]
     table = build(data, plan, inputs.by, checks=checks) if kind == "metrics" else build(data, plan, inputs.by)
     return statement.query(table.frame, table.order)
-
-
-def _one_vs_rest_rows(plan: Plan, inputs: McQueryInputs) -> exp.Subquery:
-    """Each row once per class (``fm_segment_<i>``, ``column_index``, ``y_score``, ``is_pos``), as a table: the
-    input of the one-vs-rest curves, whose stages are renamed ``fm_ovr_...`` (Spark lifts nested stages to the
-    top, where two of one name clash)."""
-    statement = Statement()
-    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
-    rows = classes.rank_input(inputs.frame(plan, statement), plan, keys)
-    columns = {f"fm_segment_{i}": exp.column(k) for i, k in enumerate(keys)}
-    columns |= {c: exp.column(c) for c in ("column_index", "y_score", "is_pos", "sample_weight")}
-    query = statement.query(rows.select(columns))
-    names = {cte.alias for cte in statement.ctes}
-    for table in query.find_all(exp.Table):
-        if table.name in names and not table.args.get("db"):
-            table.set("this", exp.to_identifier(f"fm_ovr_{table.name}"))
-    for cte in query.find_all(exp.CTE):
-        cte.set("alias", exp.TableAlias(this=exp.to_identifier(f"fm_ovr_{cte.alias}")))
-    return query.subquery("fm_one_vs_rest")
 
 
 class _SqlTables(Tables):

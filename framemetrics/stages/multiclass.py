@@ -32,19 +32,23 @@ from functools import reduce
 from typing import Any
 
 from framemetrics.core import multiclass as mc_core
-from framemetrics.core.cells import CLASSES, cell_sums, cell_totals
+from framemetrics.core.cells import CLASSES, cell_totals
+from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
+from framemetrics.stages.cells import cells as cells_stage
 from framemetrics.stages.curve_stage import curve_stage
+from framemetrics.stages.curves import curve_points
 
 __all__ = [
     "ClassFrames",
     "Table",
     "cells",
     "checks_table",
+    "class_curve_table",
     "class_frames",
     "class_rows_table",
     "confusion_table",
@@ -136,9 +140,8 @@ def cells(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     >>> cells(data, plan, []).collect().sort("y_true").select("y_true", "n_rows", "weight").rows()
     [(1, 2, 3.0), (2, 1, 3.0)]
     """
-    ns = data.ns
-    sums = cell_sums(ns, Rows.named(ns), stage_sums(ns, plan))
-    return data.aggregate([*keys, *plan_classes(plan)], sums).named("fm_cells")
+    counted = cells_stage(data, keys, Rows.named(data.ns), stage_sums(data.ns, plan), plan_classes(plan))
+    return counted.named("fm_cells")
 
 
 def groups(fm_cells: Frame, keys: Sequence[str]) -> Frame:
@@ -259,12 +262,16 @@ def _ranking_sums(rows: Frame, keys: Sequence[str], name: str) -> Frame:
     >>> _ranking_sums(rows, [], "fm").collect().rows()
     [(1.5, 1.6666666666666665, 2.0, 1.0)]
     """
-    ns, c = rows.ns, rows.ns.col
-    x = Rows(c("is_pos"), None, c("y_score"), c("sample_weight"), pos_label=ns.lit(True), neg_label=ns.lit(False),
-             alpha=None, max_fpr=ns.lit(1.0))  # fmt: skip
-    points = CurvePoints.named(ns)
-    stage = curve_stage(rows, keys, x, name=name)
+    ns, points = rows.ns, CurvePoints.named(rows.ns)
+    stage = curve_stage(rows, keys, _ranked(rows), name=name)
     return stage.aggregate(keys, {s: STATISTICS[s].build(ns, points) for s in RANK_STATISTICS})
+
+
+def _ranked(rows: Frame) -> Rows:
+    """The rows of a ranking as the curve stage reads them: ``is_pos`` positive, ``y_score``, ``sample_weight``."""
+    ns, c = rows.ns, rows.ns.col
+    return Rows(c("is_pos"), None, c("y_score"), c("sample_weight"), pos_label=ns.lit(True), neg_label=ns.lit(False),
+                alpha=None, max_fpr=ns.lit(1.0))  # fmt: skip
 
 
 def _ranking(data: Frame, rows: Frame, plan: Plan, keys: Sequence[str]) -> tuple[Frame, Frame]:
@@ -457,3 +464,31 @@ def checks_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     """The check counts per group (``fm_groups``): what the one-vs-rest curves raise on before running."""
     keys = _keys(by)
     return Table(groups(cells(data, plan, keys), keys).keep(*keys, *(check.name for check in plan.checks)))
+
+
+def class_curve_table(
+    data: Frame, plan: Plan, by: Sequence[str], curve: Curve, drop_intermediate: bool, max_points: int | None
+) -> Table:
+    """The one-vs-rest points of ``curve`` per group (``fm_g0``...) and ``column_index`` j: the binary curve
+    (:func:`framemetrics.stages.curves.curve_points`) of "is class j" scored by ``s_j``, sorted by group, class
+    and threshold (down for ROC, up for PR and DET).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.curves import CURVES
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["average_precision_macro"], task="multiclass", labels=[0, 1], n_scores=2, weighted=False)
+    >>> data = PolarsFrame.values({"true_index": [0, 1], "sample_weight": [1.0, 1.0], "s_0": [0.8, 0.3],
+    ...                            "s_1": [0.2, 0.7]})
+    >>> table = class_curve_table(data, plan, (), CURVES["roc_curve"], False, None)
+    >>> table.frame.collect().sort(table.order).filter(column_index=0)["tpr"].to_list()
+    [0.0, 1.0, 1.0]
+    """
+    keys = [*_keys(by), "column_index"]
+    rows = rank_input(data, plan, _keys(by))
+    stage = curve_stage(rows, keys, _ranked(rows), points=True, name="fm_ovr")
+    points = curve_points(stage, keys, curve, drop_intermediate, max_points)
+    threshold = points.ns.col("threshold")
+    ordered = points.with_columns(fm_order=-threshold if curve.descending else threshold)
+    return Table(ordered, (*keys, "fm_order"), ("fm_order",))
