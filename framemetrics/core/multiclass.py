@@ -1,8 +1,7 @@
 """The multiclass stages' sums and calls, written once over a namespace.
 
-Both compilers (:mod:`framemetrics.compilers.polars.multiclass`,
-:mod:`framemetrics.compilers.sql.multiclass`) build the same stages from
-these definitions: the check counts and row sums per group and cell of the
+The class stage (:mod:`framemetrics.stages.multiclass`, written once on a
+frame) is built from these definitions: the check counts and row sums per group and cell of the
 confusion matrix, the sums over a group's class rows, the kappa
 disagreements, Hand & Till's pair averages, and the application of a
 registry :class:`~framemetrics.core.registry.Call`.
