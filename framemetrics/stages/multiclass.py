@@ -118,12 +118,28 @@ def input_stage(raw: Frame, plan: Plan, required: Sequence[str]) -> Frame:
 
 
 def plan_classes(plan: Plan) -> tuple[str, ...]:
-    """The class columns of ``fm_cells``: ``y_true``, and ``y_pred`` where there are predictions."""
+    """The class columns of ``fm_cells``: ``y_true``, and ``y_pred`` where there are predictions
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["log_loss"], task="multiclass", labels=[0, 1], n_scores=2, has_pred=False, weighted=False)
+    >>> plan_classes(plan)
+    ('y_true',)
+    """
     return CLASSES if plan.has_pred else CLASSES[:1]
 
 
 def stage_sums(ns: Any, plan: Plan) -> dict[str, Expr]:
-    """The sums of ``fm_cells`` besides ``n_rows`` and ``weight``: the check counts and the row sums."""
+    """The sums of ``fm_cells`` besides ``n_rows`` and ``weight``: the check counts and the row sums
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.namespace import POLARS
+    >>> from framemetrics.core.plan import make_plan
+    >>> list(stage_sums(POLARS, make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)))
+    ['invalid_present_y_true', 'invalid_present_y_pred']
+    """
     sums = {c.name: mc_core.check_count(ns, c, plan.labels, plan.n_scores) for c in plan.checks}
     return sums | mc_core.row_sums(ns, {c.name for c in plan.calls}, plan.n_scores, plan.k)
 
@@ -145,14 +161,24 @@ def cells(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
 
 
 def groups(fm_cells: Frame, keys: Sequence[str]) -> Frame:
-    """``fm_groups``: the cells summed per group, the weight as ``total``."""
+    """``fm_groups``: the cells summed per group, the weight as ``total``
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
+    >>> groups(cells(data, plan, []), []).collect().select("n_rows", "total").rows()
+    [(3, 3.0)]
+    """
     ns = fm_cells.ns
     names = [n for n in fm_cells.columns if n not in (*keys, *CLASSES, "weight")]
     totals = cell_totals(ns, names) | {"total": ns.sum(ns.col("weight"))}
     return fm_cells.aggregate(keys, totals).named("fm_groups")
 
 
-def classes(fm_cells: Frame, fm_groups: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
+def _class_counts(fm_cells: Frame, fm_groups: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     """``fm_classes``: per group and class, ``tp, fp, fn, support, predicted, class_index, total``.
 
     A class's rows as a true class and as a predicted class, and with
@@ -327,13 +353,24 @@ def class_frames(
     fm_cells: Frame | None = None,
 ) -> ClassFrames:
     """The stages ``stages`` (``classes``, ``kappa``, ``ranking``, ``ovo``, ``micro``) over ``fm_input``
-    (``data``), from its cells or the given ``fm_cells``; the curves read ``data``'s rows."""
+    (``data``), from its cells or the given ``fm_cells``; the curves read ``data``'s rows
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> frames = class_frames(data, plan, [], plan.stages)
+    >>> frames.classes.collect().sort("class").select("class", "tp", "fp", "fn").rows()
+    [('a', 1.0, 1.0, 0.0), ('b', 1.0, 0.0, 1.0)]
+    """
     keys = list(keys)
     fm_cells = cells(data, plan, keys) if fm_cells is None else fm_cells
     out = ClassFrames(keys, data, fm_cells, groups(fm_cells, keys))
     ns, summaries = data.ns, []
     if "classes" in stages or "kappa" in stages:
-        out.classes = classes(fm_cells, out.groups, plan, keys)
+        out.classes = _class_counts(fm_cells, out.groups, plan, keys)
         values = {name: _call(ns, call, {}, plan) for name, call in PER_CLASS.items()}
         out.class_values = out.classes.with_columns(**values).named("fm_class_values")
         sums = mc_core.class_sums(ns) | _averages(ns, plan, "classes")
@@ -356,7 +393,17 @@ def class_frames(
 
 def metrics_frame(frames: ClassFrames, plan: Plan, *, checks: bool = True, internal: bool = False) -> Frame:
     """The metrics per group: the keys (``internal``: with the ``total`` weight), ``n_rows``, one column per
-    metric, then (``checks``) the check counts; the formulas over ``fm_groups`` and the stages' summaries."""
+    metric, then (``checks``) the check counts; the formulas over ``fm_groups`` and the stages' summaries
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> metrics_frame(class_frames(data, plan, [], plan.stages), plan, checks=False).collect().rows()
+    [(3, 0.6666666666666666)]
+    """
     keys = frames.keys
     table = reduce(lambda left, right: _join(left, right, keys), frames.summaries, frames.groups)
     ns, c = table.ns, table.ns.col
@@ -405,7 +452,18 @@ def _class_rows(metrics: Frame, per_class: Frame, plan: Plan, keys: Sequence[str
 
 def report_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     """The class report: per group, one row per class, then ``micro avg``, ``macro avg`` and ``weighted avg``;
-    ``plan`` holds the averaged metrics (see :func:`framemetrics.classification_report`)."""
+    ``plan`` holds the averaged metrics (see :func:`framemetrics.classification_report`)
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> averaged = [f"{m}_{a}" for a in ("micro", "macro", "weighted") for m in ("precision", "recall", "f1")]
+    >>> table = report_table(data, make_plan(averaged, task="multiclass", has_pred=True, weighted=False), ())
+    >>> table.frame.collect().sort(table.order)["class"].to_list()
+    ['a', 'b', 'micro avg', 'macro avg', 'weighted avg']
+    """
     keys, ranked = _keys(by), plan.n_scores > 0
     frames = class_frames(data, plan, keys, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
     metrics = metrics_frame(frames, plan, internal=True).named("fm_metrics")
@@ -432,7 +490,18 @@ def report_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
 
 
 def class_rows_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
-    """The class table: per group and class, the one-vs-rest counts and values (:data:`~framemetrics.core.multiclass.CLASS_TABLE`)."""
+    """The class table: per group and class, the one-vs-rest counts and values (:data:`~framemetrics.core.multiclass.CLASS_TABLE`)
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan({"fbeta_macro": {"beta": 2.0}}, task="multiclass", has_pred=True, weighted=False)
+    >>> table = class_rows_table(data, plan, ())
+    >>> table.frame.collect().sort(table.order).select("class", "tp", "tn", "recall").rows()
+    [('a', 1.0, 1.0, 1.0), ('b', 1.0, 1.0, 0.5)]
+    """
     keys = _keys(by)
     frames = class_frames(data, plan, keys, plan.stages | {"classes"})
     metrics = metrics_frame(frames, plan, internal=True).named("fm_metrics")
@@ -442,7 +511,17 @@ def class_rows_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
 
 def confusion_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     """The dense confusion matrix per group: every (true, predicted) pair of the group's classes with
-    ``n_rows`` and ``weight`` (0 where no row), and the group's check counts."""
+    ``n_rows`` and ``weight`` (0 where no row), and the group's check counts
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> table = confusion_table(data, make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False), ())
+    >>> table.frame.collect().sort(table.order).select("y_true", "y_pred", "n_rows").rows()
+    [('a', 'a', 1), ('a', 'b', 0), ('b', 'a', 1), ('b', 'b', 1)]
+    """
     keys = _keys(by)
     frames = class_frames(data, plan, keys, frozenset({"classes"}))
     ns, c = data.ns, data.ns.col
@@ -461,7 +540,17 @@ def confusion_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
 
 
 def checks_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
-    """The check counts per group (``fm_groups``): what the one-vs-rest curves raise on before running."""
+    """The check counts per group (``fm_groups``): what the one-vs-rest curves raise on before running
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
+    >>> checks_table(data, plan, ()).frame.collect().rows()
+    [(0, 0)]
+    """
     keys = _keys(by)
     return Table(groups(cells(data, plan, keys), keys).keep(*keys, *(check.name for check in plan.checks)))
 

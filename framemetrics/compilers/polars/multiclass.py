@@ -35,6 +35,22 @@ def mc_frames(
 def metrics_frame(
     frames: classes.ClassFrames, plan: Plan, by: tuple[str, ...], *, internal: bool = False
 ) -> pl.LazyFrame:
-    """The metrics per group (:func:`framemetrics.stages.multiclass.metrics_frame`), keys as ``by`` unless ``internal``."""
+    """The metrics per group (:func:`framemetrics.stages.multiclass.metrics_frame`), keys as ``by`` unless ``internal``.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
+    >>> data = pl.LazyFrame({"g": [1, 1], "y_true": [1, 2], "y_pred": [1, 1], "sample_weight": [1.0, 1.0]})
+    >>> metrics_frame(mc_frames(data.rename({"g": "fm_g0"}), plan, ["fm_g0"], plan.stages), plan, ("g",)).collect()
+    shape: (1, 5)
+    ┌─────┬────────┬────────────────┬────────────────────────┬────────────────────────┐
+    │ g   ┆ n_rows ┆ accuracy_score ┆ invalid_present_y_true ┆ invalid_present_y_pred │
+    │ --- ┆ ---    ┆ ---            ┆ ---                    ┆ ---                    │
+    │ i64 ┆ i64    ┆ f64            ┆ i64                    ┆ i64                    │
+    ╞═════╪════════╪════════════════╪════════════════════════╪════════════════════════╡
+    │ 1   ┆ 2      ┆ 0.5            ┆ 0                      ┆ 0                      │
+    └─────┴────────┴────────────────┴────────────────────────┴────────────────────────┘
+    """
     table = classes.metrics_frame(frames, plan, internal=internal)
     return table.lazy if internal else table.lazy.rename(dict(zip(frames.keys, by, strict=True)))

@@ -81,14 +81,30 @@ def _ctes(statement: Statement, *skipped: str) -> Ctes:
 
 
 def input_ctes(plan: Plan, inputs: McQueryInputs) -> Ctes:
-    """``fm_input``: the rows' canonical columns, with the bootstrap's row key."""
+    """``fm_input``: the rows' canonical columns, with the bootstrap's row key
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> [name for name, _ in input_ctes(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")))]
+    ['fm_input']
+    """
     statement = Statement()
     inputs.frame(plan, statement)
     return _ctes(statement)
 
 
 def cell_sums(plan: Plan) -> dict[str, exp.Expression]:
-    """The sums of ``fm_cells`` besides ``n_rows`` and ``weight``: the check counts and the row sums."""
+    """The sums of ``fm_cells`` besides ``n_rows`` and ``weight``: the check counts and the row sums
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> list(cell_sums(plan))
+    ['invalid_present_y_true', 'invalid_present_y_pred']
+    """
     return classes.stage_sums(SQL, plan)
 
 
@@ -97,7 +113,13 @@ def _cells(statement: Statement, names: list[str], keys: list[str]) -> SqlFrame:
 
 
 def groups_cte(names: list[str], keys: list[str]) -> tuple[str, exp.Select]:
-    """``fm_groups``: the columns ``names`` of ``fm_cells`` summed per group, the weight as ``total``."""
+    """``fm_groups``: the columns ``names`` of ``fm_cells`` summed per group, the weight as ``total``
+
+    Examples
+    --------
+    >>> groups_cte(["sum_log_loss"], ["fm_g0"])[1].sql()[:40]
+    'SELECT fm_g0, CAST(COALESCE(SUM(n_rows),'
+    """
     statement = Statement()
     classes.groups(_cells(statement, names, keys), keys)
     return _ctes(statement)[0]
@@ -105,7 +127,15 @@ def groups_cte(names: list[str], keys: list[str]) -> tuple[str, exp.Select]:
 
 def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str], rows: str = "fm_input") -> Ctes:
     """The stages after ``fm_cells`` and ``fm_groups`` per group of ``keys``, the curves reading the table
-    ``rows``, and ``fm_class_metrics`` (:func:`metrics_select`)."""
+    ``rows``, and ``fm_class_metrics`` (:func:`metrics_select`)
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> [name for name, _ in stage_ctes(plan, [], plan.stages)]
+    ['fm_classes', 'fm_class_values', 'fm_class_metrics']
+    """
     statement = Statement()
     names = [n for n in cell_sums(plan) if n not in ("n_rows", "weight")]
     columns = [*keys, "true_index", "sample_weight", *(f"s_{j}" for j in range(plan.n_scores))]
@@ -116,6 +146,14 @@ def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str], rows: str = 
 
 
 def metrics_select(plan: Plan, keys: list[str], by: tuple[str, ...], *, checks: bool, internal: bool) -> exp.Select:
-    """The metrics per group with the keys and ``total`` (``internal``) and the check counts: ``fm_class_metrics``."""
+    """The metrics per group with the keys and ``total`` (``internal``) and the check counts: ``fm_class_metrics``
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
+    >>> metrics_select(plan, [], (), checks=True, internal=True).sql()
+    'SELECT * FROM fm_class_metrics'
+    """
     assert internal and checks, "the bootstrap reads the internal metrics"
     return exp.select("*").from_("fm_class_metrics")
