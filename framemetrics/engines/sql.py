@@ -224,6 +224,7 @@ def class_query(plan: Plan, inputs: McQueryInputs, kind: str = "metrics", *, che
     --------
     >>> import duckdb
     >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan(["accuracy_score"], task="multiclass", weighted=False)
     >>> q = class_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")), checks=False)
     >>> con = duckdb.connect()

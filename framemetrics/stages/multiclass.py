@@ -242,8 +242,8 @@ def _kappa(fm_cells: Frame, fm_classes: Frame, plan: Plan, keys: Sequence[str]) 
     columns = {name: c(name) for name in mc_core.KAPPA_COLUMNS}
     sums = {w: mc_core.kappa_sums(ns, w, columns) for w in plan.kappa_weights}
     return [
-        observed.aggregate(keys, {f"observed_{w or 'none'}": s[0] for w, s in sums.items()}),
-        pairs.aggregate(keys, {f"expected_{w or 'none'}": s[1] for w, s in sums.items()}),
+        observed.aggregate(keys, {f"observed_{w or 'none'}": s[0] for w, s in sums.items()}).named("fm_kappa_observed"),
+        pairs.aggregate(keys, {f"expected_{w or 'none'}": s[1] for w, s in sums.items()}).named("fm_kappa_expected"),
     ]
 
 
@@ -307,6 +307,7 @@ def _ranking(data: Frame, rows: Frame, plan: Plan, keys: Sequence[str]) -> tuple
     values = sums.with_columns(**{name: _call(ns, call, {}, plan) for name, call in RANK_PER_CLASS.items()})
     values = values.named("fm_rank_values")
     summary = values.aggregate(keys, {"n_rank_classes": ns.count_rows(), **_averages(ns, plan, "ranking")})
+    summary = summary.named("fm_rank_summary")
     return values, summary
 
 
@@ -328,7 +329,8 @@ def _ovo(rows: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     b = pairs.select({**group, "cb": c("column_index"), "ca": c("other"), "auc_sum_ba": c("auc_sum")})
     joined = a.filter(c("ca") < c("cb")).join(b, [*keys, "ca", "cb"], nulls_equal=True)
     joined = joined.filter(ns.all(c("sum_pos") > 0, c("sum_neg") > 0))
-    return joined.aggregate(keys, mc_core.ovo_sums(ns, c("auc_sum"), c("auc_sum_ba"), c("sum_pos"), c("sum_neg")))
+    sums = mc_core.ovo_sums(ns, c("auc_sum"), c("auc_sum_ba"), c("sum_pos"), c("sum_neg"))
+    return joined.aggregate(keys, sums).named("fm_ovo")
 
 
 @dataclass
@@ -374,7 +376,7 @@ def class_frames(
         values = {name: _call(ns, call, {}, plan) for name, call in PER_CLASS.items()}
         out.class_values = out.classes.with_columns(**values).named("fm_class_values")
         sums = mc_core.class_sums(ns) | _averages(ns, plan, "classes")
-        summaries.append(out.class_values.aggregate(keys, sums))
+        summaries.append(out.class_values.aggregate(keys, sums).named("fm_class_summary"))
     if "kappa" in stages:
         summaries += _kappa(fm_cells, out.classes, plan, keys)
     if mc_core.CURVE_STAGES & stages:
@@ -386,7 +388,7 @@ def class_frames(
             summaries.append(_ovo(rows, plan, keys))
         if "micro" in stages:
             micro = _ranking_sums(rows, keys, "fm_micro")
-            summaries.append(micro.rename({s: f"micro_{s}" for s in RANK_STATISTICS}))
+            summaries.append(micro.rename({s: f"micro_{s}" for s in RANK_STATISTICS}).named("fm_micro"))
     out.summaries = tuple(summaries)
     return out
 
@@ -405,7 +407,8 @@ def metrics_frame(frames: ClassFrames, plan: Plan, *, checks: bool = True, inter
     [(3, 0.6666666666666666)]
     """
     keys = frames.keys
-    table = reduce(lambda left, right: _join(left, right, keys), frames.summaries, frames.groups)
+    # Named: each later step reads the join by its name (SQL), not a copy of it.
+    table = reduce(lambda left, right: _join(left, right, keys), frames.summaries, frames.groups).named("fm_summaries")
     ns, c = table.ns, table.ns.col
     n_invalid = reduce(lambda a, b: a + b, (c(check.name) for check in plan.checks))
     outputs = {k: c(k) for k in keys} | ({"total": c("total")} if internal else {})
@@ -435,7 +438,7 @@ def metrics_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool = 
     [(2, 0.5)]
     """
     frames = class_frames(data, plan, _keys(by), plan.stages)
-    return Table(_named(metrics_frame(frames, plan, checks=checks), by), tuple(by))
+    return Table(_named(metrics_frame(frames, plan, checks=checks).named("fm_metrics"), by), tuple(by))
 
 
 def _class_rows(metrics: Frame, per_class: Frame, plan: Plan, keys: Sequence[str], names: Sequence[str]) -> Frame:

@@ -134,7 +134,7 @@ def stage_ctes(plan: Plan, keys: list[str], stages: frozenset[str], rows: str = 
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
     >>> [name for name, _ in stage_ctes(plan, [], plan.stages)]
-    ['fm_classes', 'fm_class_values', 'fm_class_metrics']
+    ['fm_classes', 'fm_class_values', 'fm_class_summary', 'fm_summaries', 'fm_class_metrics']
     """
     statement = Statement()
     names = [n for n in cell_sums(plan) if n not in ("n_rows", "weight")]
