@@ -408,7 +408,8 @@ def metrics_frame(frames: ClassFrames, plan: Plan, *, checks: bool = True, inter
     """
     keys = frames.keys
     # Named: each later step reads the join by its name (SQL), not a copy of it.
-    table = reduce(lambda left, right: _join(left, right, keys), frames.summaries, frames.groups).named("fm_summaries")
+    table = reduce(lambda left, right: _join(left, right, keys), frames.summaries, frames.groups)
+    table = table.named("fm_summaries") if frames.summaries else table
     ns, c = table.ns, table.ns.col
     n_invalid = reduce(lambda a, b: a + b, (c(check.name) for check in plan.checks))
     outputs = {k: c(k) for k in keys} | ({"total": c("total")} if internal else {})
