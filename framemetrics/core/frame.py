@@ -154,6 +154,23 @@ class Frame(ABC):
         """
         return self.named(name)
 
+    def with_types_of(self, other: Frame, columns: Mapping[str, str]) -> Self:
+        """The rows with each column ``name`` of ``columns`` cast to the type of ``other``'s column
+        ``columns[name]`` (a class column of literals typed as the user's labels).
+
+        Here the rows as they are: a SQL literal takes the type of what it meets.
+        """
+        return self
+
+    def class_ranking_sums(self, keys: Sequence[str], n_scores: int) -> Self | None:
+        """The one-vs-rest ranking sums ``auc_sum, ap_sum, sum_pos, sum_neg`` per group of ``keys`` and
+        ``column_index`` j of these rows (``true_index``, ``sample_weight``; score ``s_j``, class j positive),
+        from a plan of the backend's own; None where it has none (the stage then unpivots the rows).
+
+        Polars sorts each group's rows by every score in one pass, no unpivot.
+        """
+        return None
+
     @abstractmethod
     def running(
         self,

@@ -1,8 +1,7 @@
 """The multiclass stages' sums and calls, written once over a namespace.
 
-Both compilers (:mod:`framemetrics.compilers.polars.multiclass`,
-:mod:`framemetrics.compilers.sql.multiclass`) build the same stages from
-these definitions: the check counts and row sums per group and cell of the
+The class stage (:mod:`framemetrics.stages.multiclass`, written once on a
+frame) is built from these definitions: the check counts and row sums per group and cell of the
 confusion matrix, the sums over a group's class rows, the kappa
 disagreements, Hand & Till's pair averages, and the application of a
 registry :class:`~framemetrics.core.registry.Call`.
@@ -33,6 +32,7 @@ __all__ = [
     "CLASS_VALUES",
     "CURVE_STAGES",
     "KAPPA_COLUMNS",
+    "RANK_STATISTICS",
     "argmax_label",
     "average_column",
     "call_expr",
@@ -52,6 +52,8 @@ Expr = Any
 AVERAGE_ROWS = 1_000_000
 # The stages that read rows rather than the confusion cells: the one-vs-rest, one-vs-one and micro curves.
 CURVE_STAGES = frozenset({"ranking", "ovo", "micro"})
+# The sums of a ranking's curve stage those stages read, per group (one-vs-rest, one-vs-one or micro).
+RANK_STATISTICS = ("auc_sum", "ap_sum", "sum_pos", "sum_neg")
 
 
 def _total(values: list[Expr]) -> Expr:

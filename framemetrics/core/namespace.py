@@ -218,6 +218,10 @@ class Namespace(ABC):
         """1.0 where ``condition`` holds, 0.0 where not, null where it is null."""
         return self.to_float(condition)
 
+    @abstractmethod
+    def to_text(self, x: Expr) -> Expr:
+        """``x`` cast to text (a class label as shown in a table)."""
+
     def score(self, x: Expr) -> Expr:
         """A score as the curve stage groups and sorts it (SQL engines: the column's own type)."""
         return x

@@ -13,15 +13,6 @@ from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
 from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
-from framemetrics.compilers.polars.inputs import MetricInputs
-from framemetrics.compilers.polars.multiclass import (
-    checks_frame,
-    class_table_frame,
-    confusion_frame,
-    rank_input,
-    report_frame,
-    run_mc_polars,
-)
 from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, plan_inputs, row_key
 from framemetrics.compilers.polars.stages import rows_of
@@ -32,6 +23,7 @@ from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
+from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
 from framemetrics.stages.calibration import calibration_bins
@@ -39,7 +31,11 @@ from framemetrics.stages.paired import paired_test
 
 __all__ = ["PolarsBackend", "PolarsTables"]
 
-_CLASS_TABLES = {"report": report_frame, "classes": class_table_frame, "confusion": confusion_frame}
+_CLASS_TABLES = {
+    "report": classes.report_table,
+    "classes": classes.class_rows_table,
+    "confusion": classes.confusion_table,
+}
 
 
 def _keys(by: tuple[str, ...]) -> list[str]:
@@ -201,26 +197,35 @@ class PolarsBackend(Backend):
 
     def multiclass(self, request: Any) -> pl.DataFrame:
         plan, by = request.plan, request.by
-        data = request.polars_input(self.opened)
+        data = self._class_input(request)
         if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
-            return bootstrap_mc_polars(data, plan, _keys(by), by).collect(engine="streaming")
+            return bootstrap_mc_polars(data.lazy, plan, _keys(by), by).collect(engine="streaming")
         # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
         flags = NO_SHARED_SCANS if CURVE_STAGES & plan.stages else pl.QueryOptFlags()
-        return run_mc_polars(data, plan, _keys(by), by).collect(optimizations=flags)
+        return _sorted(classes.metrics_table(data, plan, by), flags)
 
     def class_checks(self, request: Any) -> pl.DataFrame:
-        return checks_frame(request.polars_input(self.opened), request.plan, _keys(request.by)).collect()
+        return _sorted(classes.checks_table(self._class_input(request), request.plan, request.by))
 
     def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
-        keys = _keys(request.by)
-        rows = rank_input(request.polars_input(self.opened), request.plan, keys).with_columns(n_invalid=pl.lit(0))
-        x = MetricInputs.of(y_true="is_pos", y_score="y_score", sample_weight="sample_weight",
-                            pos_label=True, neg_label=False)  # fmt: skip
-        return curve_points(rows, [*keys, "column_index"], x, curve, drop_intermediate, max_points).collect()
+        data = self._class_input(request)
+        return _sorted(classes.class_curve_table(data, request.plan, request.by, curve, drop_intermediate, max_points))
 
     def class_table(self, kind: str, request: Any) -> pl.DataFrame:
-        build = _CLASS_TABLES[kind]
-        return build(request.polars_input(self.opened), request.plan, _keys(request.by), request.by).collect()
+        return _sorted(_CLASS_TABLES[kind](self._class_input(request), request.plan, request.by))
+
+    def _class_input(self, request: Any) -> PolarsFrame:
+        """``fm_input`` of a multiclass ``request``: its rows without those holding a null where it drops them."""
+        raw = PolarsFrame(request.polars_input(self.opened))
+        keys = _keys(request.by)
+        required = [c for c in raw.columns if c not in keys] if request.drop_nulls else []
+        return classes.input_stage(raw, request.plan, required)
+
+
+def _sorted(table: classes.Table, flags: pl.QueryOptFlags | None = None) -> pl.DataFrame:
+    """The rows of ``table``, sorted (nulls last), without its hidden columns."""
+    lazy = table.frame.lazy.sort(list(table.order), nulls_last=True) if table.order else table.frame.lazy
+    return lazy.collect(optimizations=flags or pl.QueryOptFlags()).drop(table.hidden)
 
 
 class PolarsTables(Tables):

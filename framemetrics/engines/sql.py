@@ -16,14 +16,7 @@ from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
-from framemetrics.compilers.sql.multiclass import checks_query as class_checks_query
-from framemetrics.compilers.sql.multiclass import (
-    class_table_query,
-    confusion_query,
-    mc_query,
-    one_vs_rest_rows,
-    report_query,
-)
+from framemetrics.compilers.sql.multiclass import McQueryInputs
 from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.compilers.sql.query import (
@@ -41,7 +34,7 @@ from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
-from framemetrics.core.plan import Plan, make_plan
+from framemetrics.core.plan import Plan
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import (
     Source,
@@ -52,6 +45,7 @@ from framemetrics.sources import (
     to_polars,
 )
 from framemetrics.spark import SparkSource, open_spark
+from framemetrics.stages import multiclass as classes
 from framemetrics.stages.calibration import calibration_bins
 from framemetrics.stages.paired import paired_test
 
@@ -61,13 +55,19 @@ __all__ = [
     "SqlBackend",
     "TextTables",
     "calibration_statement",
+    "class_query",
     "input_frame",
     "paired_statement",
 ]
 
 _tables = itertools.count()
 
-_CLASS_TABLES = {"report": report_query, "classes": class_table_query, "confusion": confusion_query}
+_CLASS_TABLES = {
+    "metrics": classes.metrics_table,
+    "report": classes.report_table,
+    "classes": classes.class_rows_table,
+    "confusion": classes.confusion_table,
+}
 
 
 class SqlBackend(Backend):
@@ -109,7 +109,9 @@ class SqlBackend(Backend):
         return user_column(name)
 
     def frame(self, columns: Mapping[str, str]) -> SqlFrame:
-        select = exp.select(*(exp.alias_(user_column(c), n) for n, c in columns.items())).from_(self.opened.table.copy())
+        select = exp.select(*(exp.alias_(user_column(c), n) for n, c in columns.items())).from_(
+            self.opened.table.copy()
+        )
         return SqlFrame(Statement(), select, list(columns))
 
     def run(self, frame: Frame) -> pl.DataFrame:
@@ -207,27 +209,53 @@ class SqlBackend(Backend):
         return self.opened.fetch(paired_statement(plan, self._inputs(columns, by, drop), z, checks=True), by)
 
     def multiclass(self, request: Any) -> pl.DataFrame:
-        query = bootstrap_mc_query if request.plan.bootstrapped else mc_query
-        return self.opened.fetch(query(request.plan, request.sql_inputs(self.opened.table), checks=True), request.by)
+        inputs = request.sql_inputs(self.opened.table)
+        if request.plan.bootstrapped:
+            return self.opened.fetch(bootstrap_mc_query(request.plan, inputs, checks=True), request.by)
+        return self.opened.fetch(class_query(request.plan, inputs), request.by)
 
     def class_checks(self, request: Any) -> pl.DataFrame:
-        return self.opened.fetch(class_checks_query(request.plan, request.sql_inputs(self.opened.table)))
+        statement = Statement()
+        data = request.sql_inputs(self.opened.table).frame(request.plan, statement)
+        return self.opened.fetch(statement.query(classes.checks_table(data, request.plan, request.by).frame))
 
     def class_curve(self, curve: Curve, request: Any, drop_intermediate: bool, max_points: int | None) -> pl.DataFrame:
-        binary = make_plan("roc_auc_score", weighted=True, pos_label=True, neg_label=False)
-        roles = {"y_true": "is_pos", "y_score": "y_score", "sample_weight": "sample_weight"}
-        segments = tuple(f"fm_segment_{i}" for i in range(len(request.by)))
-        rows = one_vs_rest_rows(request.plan, request.sql_inputs(self.opened.table))
-        inputs = QueryInputs(rows, {r: exp.column(c) for r, c in roles.items()}, (*segments, "column_index"))
-        query = curve_query(curve, binary, inputs, drop_intermediate=drop_intermediate, max_points=max_points)
-        return self.opened.fetch(query).rename({s: f"fm_g{i}" for i, s in enumerate(segments)})
+        statement = Statement()
+        data = request.sql_inputs(self.opened.table).frame(request.plan, statement)
+        table = classes.class_curve_table(data, request.plan, request.by, curve, drop_intermediate, max_points)
+        return self.opened.fetch(statement.query(table.frame, table.order)).drop(table.hidden)
 
     def class_table(self, kind: str, request: Any) -> pl.DataFrame:
-        query = _CLASS_TABLES[kind](request.plan, request.sql_inputs(self.opened.table))
-        return self.opened.fetch(query, request.by)
+        query = class_query(request.plan, request.sql_inputs(self.opened.table), kind)
+        hidden = [c for c in ("true_index", "pred_index") if kind == "confusion"]
+        return self.opened.fetch(query, request.by).drop(hidden)
 
     def close(self) -> None:
         self.opened.close()
+
+
+def class_query(plan: Plan, inputs: McQueryInputs, kind: str = "metrics", *, checks: bool = True) -> exp.Query:
+    """A multiclass evaluation as one statement: its metrics per group (``kind`` ``"metrics"``: group columns,
+    ``n_rows``, one column per metric, with ``checks`` the ``invalid_*`` counts), its class report
+    (``"report"``), class table (``"classes"``) or confusion matrix (``"confusion"``), sorted.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", weighted=False)
+    >>> q = class_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")), checks=False)
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1)) v(y, p)")
+    >>> con.sql(to_sql(q)).fetchall()
+    [(2, 0.5)]
+    """
+    statement = Statement()
+    data = inputs.frame(plan, statement)
+    build = _CLASS_TABLES[kind]
+    table = build(data, plan, inputs.by, checks=checks) if kind == "metrics" else build(data, plan, inputs.by)
+    return statement.query(table.frame, table.order)
 
 
 class _SqlTables(Tables):

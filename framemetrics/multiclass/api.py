@@ -18,7 +18,8 @@ from framemetrics.columns import (
     check_output_names,
     check_row_id,
 )
-from framemetrics.compilers.polars.multiclass import input_frame
+from framemetrics.compilers.polars.bootstrap import ROW_KEY
+from framemetrics.compilers.polars.query import row_key
 from framemetrics.compilers.sql.multiclass import McQueryInputs
 from framemetrics.compilers.sql.query import user_column
 from framemetrics.core.checks import Check, rows
@@ -49,6 +50,8 @@ class _Request:
     labels_named: bool = False  # the labels are the score columns' names (no labels= given)
 
     def polars_input(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        """The rows of ``frame`` as the class stage reads them: keys ``fm_g<i>``, ``y_true``, ``y_pred``,
+        ``n_listed``, ``sample_weight``, the scores ``s_<j>`` (and the bootstrap's row key)."""
         columns = {"y_true": _label(pl.col(self.y_true), self.dtypes[self.y_true])}
         if self.y_pred is not None:
             columns["y_pred"] = _label(pl.col(self.y_pred), self.dtypes[self.y_pred])
@@ -65,7 +68,13 @@ class _Request:
             listed = pl.col(self.score_list)
             length = listed.arr.len() if isinstance(self.dtypes[self.score_list], pl.Array) else listed.list.len()
             columns["n_listed"] = length.cast(pl.Int64)
-        return input_frame(frame, self.plan, columns, self._polars_scores(), self.by, self.drop_nulls)
+        keys = [pl.col(c).alias(f"fm_g{i}") for i, c in enumerate(self.by)]
+        selected = [*keys, *(expr.alias(role) for role, expr in columns.items() if role != "sample_weight")]
+        selected.append(columns.get("sample_weight", pl.lit(1.0)).cast(pl.Float64).alias("sample_weight"))
+        selected += [s.cast(pl.Float64).alias(f"s_{j}") for j, s in enumerate(self._polars_scores())]
+        if self.plan.bootstrapped:  # the row's key, before any row is dropped: its position as read, or row_id
+            selected.append(row_key(self.plan).alias(ROW_KEY))
+        return frame.select(selected)
 
     def _polars_scores(self) -> list[pl.Expr]:
         if self.score_list is None:

@@ -364,7 +364,7 @@ def multiclass_query(
     ...                                 y_true="y", y_pred="yhat")).fetchall()
     [(2, 0.5, 0.5)]
     """
-    from framemetrics.compilers.sql.multiclass import McQueryInputs, mc_query
+    from framemetrics.compilers.sql.multiclass import McQueryInputs
     from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
     from framemetrics.compilers.sql.query import user_column
     from framemetrics.core.plan import make_plan, needs_predictions
@@ -394,5 +394,11 @@ def multiclass_query(
         sample_weight=None if sample_weight is None else user_column(sample_weight),
         by=as_tuple(by),
     )
-    query = bootstrap_mc_query if plan.bootstrapped else mc_query
-    return to_sql(query(plan, inputs, checks=checks), dialect, pretty=True)
+    from framemetrics.engines.sql import class_query
+
+    query = (
+        bootstrap_mc_query(plan, inputs, checks=checks)
+        if plan.bootstrapped
+        else class_query(plan, inputs, checks=checks)
+    )
+    return to_sql(query, dialect, pretty=True)

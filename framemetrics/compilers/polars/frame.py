@@ -9,7 +9,10 @@ from typing import Any
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.compilers.polars.stages import many_curve_statistics
 from framemetrics.core.frame import Frame
+from framemetrics.core.multiclass import RANK_STATISTICS
+from framemetrics.core.statistics import Rows
 
 __all__ = ["PolarsFrame"]
 
@@ -108,6 +111,20 @@ class PolarsFrame(Frame):
             current = step(PolarsFrame(current.lazy())).collect()
         return PolarsFrame(pl.concat(rounds, how="vertical_relaxed").lazy() if rounds else current.lazy())
 
+    def with_types_of(self, other: Frame, columns: Mapping[str, str]) -> PolarsFrame:
+        """Each column cast to the Polars type of ``other``'s column (Polars joins no Int32 key to an Int64 one)."""
+        assert isinstance(other, PolarsFrame)
+        schema = other.lazy.collect_schema()
+        return PolarsFrame(self.lazy.with_columns(pl.col(n).cast(schema[o]) for n, o in columns.items()))
+
+    def class_ranking_sums(self, keys: Sequence[str], n_scores: int) -> PolarsFrame:
+        """Every class's curve stage from one pass over these rows, each group's rows sorted by every score
+        column (:func:`~framemetrics.compilers.polars.stages.many_curve_statistics`), no unpivot."""
+        xs = [_ranked(pl.col("true_index") == j, f"s_{j}") for j in range(n_scores)]
+        sums = many_curve_statistics(self.lazy, list(keys), xs, RANK_STATISTICS)
+        per_class = [s.with_columns(column_index=pl.lit(j, dtype=pl.Int64)) for j, s in enumerate(sums)]
+        return PolarsFrame(pl.concat(per_class).select(*keys, "column_index", *RANK_STATISTICS))
+
     def running(
         self,
         partition: Sequence[str],
@@ -131,6 +148,12 @@ class PolarsFrame(Frame):
         ordered = self.lazy.sort(order, descending=True, nulls_last=True)
         windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
         return PolarsFrame(ordered.with_columns(**windows))
+
+
+def _ranked(y_true: pl.Expr, y_score: str) -> Rows:
+    """The curve stage's rows of one ranking: ``y_true`` (a predicate) positive, scored by ``y_score``."""
+    return Rows(y_true=y_true, y_pred=None, y_score=pl.col(y_score), sample_weight=pl.col("sample_weight"),
+                pos_label=pl.lit(True), neg_label=pl.lit(False), alpha=None, max_fpr=1.0)  # fmt: skip
 
 
 def _series(name: str, values: Sequence[Any]) -> pl.Series:

@@ -144,6 +144,9 @@ class PolarsNamespace(Namespace):
             return running.over(_partition(partition), order_by=list(order))
         return {"sum": x.sum, "min": x.min, "max": x.max}[kind]().over(_partition(partition))
 
+    def to_text(self, x: pl.Expr) -> pl.Expr:
+        return x.cast(pl.String)
+
     def score(self, x: pl.Expr) -> pl.Expr:
         """A 64-bit float, whatever the column's type."""
         return x.cast(pl.Float64)

@@ -185,6 +185,9 @@ class SqlNamespace(Namespace):
     ) -> exp.Expression:
         return _over(_AGGREGATES[kind](this=x), partition, order, _RUNNING.copy() if order else None)
 
+    def to_text(self, x: exp.Expression) -> exp.Expression:
+        return exp.cast(x, "VARCHAR")
+
 
 def _over(
     function: exp.Expression,
