@@ -9,7 +9,6 @@ from typing import Any
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.compilers.polars.stages import many_curve_statistics
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.statistics import Rows
@@ -121,6 +120,8 @@ class PolarsFrame(Frame):
         """Every class's curve stage from one pass over these rows, each group's rows sorted by every score
         column (:func:`~framemetrics.compilers.polars.stages.many_curve_statistics`), no unpivot."""
         xs = [_ranked(pl.col("true_index") == j, f"s_{j}") for j in range(n_scores)]
+        from framemetrics.compilers.polars.stages import many_curve_statistics  # noqa: PLC0415 (imports this module)
+
         sums = many_curve_statistics(self.lazy, list(keys), xs, RANK_STATISTICS)
         per_class = [s.with_columns(column_index=pl.lit(j, dtype=pl.Int64)) for j, s in enumerate(sums)]
         return PolarsFrame(pl.concat(per_class).select(*keys, "column_index", *RANK_STATISTICS))

@@ -1,21 +1,13 @@
-WITH fm_raw AS (
+WITH fm_input AS (
   SELECT
-    "segment" AS fm_g0,
-    "y" AS y_true,
-    "yhat" AS y_pred,
-    CAST(1 AS DOUBLE) AS sample_weight,
-    CAST("p_a" AS DOUBLE) AS s_0,
-    CAST("p_b" AS DOUBLE) AS s_1,
-    CAST("p_c" AS DOUBLE) AS s_2
-  FROM "preds"
-), fm_indexed AS (
-  SELECT
-    *,
-    CASE WHEN y_true = 'a' THEN 0 WHEN y_true = 'b' THEN 1 WHEN y_true = 'c' THEN 2 END AS true_index
-  FROM fm_raw
-), fm_input AS (
-  SELECT
-    *,
+    fm_g0,
+    y_true,
+    y_pred,
+    sample_weight,
+    s_0,
+    s_1,
+    s_2,
+    true_index,
     CASE
       WHEN true_index = 0
       THEN s_0
@@ -23,13 +15,43 @@ WITH fm_raw AS (
       THEN s_1
       WHEN true_index = 2
       THEN s_2
+      ELSE CAST(NULL AS DOUBLE)
     END AS p_true
-  FROM fm_indexed
+  FROM (
+    SELECT
+      fm_g0,
+      y_true,
+      y_pred,
+      sample_weight,
+      s_0,
+      s_1,
+      s_2,
+      CAST(CASE
+        WHEN y_true = 'a'
+        THEN 0
+        WHEN y_true = 'b'
+        THEN 1
+        WHEN y_true = 'c'
+        THEN 2
+        ELSE CAST(NULL AS BIGINT)
+      END AS BIGINT) AS true_index
+    FROM (
+      SELECT
+        "segment" AS fm_g0,
+        "y" AS y_true,
+        "yhat" AS y_pred,
+        CAST(1 AS DOUBLE) AS sample_weight,
+        CAST("p_a" AS DOUBLE) AS s_0,
+        CAST("p_b" AS DOUBLE) AS s_1,
+        CAST("p_c" AS DOUBLE) AS s_2
+      FROM "preds"
+    ) AS fm_1
+  ) AS fm_2
 ), fm_cells AS (
   SELECT
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred,
+    fm_g0,
+    y_true,
+    y_pred,
     COUNT(*) AS n_rows,
     COALESCE(SUM(sample_weight), 0) AS weight,
     COUNT_IF(y_true IS NULL OR NOT (
@@ -73,9 +95,9 @@ WITH fm_raw AS (
     )) AS invalid_simplex_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred
+    fm_g0,
+    y_true,
+    y_pred
 ), fm_groups AS (
   SELECT
     fm_g0,
@@ -90,72 +112,177 @@ WITH fm_raw AS (
   FROM fm_cells
   GROUP BY
     fm_g0
-), fm_class_parts AS (
-  SELECT
-    fm_g0,
-    y_true AS class,
-    weight AS support,
-    CAST(0.0 AS DOUBLE) AS predicted,
-    CASE
-      WHEN y_true IS NOT DISTINCT FROM y_pred
-      THEN weight
-      ELSE CAST(0.0 AS DOUBLE)
-    END AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    CASE
-      WHEN y_true IS NOT DISTINCT FROM y_pred
-      THEN CAST(0.0 AS DOUBLE)
-      ELSE weight
-    END AS fn
-  FROM fm_cells
-  UNION ALL
-  SELECT
-    fm_g0,
-    y_pred AS class,
-    CAST(0.0 AS DOUBLE) AS support,
-    weight AS predicted,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CASE
-      WHEN y_true IS NOT DISTINCT FROM y_pred
-      THEN CAST(0.0 AS DOUBLE)
-      ELSE weight
-    END AS fp,
-    CAST(0.0 AS DOUBLE) AS fn
-  FROM fm_cells
-  UNION ALL
-  SELECT
-    fm_groups.fm_g0,
-    fm_labels.class,
-    CAST(0.0 AS DOUBLE) AS support,
-    CAST(0.0 AS DOUBLE) AS predicted,
-    CAST(0.0 AS DOUBLE) AS tp,
-    CAST(0.0 AS DOUBLE) AS fp,
-    CAST(0.0 AS DOUBLE) AS fn
-  FROM fm_groups
-  CROSS JOIN (VALUES
-    ('a'),
-    ('b'),
-    ('c')) AS fm_labels(class)
 ), fm_classes AS (
   SELECT
     fm_g0,
     class,
-    COALESCE(SUM(tp), 0) AS tp,
-    COALESCE(SUM(fp), 0) AS fp,
-    COALESCE(SUM(fn), 0) AS fn,
-    COALESCE(SUM(support), 0) AS support,
-    COALESCE(SUM(predicted), 0) AS predicted,
-    CASE WHEN class = 'a' THEN 0 WHEN class = 'b' THEN 1 WHEN class = 'c' THEN 2 END AS class_index,
-    SUM(SUM(support)) OVER (PARTITION BY fm_g0) AS total
-  FROM fm_class_parts
-  WHERE
-    class = 'a' OR class = 'b' OR class = 'c'
-  GROUP BY
-    fm_g0,
-    class
+    tp,
+    fp,
+    fn,
+    support,
+    predicted,
+    CAST(CASE
+      WHEN class = 'a'
+      THEN 0
+      WHEN class = 'b'
+      THEN 1
+      WHEN class = 'c'
+      THEN 2
+      ELSE CAST(NULL AS BIGINT)
+    END AS BIGINT) AS class_index,
+    SUM(support) OVER (PARTITION BY fm_g0) AS total
+  FROM (
+    SELECT
+      fm_g0,
+      class,
+      COALESCE(SUM(tp), 0) AS tp,
+      COALESCE(SUM(fp), 0) AS fp,
+      COALESCE(SUM(fn), 0) AS fn,
+      COALESCE(SUM(support), 0) AS support,
+      COALESCE(SUM(predicted), 0) AS predicted
+    FROM (
+      SELECT
+        fm_g0,
+        class,
+        support,
+        predicted,
+        tp,
+        fp,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          class,
+          support,
+          predicted,
+          tp,
+          fp,
+          fn
+        FROM (
+          SELECT
+            fm_g0,
+            class,
+            support,
+            predicted,
+            tp,
+            fp,
+            fn
+          FROM (
+            SELECT
+              fm_g0,
+              y_true AS class,
+              weight AS support,
+              CAST(0.0 AS DOUBLE) AS predicted,
+              CASE
+                WHEN y_true = y_pred OR y_true IS NULL AND y_pred IS NULL
+                THEN weight
+                ELSE CAST(0.0 AS DOUBLE)
+              END AS tp,
+              CAST(0.0 AS DOUBLE) AS fp,
+              CASE
+                WHEN y_true = y_pred OR y_true IS NULL AND y_pred IS NULL
+                THEN CAST(0.0 AS DOUBLE)
+                ELSE weight
+              END AS fn
+            FROM fm_cells
+          ) AS fm_3
+          UNION ALL
+          SELECT
+            fm_g0,
+            class,
+            support,
+            predicted,
+            tp,
+            fp,
+            fn
+          FROM (
+            SELECT
+              fm_g0,
+              y_pred AS class,
+              CAST(0.0 AS DOUBLE) AS support,
+              weight AS predicted,
+              CAST(0.0 AS DOUBLE) AS tp,
+              CASE
+                WHEN y_true = y_pred OR y_true IS NULL AND y_pred IS NULL
+                THEN CAST(0.0 AS DOUBLE)
+                ELSE weight
+              END AS fp,
+              CAST(0.0 AS DOUBLE) AS fn
+            FROM fm_cells
+          ) AS fm_4
+        ) AS fm_9
+        UNION ALL
+        SELECT
+          fm_g0,
+          class,
+          support,
+          predicted,
+          tp,
+          fp,
+          fn
+        FROM (
+          SELECT
+            fm_g0,
+            class,
+            support,
+            predicted,
+            tp,
+            fp,
+            fn
+          FROM (
+            SELECT
+              fm_6.fm_g0,
+              fm_7.class,
+              fm_7.support,
+              fm_7.predicted,
+              fm_7.tp,
+              fm_7.fp,
+              fm_7.fn
+            FROM (
+              SELECT
+                fm_g0
+              FROM fm_groups
+            ) AS fm_6
+            CROSS JOIN (
+              SELECT
+                class,
+                CAST(0.0 AS DOUBLE) AS support,
+                CAST(0.0 AS DOUBLE) AS predicted,
+                CAST(0.0 AS DOUBLE) AS tp,
+                CAST(0.0 AS DOUBLE) AS fp,
+                CAST(0.0 AS DOUBLE) AS fn
+              FROM (
+                SELECT
+                  'a' AS class
+                UNION ALL
+                SELECT
+                  'b' AS class
+                UNION ALL
+                SELECT
+                  'c' AS class
+              ) AS fm_5
+            ) AS fm_7
+          ) AS fm_8
+        ) AS fm_10
+      ) AS fm_11
+      WHERE
+        class = 'a' OR class = 'b' OR class = 'c'
+    ) AS fm_12
+    GROUP BY
+      fm_g0,
+      class
+  ) AS fm_13
 ), fm_class_values AS (
   SELECT
-    *,
+    fm_g0,
+    class,
+    tp,
+    fp,
+    fn,
+    support,
+    predicted,
+    class_index,
+    total,
     CASE
       WHEN 0 > 0
       THEN CAST(NULL AS DOUBLE)
@@ -299,59 +426,159 @@ WITH fm_raw AS (
     fm_g0
 ), fm_kappa_observed AS (
   SELECT
-    fm_cells.fm_g0 AS fm_g0,
-    COALESCE(
-      SUM(fm_cells.weight * CAST(CAST(t.class_index <> p.class_index AS INT) AS DOUBLE)),
-      0
-    ) AS observed_none
-  FROM fm_cells
-  JOIN fm_classes AS t
-    ON fm_cells.fm_g0 IS NOT DISTINCT FROM t.fm_g0 AND t.class = fm_cells.y_true
-  JOIN fm_classes AS p
-    ON fm_cells.fm_g0 IS NOT DISTINCT FROM p.fm_g0 AND p.class = fm_cells.y_pred
+    fm_g0,
+    COALESCE(SUM(weight * CAST(CAST(t <> p AS INT) AS DOUBLE)), 0) AS observed_none
+  FROM (
+    SELECT
+      fm_16.fm_g0,
+      fm_16.y_true,
+      fm_16.y_pred,
+      fm_16.n_rows,
+      fm_16.weight,
+      fm_16.invalid_class_y_true,
+      fm_16.invalid_class_y_pred,
+      fm_16.invalid_probability_y_score_0,
+      fm_16.invalid_probability_y_score_1,
+      fm_16.invalid_probability_y_score_2,
+      fm_16.invalid_simplex_y_score,
+      fm_16.t,
+      fm_17.p
+    FROM (
+      SELECT
+        fm_14.fm_g0,
+        fm_14.y_true,
+        fm_14.y_pred,
+        fm_14.n_rows,
+        fm_14.weight,
+        fm_14.invalid_class_y_true,
+        fm_14.invalid_class_y_pred,
+        fm_14.invalid_probability_y_score_0,
+        fm_14.invalid_probability_y_score_1,
+        fm_14.invalid_probability_y_score_2,
+        fm_14.invalid_simplex_y_score,
+        fm_15.t
+      FROM fm_cells AS fm_14
+      INNER JOIN (
+        SELECT
+          fm_g0,
+          class AS y_true,
+          class_index AS t
+        FROM fm_classes
+      ) AS fm_15
+        ON fm_14.fm_g0 IS NOT DISTINCT FROM fm_15.fm_g0
+        AND fm_14.y_true IS NOT DISTINCT FROM fm_15.y_true
+    ) AS fm_16
+    INNER JOIN (
+      SELECT
+        fm_g0,
+        class AS y_pred,
+        class_index AS p
+      FROM fm_classes
+    ) AS fm_17
+      ON fm_16.fm_g0 IS NOT DISTINCT FROM fm_17.fm_g0
+      AND fm_16.y_pred IS NOT DISTINCT FROM fm_17.y_pred
+  ) AS fm_20
   GROUP BY
-    fm_cells.fm_g0
+    fm_g0
 ), fm_kappa_expected AS (
   SELECT
-    a.fm_g0 AS fm_g0,
+    fm_g0,
     COALESCE(
       SUM(
-        a.support * CASE WHEN a.total = 0 THEN CAST(NULL AS DOUBLE) ELSE b.predicted / a.total END * CAST(CAST(a.class_index <> b.class_index AS INT) AS DOUBLE)
+        support * CASE WHEN total = 0 THEN CAST(NULL AS DOUBLE) ELSE predicted / total END * CAST(CAST(i <> j AS INT) AS DOUBLE)
       ),
       0
     ) AS expected_none
-  FROM fm_classes AS a
-  JOIN fm_classes AS b
-    ON a.fm_g0 IS NOT DISTINCT FROM b.fm_g0
+  FROM (
+    SELECT
+      fm_18.fm_g0,
+      fm_18.i,
+      fm_18.support,
+      fm_18.total,
+      fm_19.j,
+      fm_19.predicted
+    FROM (
+      SELECT
+        fm_g0,
+        class_index AS i,
+        support,
+        total
+      FROM fm_classes
+    ) AS fm_18
+    INNER JOIN (
+      SELECT
+        fm_g0,
+        class_index AS j,
+        predicted
+      FROM fm_classes
+    ) AS fm_19
+      ON fm_18.fm_g0 IS NOT DISTINCT FROM fm_19.fm_g0
+  ) AS fm_21
   GROUP BY
-    a.fm_g0
+    fm_g0
 ), fm_rank_input AS (
   SELECT
     fm_g0,
     true_index,
     sample_weight,
-    0 AS column_index,
-    s_0 AS y_score,
-    true_index = 0 AS is_pos
-  FROM fm_input
+    column_index,
+    y_score,
+    is_pos
+  FROM (
+    SELECT
+      fm_g0,
+      true_index,
+      sample_weight,
+      column_index,
+      y_score,
+      is_pos
+    FROM (
+      SELECT
+        fm_g0,
+        true_index,
+        sample_weight,
+        CAST(0 AS BIGINT) AS column_index,
+        s_0 AS y_score,
+        true_index = 0 AS is_pos
+      FROM fm_input
+    ) AS fm_22
+    UNION ALL
+    SELECT
+      fm_g0,
+      true_index,
+      sample_weight,
+      column_index,
+      y_score,
+      is_pos
+    FROM (
+      SELECT
+        fm_g0,
+        true_index,
+        sample_weight,
+        CAST(1 AS BIGINT) AS column_index,
+        s_1 AS y_score,
+        true_index = 1 AS is_pos
+      FROM fm_input
+    ) AS fm_23
+  ) AS fm_24
   UNION ALL
   SELECT
     fm_g0,
     true_index,
     sample_weight,
-    1 AS column_index,
-    s_1 AS y_score,
-    true_index = 1 AS is_pos
-  FROM fm_input
-  UNION ALL
-  SELECT
-    fm_g0,
-    true_index,
-    sample_weight,
-    2 AS column_index,
-    s_2 AS y_score,
-    true_index = 2 AS is_pos
-  FROM fm_input
+    column_index,
+    y_score,
+    is_pos
+  FROM (
+    SELECT
+      fm_g0,
+      true_index,
+      sample_weight,
+      CAST(2 AS BIGINT) AS column_index,
+      s_2 AS y_score,
+      true_index = 2 AS is_pos
+    FROM fm_input
+  ) AS fm_25
 ), fm_rank_scores AS (
   SELECT
     fm_g0,
@@ -367,7 +594,7 @@ WITH fm_raw AS (
       sample_weight * CAST(CAST(is_pos = TRUE AS INT) AS DOUBLE) AS pw,
       sample_weight * CAST(CAST(is_pos = FALSE AS INT) AS DOUBLE) AS nw
     FROM fm_rank_input
-  ) AS fm_1
+  ) AS fm_26
   GROUP BY
     fm_g0,
     column_index,
@@ -392,43 +619,14 @@ WITH fm_raw AS (
     SUM(pw) OVER (PARTITION BY fm_g0, column_index) AS pos_total,
     SUM(nw) OVER (PARTITION BY fm_g0, column_index) AS neg_total
   FROM fm_rank_scores
-), fm_rank_ranking AS (
+), fm_rank_values AS (
   SELECT
     fm_g0,
     column_index,
-    COALESCE(
-      SUM(
-        CASE
-          WHEN pos_total > 0 AND neg_total > 0
-          THEN nw / neg_total * (
-            (
-              2 * tp - pw
-            ) / pos_total
-          )
-          ELSE CAST(NULL AS DOUBLE)
-        END
-      ),
-      0
-    ) AS auc_sum,
-    COALESCE(
-      SUM(
-        CASE WHEN pw > 0 THEN pw * (
-          tp / (
-            tp + fp
-          )
-        ) ELSE CAST(0.0 AS DOUBLE) END
-      ),
-      0
-    ) AS ap_sum,
-    COALESCE(SUM(pw), 0) AS sum_pos,
-    COALESCE(SUM(nw), 0) AS sum_neg
-  FROM fm_rank_curve
-  GROUP BY
-    fm_g0,
-    column_index
-), fm_rank_values AS (
-  SELECT
-    *,
+    auc_sum,
+    ap_sum,
+    sum_pos,
+    sum_neg,
     CASE
       WHEN 0 > 0
       OR sum_pos = 0
@@ -447,7 +645,41 @@ WITH fm_raw AS (
       ) / 2
     END AS roc_auc_score,
     CASE WHEN 0 > 0 OR sum_pos = 0 THEN CAST(NULL AS DOUBLE) ELSE ap_sum / sum_pos END AS average_precision_score
-  FROM fm_rank_ranking
+  FROM (
+    SELECT
+      fm_g0,
+      column_index,
+      COALESCE(
+        SUM(
+          CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN nw / neg_total * (
+              (
+                2 * tp - pw
+              ) / pos_total
+            )
+            ELSE CAST(NULL AS DOUBLE)
+          END
+        ),
+        0
+      ) AS auc_sum,
+      COALESCE(
+        SUM(
+          CASE WHEN pw > 0 THEN pw * (
+            tp / (
+              tp + fp
+            )
+          ) ELSE CAST(0.0 AS DOUBLE) END
+        ),
+        0
+      ) AS ap_sum,
+      COALESCE(SUM(pw), 0) AS sum_pos,
+      COALESCE(SUM(nw), 0) AS sum_neg
+    FROM fm_rank_curve
+    GROUP BY
+      fm_g0,
+      column_index
+  ) AS fm_27
 ), fm_rank_summary AS (
   SELECT
     fm_g0,
@@ -464,75 +696,182 @@ WITH fm_raw AS (
   FROM fm_rank_values
   GROUP BY
     fm_g0
+), fm_summaries AS (
+  SELECT
+    fm_34.fm_g0,
+    fm_34.n_rows,
+    fm_34.invalid_class_y_true,
+    fm_34.invalid_class_y_pred,
+    fm_34.invalid_probability_y_score_0,
+    fm_34.invalid_probability_y_score_1,
+    fm_34.invalid_probability_y_score_2,
+    fm_34.invalid_simplex_y_score,
+    fm_34.total,
+    fm_34.tp,
+    fm_34.fp,
+    fm_34.fn,
+    fm_34.true_dot_pred,
+    fm_34.true_dot_true,
+    fm_34.pred_dot_pred,
+    fm_34.n_true_classes,
+    fm_34.n_pred_classes,
+    fm_34.mean_recall,
+    fm_34.value_f1_macro,
+    fm_34.observed_none,
+    fm_34.expected_none,
+    fm_35.n_rank_classes,
+    fm_35.value_roc_auc_ovr
+  FROM (
+    SELECT
+      fm_32.fm_g0,
+      fm_32.n_rows,
+      fm_32.invalid_class_y_true,
+      fm_32.invalid_class_y_pred,
+      fm_32.invalid_probability_y_score_0,
+      fm_32.invalid_probability_y_score_1,
+      fm_32.invalid_probability_y_score_2,
+      fm_32.invalid_simplex_y_score,
+      fm_32.total,
+      fm_32.tp,
+      fm_32.fp,
+      fm_32.fn,
+      fm_32.true_dot_pred,
+      fm_32.true_dot_true,
+      fm_32.pred_dot_pred,
+      fm_32.n_true_classes,
+      fm_32.n_pred_classes,
+      fm_32.mean_recall,
+      fm_32.value_f1_macro,
+      fm_32.observed_none,
+      fm_33.expected_none
+    FROM (
+      SELECT
+        fm_30.fm_g0,
+        fm_30.n_rows,
+        fm_30.invalid_class_y_true,
+        fm_30.invalid_class_y_pred,
+        fm_30.invalid_probability_y_score_0,
+        fm_30.invalid_probability_y_score_1,
+        fm_30.invalid_probability_y_score_2,
+        fm_30.invalid_simplex_y_score,
+        fm_30.total,
+        fm_30.tp,
+        fm_30.fp,
+        fm_30.fn,
+        fm_30.true_dot_pred,
+        fm_30.true_dot_true,
+        fm_30.pred_dot_pred,
+        fm_30.n_true_classes,
+        fm_30.n_pred_classes,
+        fm_30.mean_recall,
+        fm_30.value_f1_macro,
+        fm_31.observed_none
+      FROM (
+        SELECT
+          fm_28.fm_g0,
+          fm_28.n_rows,
+          fm_28.invalid_class_y_true,
+          fm_28.invalid_class_y_pred,
+          fm_28.invalid_probability_y_score_0,
+          fm_28.invalid_probability_y_score_1,
+          fm_28.invalid_probability_y_score_2,
+          fm_28.invalid_simplex_y_score,
+          fm_28.total,
+          fm_29.tp,
+          fm_29.fp,
+          fm_29.fn,
+          fm_29.true_dot_pred,
+          fm_29.true_dot_true,
+          fm_29.pred_dot_pred,
+          fm_29.n_true_classes,
+          fm_29.n_pred_classes,
+          fm_29.mean_recall,
+          fm_29.value_f1_macro
+        FROM fm_groups AS fm_28
+        LEFT JOIN fm_class_summary AS fm_29
+          ON fm_28.fm_g0 IS NOT DISTINCT FROM fm_29.fm_g0
+      ) AS fm_30
+      LEFT JOIN fm_kappa_observed AS fm_31
+        ON fm_30.fm_g0 IS NOT DISTINCT FROM fm_31.fm_g0
+    ) AS fm_32
+    LEFT JOIN fm_kappa_expected AS fm_33
+      ON fm_32.fm_g0 IS NOT DISTINCT FROM fm_33.fm_g0
+  ) AS fm_34
+  LEFT JOIN fm_rank_summary AS fm_35
+    ON fm_34.fm_g0 IS NOT DISTINCT FROM fm_35.fm_g0
+), fm_metrics AS (
+  SELECT
+    fm_g0,
+    CAST(n_rows AS BIGINT) AS n_rows,
+    CAST(CASE
+      WHEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_f1_macro
+      END - CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_f1_macro
+      END = 0
+      THEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_f1_macro
+      END
+      ELSE CAST(NULL AS DOUBLE)
+    END AS DOUBLE) AS f1_macro,
+    CAST(CASE
+      WHEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        OR expected_none IS NULL
+        OR expected_none = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE 1 - observed_none / expected_none
+      END - CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        OR expected_none IS NULL
+        OR expected_none = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE 1 - observed_none / expected_none
+      END = 0
+      THEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        OR expected_none IS NULL
+        OR expected_none = 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE 1 - observed_none / expected_none
+      END
+      ELSE CAST(NULL AS DOUBLE)
+    END AS DOUBLE) AS cohen_kappa_score,
+    CAST(CASE
+      WHEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_roc_auc_ovr
+      END - CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_roc_auc_ovr
+      END = 0
+      THEN CASE
+        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+        THEN CAST(NULL AS DOUBLE)
+        ELSE value_roc_auc_ovr
+      END
+      ELSE CAST(NULL AS DOUBLE)
+    END AS DOUBLE) AS roc_auc_ovr
+  FROM fm_summaries
 )
 SELECT
-  fm_groups.fm_g0 AS "segment",
-  fm_groups.n_rows AS n_rows,
-  CASE
-    WHEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_f1_macro
-    END - CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_f1_macro
-    END = 0
-    THEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_f1_macro
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "f1_macro",
-  CASE
-    WHEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      OR expected_none IS NULL
-      OR expected_none = 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE 1 - observed_none / expected_none
-    END - CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      OR expected_none IS NULL
-      OR expected_none = 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE 1 - observed_none / expected_none
-    END = 0
-    THEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      OR expected_none IS NULL
-      OR expected_none = 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE 1 - observed_none / expected_none
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "cohen_kappa_score",
-  CASE
-    WHEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_roc_auc_ovr
-    END - CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_roc_auc_ovr
-    END = 0
-    THEN CASE
-      WHEN fm_groups.invalid_class_y_true + fm_groups.invalid_class_y_pred + fm_groups.invalid_probability_y_score_0 + fm_groups.invalid_probability_y_score_1 + fm_groups.invalid_probability_y_score_2 + fm_groups.invalid_simplex_y_score > 0
-      THEN CAST(NULL AS DOUBLE)
-      ELSE value_roc_auc_ovr
-    END
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "roc_auc_ovr"
-FROM fm_groups
-LEFT JOIN fm_class_summary
-  ON fm_groups.fm_g0 IS NOT DISTINCT FROM fm_class_summary.fm_g0
-LEFT JOIN fm_kappa_observed
-  ON fm_groups.fm_g0 IS NOT DISTINCT FROM fm_kappa_observed.fm_g0
-LEFT JOIN fm_kappa_expected
-  ON fm_groups.fm_g0 IS NOT DISTINCT FROM fm_kappa_expected.fm_g0
-LEFT JOIN fm_rank_summary
-  ON fm_groups.fm_g0 IS NOT DISTINCT FROM fm_rank_summary.fm_g0
+  *
+FROM (
+  SELECT
+    fm_g0 AS "segment",
+    n_rows AS n_rows,
+    f1_macro AS f1_macro,
+    cohen_kappa_score AS cohen_kappa_score,
+    roc_auc_ovr AS roc_auc_ovr
+  FROM fm_metrics
+) AS fm_36
 ORDER BY
-  fm_groups.fm_g0
+  "segment"
