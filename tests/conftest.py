@@ -137,6 +137,46 @@ def engine(request: pytest.FixtureRequest) -> Runner:
     return RUNNERS[request.param]
 
 
+def _warehouses_of(item: pytest.Item) -> set[str]:
+    """The warehouse engines a test starts: its ``warehouse`` or ``backend`` parameter, or Spark's session."""
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    names = {params.get("warehouse"), params.get("backend")} & set(WAREHOUSES)
+    if "spark_session" in getattr(item, "fixturenames", ()):
+        names.add("spark")
+    return names
+
+
+def _engine_in_id(nodeid: str) -> str | None:
+    """The warehouse engine a test id names, which :func:`pytest_collection_modifyitems` checks it is the one the test
+    starts."""
+    return next((name for name in WAREHOUSES if name in nodeid.lower()), None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that starts a warehouse engine names it in its id, so that the scheduler below can keep it on the
+    worker that already runs the engine."""
+    for item in items:
+        started = _warehouses_of(item)
+        if started and started != {_engine_in_id(item.nodeid)}:
+            raise pytest.UsageError(f"{item.nodeid} starts {sorted(started)}: name the engine in the test's id")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> object:
+    """Under pytest-xdist (``-n``, ``addopts`` in ``pyproject.toml``) the tests of one warehouse engine run on one
+    worker, so each engine starts once per run (Spark's JVM, the PostgreSQL cluster), as without xdist; every other
+    test is scheduled alone. (``--dist loadgroup`` does this from marks, but pytest 9.2 broke it: pytest-xdist#1386.)
+    """
+    from xdist.scheduler import LoadScopeScheduling
+
+    class EngineScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _engine_in_id(nodeid) or nodeid
+
+    return EngineScheduling(config, log) if config.getvalue("dist") == "load" else None
+
+
 @pytest.fixture(scope="session")
 def engines() -> Iterator[Callable[[str], Warehouse]]:
     """The engines by name, each started when first asked for and stopped at the end of the session."""
