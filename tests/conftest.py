@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import polars as pl
 import pytest
+from hypothesis import settings
 from warehouses import STARTERS, WAREHOUSES, Warehouse
 
 import framemetrics as fm
@@ -175,6 +176,32 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> object:
             return _engine_in_id(nodeid) or nodeid
 
     return EngineScheduling(config, log) if config.getvalue("dist") == "load" else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "examples(**engines): hypothesis's max_examples for the test's engine parameter, e.g. examples(duckdb=10)"
+        " where that engine runs the same stage as a faster one at many times its cost per call",
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test marked ``examples(engine=n)`` runs n of hypothesis's examples when its ``engine`` parameter is that
+    engine (hypothesis reads a test's settings when it is called)."""
+    mark = item.get_closest_marker("examples")
+    callspec = getattr(item, "callspec", None)
+    engine = callspec.params.get("engine") if callspec is not None else None
+    if mark is None or engine not in mark.kwargs:
+        return (yield)
+    test = item.obj
+    kept = test._hypothesis_internal_use_settings
+    test._hypothesis_internal_use_settings = settings(kept, max_examples=mark.kwargs[engine])
+    try:
+        return (yield)
+    finally:
+        test._hypothesis_internal_use_settings = kept
 
 
 @pytest.fixture(scope="session")

@@ -260,6 +260,7 @@ def reference_thinned(points: list[tuple], x: int, y: int, max_points: int) -> l
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb", "sql_text"])
 @pytest.mark.parametrize("curve", CURVES)
+@pytest.mark.examples(duckdb=10, sql_text=10)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     rows=st.lists(
