@@ -181,18 +181,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> object:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "examples(**engines): hypothesis's max_examples for the test's engine parameter, e.g. examples(duckdb=10)"
+        "examples(**engines): hypothesis's max_examples for the test's engine (or path) parameter, e.g. examples(duckdb=10)"
         " where that engine runs the same stage as a faster one at many times its cost per call",
     )
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """A test marked ``examples(engine=n)`` runs n of hypothesis's examples when its ``engine`` parameter is that
-    engine (hypothesis reads a test's settings when it is called)."""
+    """A test marked ``examples(engine=n)`` runs n of hypothesis's examples when its engine (its ``engine``,
+    ``curve_engine`` or ``path`` parameter) is that engine (hypothesis reads a test's settings when it is called)."""
     mark = item.get_closest_marker("examples")
     callspec = getattr(item, "callspec", None)
-    engine = callspec.params.get("engine") if callspec is not None else None
+    params = callspec.params if callspec is not None else {}
+    engine = next((params[k] for k in ("engine", "curve_engine", "path") if k in params), None)
     if mark is None or engine not in mark.kwargs:
         return (yield)
     test = item.obj
