@@ -163,17 +163,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             raise pytest.UsageError(f"{item.nodeid} starts {sorted(started)}: name the engine in the test's id")
 
 
+# Modules whose tests share a costly module-scoped fixture (a browser and its page), kept on one worker.
+_WHOLE_MODULES = ("tests/test_report_browser.py",)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> object:
     """Under pytest-xdist (``-n``, ``addopts`` in ``pyproject.toml``) the tests of one warehouse engine run on one
-    worker, so each engine starts once per run (Spark's JVM, the PostgreSQL cluster), as without xdist; every other
-    test is scheduled alone. (``--dist loadgroup`` does this from marks, but pytest 9.2 broke it: pytest-xdist#1386.)
+    worker, so each engine starts once per run (Spark's JVM, the PostgreSQL cluster), as without xdist; so do the
+    tests of :data:`_WHOLE_MODULES`; every other test is scheduled alone. (``--dist loadgroup`` does this from marks, but pytest 9.2 broke it: pytest-xdist#1386.)
     """
     from xdist.scheduler import LoadScopeScheduling
 
     class EngineScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return _engine_in_id(nodeid) or nodeid
+            module = nodeid.split("::", 1)[0]
+            return _engine_in_id(nodeid) or (module if module in _WHOLE_MODULES else nodeid)
 
     return EngineScheduling(config, log) if config.getvalue("dist") == "load" else None
 
