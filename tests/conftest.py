@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import polars as pl
 import pytest
+from hypothesis import settings
 from warehouses import STARTERS, WAREHOUSES, Warehouse
 
 import framemetrics as fm
@@ -135,6 +136,78 @@ RUNNERS: dict[str, Runner] = {
 def engine(request: pytest.FixtureRequest) -> Runner:
     """A runner ``(frame, {metric: params}, Columns) -> per-group frame`` per engine."""
     return RUNNERS[request.param]
+
+
+def _warehouses_of(item: pytest.Item) -> set[str]:
+    """The warehouse engines a test starts: its ``warehouse`` or ``backend`` parameter, or Spark's session."""
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    names = {params.get("warehouse"), params.get("backend")} & set(WAREHOUSES)
+    if "spark_session" in getattr(item, "fixturenames", ()):
+        names.add("spark")
+    return names
+
+
+def _engine_in_id(nodeid: str) -> str | None:
+    """The warehouse engine a test id names, which :func:`pytest_collection_modifyitems` checks it is the one the test
+    starts."""
+    return next((name for name in WAREHOUSES if name in nodeid.lower()), None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that starts a warehouse engine names it in its id, so that the scheduler below can keep it on the
+    worker that already runs the engine."""
+    for item in items:
+        started = _warehouses_of(item)
+        if started and started != {_engine_in_id(item.nodeid)}:
+            raise pytest.UsageError(f"{item.nodeid} starts {sorted(started)}: name the engine in the test's id")
+
+
+# Modules whose tests share a costly module-scoped fixture (a browser and its page), kept on one worker.
+_WHOLE_MODULES = ("tests/test_report_browser.py",)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> object:
+    """Under pytest-xdist (``-n``, ``addopts`` in ``pyproject.toml``) the tests of one warehouse engine run on one
+    worker, so each engine starts once per run (Spark's JVM, the PostgreSQL cluster), as without xdist; so do the
+    tests of :data:`_WHOLE_MODULES`; every other test is scheduled alone. (``--dist loadgroup`` does this from marks, but pytest 9.2 broke it: pytest-xdist#1386.)
+    """
+    from xdist.scheduler import LoadScopeScheduling
+
+    class EngineScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return _engine_in_id(nodeid) or (module if module in _WHOLE_MODULES else nodeid)
+
+    return EngineScheduling(config, log) if config.getvalue("dist") == "load" else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "examples(**engines): hypothesis's max_examples for the test's engine (or path) parameter, e.g. examples(duckdb=10)"
+        " where that engine runs the same stage as a faster one at many times its cost per call",
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test marked ``examples(engine=n)`` runs n of hypothesis's examples when its engine (its ``engine``,
+    ``curve_engine`` or ``path`` parameter) is that engine (hypothesis reads a test's settings when it is called)."""
+    mark = item.get_closest_marker("examples")
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    engine = next((params[k] for k in ("engine", "curve_engine", "path") if k in params), None)
+    if mark is None or engine not in mark.kwargs:
+        return (yield)
+    test = item.obj
+    kept = test._hypothesis_internal_use_settings
+    test._hypothesis_internal_use_settings = settings(kept, max_examples=mark.kwargs[engine])
+    try:
+        return (yield)
+    finally:
+        test._hypothesis_internal_use_settings = kept
 
 
 @pytest.fixture(scope="session")

@@ -123,6 +123,7 @@ def frames(draw, weights):
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.examples(duckdb=15, sql_text=15, duckdb_macro=20)
 @SETTINGS
 @given(df=frames(EXACT_WEIGHTS), weighted=st.booleans(), drop=st.booleans(), curve=st.sampled_from(CURVES))
 def test_curves_match_sklearn(curve_engine, df, weighted, drop, curve):
@@ -131,6 +132,7 @@ def test_curves_match_sklearn(curve_engine, df, weighted, drop, curve):
     assert_curve_matches(curve_engine(df, curve, weight, drop), df, curve, weight, drop)
 
 
+@pytest.mark.examples(duckdb=15, sql_text=15, duckdb_macro=20)
 @SETTINGS
 @given(df=frames(FLOAT_WEIGHTS), curve=st.sampled_from(CURVES))
 def test_curves_with_float_weights_match_sklearn(curve_engine, df, curve):
@@ -260,6 +262,7 @@ def reference_thinned(points: list[tuple], x: int, y: int, max_points: int) -> l
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb", "sql_text"])
 @pytest.mark.parametrize("curve", CURVES)
+@pytest.mark.examples(duckdb=10, sql_text=10)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     rows=st.lists(

@@ -171,6 +171,7 @@ def coco_data(draw):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.examples(duckdb=10)
 @settings(
     max_examples=int(__import__("os").environ.get("FM_EXAMPLES", 25)),
     deadline=None,

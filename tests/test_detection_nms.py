@@ -48,6 +48,7 @@ def boxes(draw):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.examples(duckdb=12)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=boxes(), threshold=st.sampled_from([0.0, 0.3, 0.5]), score_threshold=st.sampled_from([None, 0.4]),
        by=st.sampled_from([["image_id", "category_id"], ["image_id"], []]))  # fmt: skip

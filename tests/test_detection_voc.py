@@ -105,6 +105,7 @@ def voc_data(draw):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("use_07_metric", [False, True])
+@pytest.mark.examples(duckdb=10)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=voc_data(), threshold=st.sampled_from([0.5, 0.3, 0.0]))
 def test_voc_equals_voc_eval(engine, use_07_metric, data, threshold):

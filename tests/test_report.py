@@ -96,6 +96,7 @@ def _library(frame: pl.DataFrame, metrics: list[str], **columns: object) -> pl.D
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.examples(duckdb=3)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=BINARY_ROWS)
 def test_the_binary_report_holds_the_library_numbers(engine, rows):
