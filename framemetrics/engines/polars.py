@@ -18,11 +18,12 @@ from framemetrics.compilers.polars.multiclass import (
     checks_frame,
     class_table_frame,
     confusion_frame,
+    mc_frames,
+    metrics_frame,
     rank_input,
     report_frame,
     run_mc_polars,
 )
-from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.paired import paired_result
 from framemetrics.compilers.polars.query import (
     NO_SHARED_SCANS,
@@ -36,8 +37,10 @@ from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
+from framemetrics.core.resampling import REPLICATE
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
+from framemetrics.stages.multiclass_bootstrap import interval_bounds, replicated_cells, replicated_rows, weighted_rows
 
 __all__ = ["PolarsBackend", "PolarsTables"]
 
@@ -179,7 +182,7 @@ class PolarsBackend(Backend):
         plan, by = request.plan, request.by
         data = request.polars_input(self.opened)
         if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
-            return bootstrap_mc_polars(data, plan, _keys(by), by).collect(engine="streaming")
+            return _bootstrap_multiclass(data, plan, _keys(by), by).collect(engine="streaming")
         # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
         flags = NO_SHARED_SCANS if CURVE_STAGES & plan.stages else pl.QueryOptFlags()
         return run_mc_polars(data, plan, _keys(by), by).collect(optimizations=flags)
@@ -224,3 +227,30 @@ class PolarsTables(Tables):
     def run(self, frame: Frame) -> pl.DataFrame:
         assert isinstance(frame, PolarsFrame)
         return frame.collect()
+
+
+def _bootstrap_multiclass(data: pl.LazyFrame, plan: Plan, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
+    """The multiclass metrics per group of ``data`` (with the row keys) and their bootstrap intervals, sorted by
+    group: the multiclass stages over the replicates laid out as groups (:mod:`framemetrics.stages.multiclass_bootstrap`).
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("accuracy_score", task="multiclass", weighted=False, has_pred=True, ci=0.9, n_resamples=20)
+    >>> lf = pl.LazyFrame({"y_true": [1, 2, 2, 3], "y_pred": [1, 1, 2, 3], "sample_weight": 1.0,
+    ...                    "fm_key": [0, 1, 2, 3]})
+    >>> _bootstrap_multiclass(lf, plan, [], ()).collect().columns[:4]
+    ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high']
+    """
+    drawn = weighted_rows(PolarsFrame(data), plan)
+    cells = replicated_cells(drawn, plan, keys).lazy
+    rows = data
+    if plan.stages & CURVE_STAGES:
+        rows = replicated_rows(drawn, plan, data.collect_schema().names()).lazy
+    values = metrics_frame(mc_frames(rows, plan, [*keys, REPLICATE], plan.stages, cells), plan, by, internal=True)
+    bounds = interval_bounds(PolarsFrame(values), plan, keys).lazy
+    estimates = values.filter(pl.col(REPLICATE) == -1)
+    table = estimates.join(bounds, on=keys, nulls_equal=True) if keys else estimates.join(bounds, how="cross")
+    outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]
+    result = table.select(*outputs, "n_rows", *plan.output_columns, *(c.name for c in plan.checks))
+    return result.sort(list(by), nulls_last=True) if by else result

@@ -17,24 +17,31 @@ from framemetrics.compilers.sql.calibration import calibration_query
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
-from framemetrics.compilers.sql.multiclass import checks_query as class_checks_query
 from framemetrics.compilers.sql.multiclass import (
+    McQueryInputs,
     class_table_query,
     confusion_query,
+    groups_cte,
+    input_ctes,
     mc_query,
+    metrics_select,
     one_vs_rest_rows,
     report_query,
+    stage_ctes,
 )
-from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
+from framemetrics.compilers.sql.multiclass import checks_query as class_checks_query
 from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.compilers.sql.paired import paired_query
 from framemetrics.compilers.sql.query import QueryInputs, checks_query, plan_query, user_column
 from framemetrics.compilers.sql.query import shared_stage as shared_stage_query
 from framemetrics.compilers.sql.script import script_views, statement_sql
+from framemetrics.compilers.sql.stages import same_group, select_from
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
+from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan, make_plan
+from framemetrics.core.resampling import REPLICATE
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import (
     Source,
@@ -45,8 +52,9 @@ from framemetrics.sources import (
     to_polars,
 )
 from framemetrics.spark import SparkSource, open_spark
+from framemetrics.stages.multiclass_bootstrap import interval_bounds, replicated_cells, replicated_rows, weighted_rows
 
-__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables"]
+__all__ = ["DuckDBTables", "SparkTables", "SqlBackend", "TextTables", "bootstrap_mc_query"]
 
 _tables = itertools.count()
 
@@ -92,7 +100,9 @@ class SqlBackend(Backend):
         return user_column(name)
 
     def frame(self, columns: Mapping[str, str]) -> SqlFrame:
-        select = exp.select(*(exp.alias_(user_column(c), n) for n, c in columns.items())).from_(self.opened.table.copy())
+        select = exp.select(*(exp.alias_(user_column(c), n) for n, c in columns.items())).from_(
+            self.opened.table.copy()
+        )
         return SqlFrame(Statement(), select, list(columns))
 
     def run(self, frame: Frame) -> pl.DataFrame:
@@ -183,6 +193,7 @@ class SqlBackend(Backend):
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
         return self.opened.fetch(calibration_query(plan, inputs, n_bins), inputs.by)
+
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float
     ) -> pl.DataFrame:
@@ -339,3 +350,73 @@ class TextTables(_SqlTables):
         """The statement computing ``frame``, rows sorted by ``order``, in ``dialect``."""
         assert isinstance(frame, SqlFrame)
         return statement_sql(self.statement.query(frame, order), dialect)
+
+
+def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
+    """The plan's multiclass metrics per group and their bootstrap intervals, as a tree: the multiclass stages
+    over the replicates laid out as groups (:mod:`framemetrics.stages.multiclass_bootstrap`).
+
+    ``fm_input`` carries the row key; ``fm_cells`` holds the full data's and
+    every replicate's cells, the groups ``(keys, fm_b)``, and the curves'
+    stages read ``fm_replicated_input``, the rows laid out the same way;
+    ``fm_mc_values`` holds the metrics of each, ``fm_mc_bounds`` the
+    replicates' percentiles.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", weighted=False, has_pred=True, ci=0.9, n_resamples=9)
+    >>> q = bootstrap_mc_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")))
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1), (2, 2)) v(y, p)")
+    >>> [c[0] for c in con.sql(to_sql(q)).description]
+    ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high']
+    """
+    keys = [f"fm_g{i}" for i in range(len(inputs.by))]
+    replicated = [*keys, REPLICATE]
+    statement = Statement()
+    for name, select in input_ctes(plan, inputs):
+        statement.define(name, select)
+    drawn = weighted_rows(SqlFrame(statement, exp.table_("fm_input"), _stage_columns(statement, "fm_input")), plan)
+    cells = replicated_cells(drawn, plan, keys)
+    classes = ("y_true", "y_pred") if plan.has_pred else ("y_true",)
+    statement.define(*groups_cte([c for c in cells.columns if c not in (*replicated, *classes, "n_rows", "weight")],
+                                 replicated))  # fmt: skip
+    rows = "fm_input"
+    if plan.stages & CURVE_STAGES:
+        columns = [*keys, "true_index", *(f"s_{j}" for j in range(plan.n_scores)), "sample_weight"]
+        replicated_rows(drawn, plan, columns)
+        rows = "fm_replicated_input"
+    for name, select in stage_ctes(plan, replicated, plan.stages, rows):
+        statement.define(name, select)
+    statement.define("fm_mc_values", metrics_select(plan, replicated, inputs.by, checks=True, internal=True))
+    metrics = [interval.call.name for interval in plan.bootstrapped]
+    interval_bounds(SqlFrame(statement, exp.table_("fm_mc_values"), [*replicated, *metrics]), plan, keys)
+    outputs = [exp.alias_(exp.column(k, table="fm_mc_values"), identifier(c)) for k, c in zip(keys, inputs.by,
+                                                                                                  strict=True)]  # fmt: skip
+    outputs += [exp.column("n_rows"), *(exp.column(identifier(name)) for name in plan.output_columns)]
+    outputs += [exp.column(c.name) for c in plan.checks] if checks else []
+    select = select_from(outputs, "fm_mc_values", where=SQL.eq(exp.column(REPLICATE, table="fm_mc_values"), -1))
+    select = select.join("fm_mc_bounds", on=same_group("fm_mc_values", "fm_mc_bounds", keys))
+    if keys:
+        select = select.order_by(*(exp.Ordered(this=exp.column(k, table="fm_mc_values"), nulls_first=False)
+                                   for k in keys))  # fmt: skip
+    return statement.with_stages(select)
+
+
+def _stage_columns(statement: Statement, name: str) -> list[str]:
+    """The columns of the stage ``name`` of ``statement``."""
+    return _columns(statement, next(cte.this for cte in statement.ctes if cte.alias == name))
+
+
+def _columns(statement: Statement, select: exp.Select) -> list[str]:
+    """The columns of ``select``, a ``*`` read as the columns of the stage or derived table it selects from."""
+    columns = []
+    for column in select.expressions:
+        if isinstance(column, exp.Star):
+            source = select.args["from_"].this
+            inner = isinstance(source, exp.Subquery)
+            columns += _columns(statement, source.this) if inner else _stage_columns(statement, source.name)
+        else:
+            columns.append(column.alias_or_name)
+    return columns

@@ -127,6 +127,14 @@ class PolarsFrame(Frame):
         windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
         return PolarsFrame(ordered.with_columns(**windows))
 
+    def lay_out(
+        self, name: str, numbers: Sequence[int], columns: Mapping[str, Sequence[pl.Expr]], keep: Sequence[str]
+    ) -> PolarsFrame:
+        """Each column's expressions as a list, exploded (no join, no choice by number)."""
+        listed = {out: pl.concat_list(values) for out, values in columns.items()}
+        number = pl.lit(pl.Series([list(numbers)], dtype=pl.List(pl.Int64))).alias(name)
+        return PolarsFrame(self.lazy.select(*keep, number, **listed).explode([name, *columns]))
+
 
 def _series(name: str, values: Sequence[Any]) -> pl.Series:
     kinds = {type(v) for v in values}

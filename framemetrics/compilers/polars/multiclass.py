@@ -14,7 +14,6 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.bootstrap import ROW_KEY
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.query import row_key
 from framemetrics.compilers.polars.stages import (
@@ -28,6 +27,7 @@ from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS, Call
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.core.statistics import Rows
 
 __all__ = ["McFrames", "mc_frames", "run_mc_polars"]

@@ -10,7 +10,7 @@ import polars as pl
 
 from framemetrics.compilers.polars import POLARS
 from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
-from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.stages import (
     aggregated,
@@ -25,7 +25,9 @@ from framemetrics.compilers.polars.stages import (
 )
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.plan import MetricCall, Plan
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.core.statistics import bin_score, curve_rows
+from framemetrics.stages.bootstrap import bootstrap_bounds
 
 __all__ = [
     "NO_SHARED_SCANS",
@@ -214,7 +216,8 @@ def run_polars(
             ranked = curve_statistics(data, keys, x, statistics, plan.max_fpr, plan.alpha, labelled=score == "y_score")
         stats = stats.join(ranked, on=keys, nulls_equal=True) if keys else stats.join(ranked, how="cross")
     if plan.bootstrapped:
-        boot = bootstrap_bounds(rows, keys, plan, rows_of(plan_inputs(plan, group_means=bool(plan.first_pass))))
+        x = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
+        boot = bootstrap_bounds(PolarsFrame(rows), keys, plan, x).lazy
         stats = stats.join(boot, on=keys, nulls_equal=True) if keys else stats.join(boot, how="cross")
     columns_of = {name: pl.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
     outputs = [pl.col(k).alias(c) for k, c in zip(keys, by, strict=True)]

@@ -28,7 +28,6 @@ from functools import reduce
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.bootstrap import ROW_KEY
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.query import kept_rows, row_key, same_group, user_column
 from framemetrics.compilers.sql.stages import cells_stage, curve_statistics, rows_of, select_from
@@ -36,6 +35,7 @@ from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.core.statistics import Rows
 
 __all__ = [

@@ -19,7 +19,6 @@ from functools import reduce
 from sqlglot import exp
 
 from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
-from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, identifier
@@ -34,7 +33,9 @@ from framemetrics.compilers.sql.stages import (
 from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.plan import MetricCall, Plan
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.core.statistics import STATISTICS, Rows
+from framemetrics.stages.bootstrap import bootstrap_bounds
 
 __all__ = [
     "QueryInputs",
@@ -291,9 +292,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
         ctes += beta_quantile_ctes(keys, pairs, plan.beta_probability)
         rankings.append("fm_beta_quantiles")
     if plan.bootstrapped:
-        replicates = bootstrap_ctes(plan, literals, keys)
-        ctes += replicates
-        rankings += [name for name, _ in replicates if name.endswith("_bounds")]
+        ctes += _bootstrap_ctes(plan, literals, keys)
+        rankings.append("fm_replicate_bounds")
     for ranking in rankings:
         values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
     ctes.append(("fm_values", values))
@@ -309,6 +309,21 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     for name, cte in ctes:
         select = select.with_(name, as_=cte, copy=False)
     return select
+
+
+def _bootstrap_ctes(
+    plan: Plan, literals: dict[str, exp.Expression], keys: list[str]
+) -> list[tuple[str, exp.Expression]]:
+    """The stages of :func:`framemetrics.stages.bootstrap.bootstrap_bounds` over ``fm_input`` (and ``fm_means``),
+    the last ``fm_replicate_bounds``."""
+    statement = Statement()
+    weight = [] if plan.weighted else ["sample_weight"]
+    rows = SqlFrame(statement, exp.table_("fm_input"), [*keys, *plan.roles, *weight, ROW_KEY])
+    if plan.first_pass:
+        means = SqlFrame(statement, exp.table_("fm_means"), [*keys, *plan.first_pass])
+        rows = rows.join(means, keys, nulls_equal=True) if keys else rows.join(means, [], "cross")
+    bootstrap_bounds(rows, keys, plan, rows_of(literals))
+    return [(cte.alias, cte.this) for cte in statement.ctes]
 
 
 def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
