@@ -391,13 +391,15 @@ def percentile_bounds(
     outputs = list(intervals[0].quantiles())
     corrected = {j: i for j, i in enumerate(intervals) if i.interval.method == "bca"}
     if corrected and jackknifed is not None:
-        long = long.join(_bca_levels(long, keys, intervals, corrected, jackknifed, prefix), partition, nulls_equal=True)
+        long = _bca_levels(long, keys, intervals, corrected, jackknifed, prefix)
         levels = {o: c(f"fm_level_{o}") for o in outputs}
     else:
         levels = {o: _by_number(ns, number, [ns.lit(i.quantiles()[o]) for i in intervals]) for o in outputs}
     rank = ns.row_number(partition, [ns.flag(ns.is_null(value)), value])
     count = ns.window("sum", ns.flag(ns.not_(ns.is_null(value))), partition)  # doubles: ClickHouse counts in UInt64
-    ranked = long.with_columns(fm_rank=ns.to_float(rank), fm_n=ns.to_float(count)).named(f"{prefix}_ranked")
+    ranked = long.select({**{k: c(k) for k in partition}, "fm_value": value, **{f"fm_level_{o}": v for o, v in
+                          levels.items()}, "fm_rank": ns.to_float(rank), "fm_n": ns.to_float(count)})  # fmt: skip
+    ranked, levels = ranked.named(f"{prefix}_ranked"), {o: c(f"fm_level_{o}") for o in outputs}
     n, position = c("fm_n"), c("fm_rank")
     quantiles = {}
     for output in outputs:
@@ -434,28 +436,31 @@ def _bca_levels(
     jackknifed: Frame,
     prefix: str,
 ) -> Frame:
-    """Per group and interval ``fm_j``, the levels ``fm_level_low, fm_level_high`` of its percentiles: BCa's
-    adjusted levels for the ``corrected`` intervals, ``(1 -+ level) / 2`` for the others, in steps each reading
-    the previous one's columns (:mod:`framemetrics.core.bca`): ``<prefix>_below`` (the share of replicates under
-    the estimate, and the acceleration), ``<prefix>_corrections`` (the bias correction), ``<prefix>_deviates`` and
-    ``<prefix>_levels``."""
+    """``long`` (per group, interval ``fm_j`` and replicate, ``fm_value``) with the levels ``fm_level_low,
+    fm_level_high`` of its interval's percentiles: BCa's adjusted levels for the ``corrected`` intervals, ``(1 -+
+    level) / 2`` for the others.
+
+    In steps each reading the previous one's columns (:mod:`framemetrics.core.bca`), windows over the
+    replicates of a group and interval (``long`` read once, so computed once where a frame read twice would
+    be computed twice): ``<prefix>_below`` (the share of replicates under the estimate, and the
+    acceleration), ``<prefix>_corrections`` (the bias correction), ``<prefix>_deviates`` and
+    ``<prefix>_levels``.
+    """
     ns, c = long.ns, long.ns.col
     number, value, partition = c("fm_j"), c("fm_value"), [*keys, "fm_j"]
 
     def picked(column: str) -> Expr:
-        branches = [(ns.eq(number, ns.lit(j)), c(f"{column}{j}")) for j in corrected]
-        return ns.case(branches, ns.null())
+        return ns.case([(ns.eq(number, ns.lit(j)), c(f"{column}{j}")) for j in corrected], ns.null())
 
-    theta = picked("fm_theta")
-    strictly, at_most = bca.under_estimate(ns, value, theta)
-    defined = ns.count_where(ns.not_(ns.is_null(value)))
-    share = bca.replicates_below(ns, ns.sum(strictly), ns.sum(at_most), defined)
-    below = long.join(jackknifed, keys, nulls_equal=True) if keys else long.join(jackknifed, [], "cross")
-    below = below.aggregate(partition, {"fm_share": share, "fm_a": ns.max(picked("fm_a"))})
-    corrections = below.named(f"{prefix}_below").with_columns(fm_z0=bca.bias_correction(ns, c("fm_share")))
-    level = next(iter(corrected.values())).level
-    deviates = bca.adjusted_deviates(ns, c("fm_z0"), c("fm_a"), level)
-    keep = {k: c(k) for k in partition}
+    strictly, at_most = bca.under_estimate(ns, value, picked("fm_theta"))
+    below, at_or_below = ns.window("sum", strictly, partition), ns.window("sum", at_most, partition)
+    defined = ns.window("sum", ns.flag(ns.not_(ns.is_null(value))), partition)
+    joined = long.join(jackknifed, keys, nulls_equal=True) if keys else long.join(jackknifed, [], "cross")
+    keep = {k: c(k) for k in [*partition, "fm_value"]}
+    shares = {"fm_share": bca.replicates_below(ns, below, at_or_below, defined), "fm_a": picked("fm_a")}
+    corrections = joined.select({**keep, **shares}).named(f"{prefix}_below")
+    corrections = corrections.select({**keep, "fm_z0": bca.bias_correction(ns, c("fm_share")), "fm_a": c("fm_a")})
+    deviates = bca.adjusted_deviates(ns, c("fm_z0"), c("fm_a"), next(iter(corrected.values())).level)
     deviated = corrections.stored(f"{prefix}_corrections").select(
         {**keep, **{f"fm_deviate_{o}": v for o, v in deviates.items()}}
     )
@@ -463,10 +468,8 @@ def _bca_levels(
     for output in deviates:
         fixed = [ns.lit(i.quantiles()[output]) for i in intervals]
         adjusted = bca.adjusted_level(ns, c(f"fm_deviate_{output}"))
-        levels[f"fm_level_{output}"] = ns.case(
-            [(ns.eq(number, ns.lit(j)), adjusted if j in corrected else fixed[j]) for j in range(len(intervals) - 1)],
-            adjusted if len(intervals) - 1 in corrected else fixed[-1],
-        )
+        chosen = [adjusted if j in corrected else fixed[j] for j in range(len(intervals))]
+        levels[f"fm_level_{output}"] = _by_number(ns, number, chosen)
     return deviated.stored(f"{prefix}_deviates").select({**keep, **levels}).named(f"{prefix}_levels")
 
 
