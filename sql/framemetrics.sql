@@ -1965,7 +1965,7 @@ WITH fm_input AS (
   FROM QUERY_TABLE(tbl)
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
       y_true IS NULL OR NOT (
@@ -1980,7 +1980,7 @@ WITH fm_input AS (
       )) AS invalid_weight_sample_weight
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -2175,7 +2175,7 @@ WITH fm_input AS (
   FROM QUERY_TABLE(tbl)
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
       y_true IS NULL OR NOT (
@@ -2190,7 +2190,7 @@ WITH fm_input AS (
       )) AS invalid_weight_sample_weight
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -2389,7 +2389,7 @@ WITH fm_input AS (
   FROM QUERY_TABLE(tbl)
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
       y_true IS NULL OR NOT (
@@ -2404,7 +2404,7 @@ WITH fm_input AS (
       )) AS invalid_weight_sample_weight
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,

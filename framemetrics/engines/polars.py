@@ -10,6 +10,7 @@ import duckdb
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
+from framemetrics.compilers.polars.beta_quantiles import beta_quantile_frame
 from framemetrics.compilers.polars.calibration import calibration_bins
 from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
@@ -25,21 +26,17 @@ from framemetrics.compilers.polars.multiclass import (
     run_mc_polars,
 )
 from framemetrics.compilers.polars.paired import paired_result
-from framemetrics.compilers.polars.query import (
-    NO_SHARED_SCANS,
-    aggregate,
-    canonical_frame,
-    plan_inputs,
-    run_polars,
-    shared_stage,
-)
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, plan_inputs, row_key
+from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
-from framemetrics.core.resampling import REPLICATE
+from framemetrics.core.resampling import REPLICATE, ROW_KEY
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
+from framemetrics.stages import statistics as stages
+from framemetrics.stages.bootstrap import bootstrap_bounds
 from framemetrics.stages.multiclass_bootstrap import interval_bounds, replicated_cells, replicated_rows, weighted_rows
 
 __all__ = ["PolarsBackend", "PolarsTables"]
@@ -108,11 +105,12 @@ class PolarsBackend(Backend):
         self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, level: str | None = None
     ) -> Iterator[list[pl.LazyFrame]]:
         """Each level's stage held in memory, collected once."""
-        stages = []
+        shared = []
         for groups in _levels(by, level):
-            rows = canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop)
-            stages.append(shared_stage(rows, plan, _keys(groups)).collect(optimizations=NO_SHARED_SCANS).lazy())
-        yield stages
+            rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
+            stage = stages.shared_stage(rows, plan, _keys(groups), rows_of(plan_inputs(plan)))
+            shared.append(stage.lazy.collect(optimizations=NO_SHARED_SCANS).lazy())
+        yield shared
 
     def metrics(
         self,
@@ -124,13 +122,37 @@ class PolarsBackend(Backend):
         level: str | None = None,
     ) -> pl.DataFrame:
         levels = _levels(by, level)
-        stages = stage or [None] * len(levels)
-        frames = [run_polars(self.opened, plan, columns, g, drop_nulls=drop, stage=s) for g, s in zip(levels, stages)]
+        shared = stage or [None] * len(levels)
+        frames = [self._metrics(plan, columns, g, drop, s) for g, s in zip(levels, shared, strict=True)]
         return _joined(frames, by, level)
 
+    def _metrics(
+        self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, stage: pl.LazyFrame | None
+    ) -> pl.DataFrame:
+        """The stage :func:`framemetrics.stages.statistics.metrics_table` of one level, sorted by group."""
+        keys = _keys(by)
+        extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
+        rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop, extra=extra))
+        # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
+        resampled = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
+
+        def bootstrap(measured: Frame) -> list[Frame]:
+            return [bootstrap_bounds(measured, keys, plan, resampled)]
+
+        def beta(stats: Frame, keys: Sequence[str], pairs: list[tuple[Any, Any]], p: float) -> PolarsFrame:
+            assert isinstance(stats, PolarsFrame)
+            return PolarsFrame(beta_quantile_frame(stats.lazy, list(keys), pairs, p))
+
+        x = rows_of(plan_inputs(plan, group_means=True))
+        shared = None if stage is None else PolarsFrame(stage)
+        table = stages.metrics_table(rows, plan, keys, x, by, stage=shared, beta=beta, bootstrap=bootstrap).lazy
+        table = table.sort(list(by), nulls_last=True) if by else table
+        # The bootstrap's replicate columns must be streamed in batches: in memory they would be rows x replicates.
+        return table.collect(optimizations=NO_SHARED_SCANS, engine="streaming" if plan.bootstrapped else "auto")
+
     def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
-        data = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop)
-        return aggregate(data, plan, _keys(by), ("n_rows",)).collect()
+        rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop))
+        return stages.checks_table(rows, plan, _keys(by), rows_of(plan_inputs(plan, group_means=True))).collect()
 
     def curve(
         self,

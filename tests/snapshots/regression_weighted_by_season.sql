@@ -40,7 +40,7 @@ WITH fm_input AS (
     fm_g0
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE), 2)), 0) AS sum_sq_error,
     COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - mean_y_true, 2)), 0) AS ss_total,
@@ -54,20 +54,34 @@ WITH fm_input AS (
       OR NOT (
         ISFINITE(CAST(sample_weight AS DOUBLE)) AND CAST(sample_weight AS DOUBLE) >= 0
       )) AS invalid_weight_sample_weight
-  FROM fm_input
-  JOIN fm_means
-    ON fm_input.fm_g0 IS NOT DISTINCT FROM fm_means.fm_g0
+  FROM (
+    SELECT
+      fm_1.fm_g0,
+      fm_1.y_true,
+      fm_1.y_pred,
+      fm_1.sample_weight,
+      fm_2.mean_y_true
+    FROM fm_input AS fm_1
+    INNER JOIN fm_means AS fm_2
+      ON fm_1.fm_g0 IS NOT DISTINCT FROM fm_2.fm_g0
+  ) AS fm_3
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_abs_error_scores AS (
   SELECT
     fm_g0,
-    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) AS y_score,
-    COALESCE(SUM(sample_weight * CAST(TRUE = TRUE AS DOUBLE)), 0) AS pw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw
+  FROM (
+    SELECT
+      fm_g0,
+      ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) AS y_score,
+      sample_weight * CAST(TRUE = TRUE AS DOUBLE) AS pw
+    FROM fm_input
+  ) AS fm_4
   GROUP BY
     fm_g0,
-    ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE))
+    y_score
 ), fm_abs_error_curve AS (
   SELECT
     fm_g0,
@@ -78,15 +92,7 @@ WITH fm_input AS (
       ORDER BY y_score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS tp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
-    COALESCE(
-      SUM(pw) OVER (
-        PARTITION BY fm_g0
-        ORDER BY y_score DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ),
-      CAST(0.0 AS DOUBLE)
-    ) AS tp_prev
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total
   FROM fm_abs_error_scores
 ), fm_abs_error_ranking AS (
   SELECT
@@ -150,7 +156,7 @@ WITH fm_input AS (
     fm_g0
 ), fm_values AS (
   SELECT
-    fm_statistics.fm_g0 AS fm_g0,
+    fm_g0,
     n_rows,
     CASE
       WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
@@ -168,7 +174,7 @@ WITH fm_input AS (
       WHEN ss_total = 0
       THEN CAST('-inf' AS DOUBLE)
       ELSE CAST(1.0 AS DOUBLE)
-    END AS "r2_score",
+    END AS r2_score,
     SQRT(
       CASE
         WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
@@ -176,31 +182,58 @@ WITH fm_input AS (
         THEN CAST(NULL AS DOUBLE)
         ELSE sum_sq_error / sum_weight
       END
-    ) AS "root_mean_squared_error",
+    ) AS root_mean_squared_error,
     CASE
       WHEN invalid_finite_y_true + invalid_finite_y_pred + invalid_weight_sample_weight > 0
       OR sum_weight = 0
       THEN CAST(NULL AS DOUBLE)
       ELSE median_abs_error
-    END AS "median_absolute_error"
-  FROM fm_statistics
-  JOIN fm_abs_error_ranking
-    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_abs_error_ranking.fm_g0
+    END AS median_absolute_error,
+    invalid_finite_y_true,
+    invalid_finite_y_pred,
+    invalid_weight_sample_weight
+  FROM (
+    SELECT
+      fm_5.fm_g0,
+      fm_5.n_rows,
+      fm_5.sum_sq_error,
+      fm_5.ss_total,
+      fm_5.sum_weight,
+      fm_5.invalid_finite_y_true,
+      fm_5.invalid_finite_y_pred,
+      fm_5.invalid_weight_sample_weight,
+      fm_6.median_abs_error
+    FROM fm_statistics AS fm_5
+    INNER JOIN fm_abs_error_ranking AS fm_6
+      ON fm_5.fm_g0 IS NOT DISTINCT FROM fm_6.fm_g0
+  ) AS fm_7
 )
 SELECT
-  fm_g0 AS "season",
-  n_rows,
-  CASE WHEN ISFINITE("r2_score") THEN "r2_score" ELSE CAST(NULL AS DOUBLE) END AS "r2_score",
-  CASE
-    WHEN ISFINITE("root_mean_squared_error")
-    THEN "root_mean_squared_error"
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "root_mean_squared_error",
-  CASE
-    WHEN ISFINITE("median_absolute_error")
-    THEN "median_absolute_error"
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "median_absolute_error"
-FROM fm_values
+  *
+FROM (
+  SELECT
+    fm_g0 AS "season",
+    n_rows AS n_rows,
+    r2_score AS "r2_score",
+    root_mean_squared_error AS "root_mean_squared_error",
+    median_absolute_error AS "median_absolute_error"
+  FROM (
+    SELECT
+      fm_g0,
+      n_rows,
+      CASE WHEN ISFINITE(r2_score) THEN r2_score ELSE CAST(NULL AS DOUBLE) END AS r2_score,
+      CASE
+        WHEN ISFINITE(root_mean_squared_error)
+        THEN root_mean_squared_error
+        ELSE CAST(NULL AS DOUBLE)
+      END AS root_mean_squared_error,
+      CASE
+        WHEN ISFINITE(median_absolute_error)
+        THEN median_absolute_error
+        ELSE CAST(NULL AS DOUBLE)
+      END AS median_absolute_error
+    FROM fm_values
+  ) AS fm_8
+) AS fm_9
 ORDER BY
-  fm_g0
+  "season"

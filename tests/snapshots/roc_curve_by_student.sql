@@ -7,7 +7,7 @@ WITH fm_input AS (
   FROM "preds"
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
       y_true IS NULL OR NOT (
@@ -17,7 +17,7 @@ WITH fm_input AS (
       y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,

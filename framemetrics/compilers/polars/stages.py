@@ -1,8 +1,9 @@
 """The stages of the core in Polars: statistics and checks over rows, and the curve stage.
 
 The curve stage exists in the two forms Polars needs: :func:`curve_stage`, a
-frame with one row per group and distinct score (``evaluate`` and the
-curves; :func:`curve_stages` for many scores of the same rows), and
+frame with one row per group and distinct score (the stage of
+:mod:`framemetrics.stages.curve_stage`; :func:`curve_stages` for many scores
+of the same rows), and
 :func:`curve_in_group`, the same points as expressions inside one group's
 ``group_by().agg()`` (the public ``pl.Expr`` builders). Every statistic is
 the core's definition applied to either (:func:`curve_statistic`).
@@ -14,12 +15,12 @@ from dataclasses import replace
 
 import polars as pl
 
+from framemetrics.compilers.polars.frame import PolarsFrame
 from framemetrics.compilers.polars.inputs import MetricInputs
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core import cells as counting
 from framemetrics.core.checks import Check
 from framemetrics.core.statistics import (
-    CURVE_SUMS,
     STATISTICS,
     CurvePoints,
     Rows,
@@ -30,10 +31,10 @@ from framemetrics.core.statistics import (
     roc_gap,
     weighted_quantile,
 )
+from framemetrics.stages import curve_stage as stage
 
 __all__ = [
     "aggregated",
-    "cell_statistics",
     "cells_stage",
     "check_count",
     "curve_in_group",
@@ -108,23 +109,6 @@ def cells_stage(
     """
     aggregations = [expr.alias(name) for name, expr in counting.cell_sums(POLARS, x, sums).items()]
     return data.group_by([*keys, *classes]).agg(aggregations)
-
-
-def cell_statistics(cells: pl.LazyFrame, keys: list[str], x: Rows, statistics: tuple[str, ...]) -> pl.LazyFrame:
-    """Level 2 for a binary plan: per group, the cells' totals and the confusion statistics among ``statistics``.
-
-    Examples
-    --------
-    >>> lf = pl.LazyFrame({"y_true": [0, 1, 1], "y_pred": [1, 1, 1], "sample_weight": [1.0, 2.0, 3.0]})
-    >>> x = rows_of(MetricInputs.of(y_true="y_true", y_pred="y_pred", sample_weight="sample_weight"))
-    >>> cell_statistics(cells_stage(lf, [], x, {}), [], x, ("n_rows", "tp", "fp")).collect().rows()
-    [(3, 5.0, 1.0)]
-    """
-    names = [n for n in cells.collect_schema().names() if n not in (*keys, *counting.CLASSES, "weight")]
-    totals = counting.cell_totals(POLARS, names)
-    counted = counting.cell_rows(POLARS, x)
-    totals |= {s: STATISTICS[s].build(POLARS, counted) for s in statistics if STATISTICS[s].counted == "cell"}
-    return grouped(cells, keys, [expr.alias(name) for name, expr in totals.items()])
 
 
 def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
@@ -313,42 +297,10 @@ def running_sums(
 
 
 def curve_stage(
-    data: pl.LazyFrame,
-    keys: list[str],
-    x: Rows,
-    *,
-    previous: bool = False,
-    points: bool = False,
-    labelled: bool = True,
-    carry: tuple[str, ...] = (),
+    data: pl.LazyFrame, keys: list[str], x: Rows, *, previous: bool = False, labelled: bool = True
 ) -> pl.LazyFrame:
-    """One row per group and distinct ``y_score``, with ``pw, nw, tp, fp, pos_total, neg_total``.
-
-    Parameters
-    ----------
-    data : polars.LazyFrame
-        Rows with the group columns ``keys`` and the columns ``x`` reads.
-    keys : list of str
-        Group columns.
-    x : Rows
-        Expressions of ``y_true``, ``y_score`` and ``sample_weight``, and the labels.
-    previous : bool, default False
-        Add ``tp_prev, fp_prev``, the sums over strictly higher scores.
-    points : bool, default False
-        The curves' points: only scores of positive weight (as scikit-learn
-        drops zero weights), with ``fn, tn`` (the weights below the score,
-        the total less the running sum as scikit-learn's ``tps[-1] - tps``),
-        ``next_pw, next_nw`` (the next lower score's) and ``is_first``.
-    labelled : bool, default True
-        False for a quantile's stage, every row positive: no negative
-        columns (``nw, fp, neg_total, fp_prev``).
-    carry : tuple of str
-        Columns constant within a group, kept (e.g. ``n_invalid``).
-
-    Returns
-    -------
-    polars.LazyFrame
-        Each group's rows in decreasing score order.
+    """The curve stage of :mod:`framemetrics.stages.curve_stage` over ``data``: one row per group and distinct
+    ``y_score``, with ``pw, nw, tp, fp, pos_total, neg_total`` (and ``tp_prev, fp_prev`` with ``previous``).
 
     Examples
     --------
@@ -357,26 +309,7 @@ def curve_stage(
     >>> curve_stage(lf, [], x, previous=True).collect().rows()
     [(0.9, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 0.0), (0.2, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 0.0)]
     """
-    weights = {"pw": positive_weight(POLARS, x)} | ({"nw": negative_weight(POLARS, x)} if labelled else {})
-    per_score = data.group_by([*keys, x.y_score.cast(pl.Float64).alias("y_score")]).agg(
-        *(pl.col(c).first() for c in carry), **{name: w.sum() for name, w in weights.items()}
-    )
-    pw, nw = pl.col("pw"), pl.col("nw")
-    if points:
-        per_score = per_score.filter(pw + nw > 0)
-    # One sort on the score alone: a window keeps each group's rows in frame order, and a
-    # multi-key sort (group, score) measured 1.3-1.4x slower for the whole AUC.
-    ordered = per_score.sort("y_score", descending=True, nulls_last=True)
-    sums = running_sums(CURVE_SUMS[: len(weights)], previous=previous)
-    if points:
-        sums |= {
-            "fn": pw.sum() - pw.cum_sum(),  # as scikit-learn's fns = tps[-1] - tps
-            "tn": nw.sum() - nw.cum_sum(),
-            "next_pw": pw.shift(-1),
-            "next_nw": nw.shift(-1),
-            "is_first": pl.int_range(pl.len()) == 0,
-        }
-    return ordered.with_columns(**{name: expr.over(keys) if keys else expr for name, expr in sums.items()})
+    return stage.curve_stage(PolarsFrame(data), keys, x, previous=previous, labelled=labelled).lazy
 
 
 def curve_statistics(

@@ -25,13 +25,13 @@ from framemetrics.compilers.sql.query import (
     input_frame,
     plan_literals,
     same_group,
-    statistics_select,
 )
 from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.curves import Curve, curve_outputs
 from framemetrics.core.plan import Plan
 from framemetrics.stages import curves as stages
 from framemetrics.stages.curve_stage import curve_stage
+from framemetrics.stages.statistics import checks_table
 
 __all__ = ["curve_query"]
 
@@ -92,7 +92,7 @@ def curve_query(
     drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
     statement = Statement()
     rows = input_frame(statement, plan, inputs, keys)
-    statement.define("fm_statistics", statistics_select(plan, literals, keys, ("n_rows",)))
+    checks_table(rows, plan, keys, rows_of(literals))  # fm_statistics
     if stage is None:
         points = curve_stage(rows, keys, rows_of(literals), points=True)
         drop_flag = (inputs.literals or {}).get("drop_intermediate", drop)

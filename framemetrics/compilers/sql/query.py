@@ -1,20 +1,20 @@
-"""A plan as one SQL statement, built as a sqlglot tree: one ``GROUP BY`` of statistics, then formulas.
+"""A plan as one SQL statement, built as a sqlglot tree: the stages of :mod:`framemetrics.stages.statistics`
+over ``fm_input``.
 
 The statement reads the source once into ``fm_input`` (group keys
 ``fm_g0, fm_g1...`` and the canonical columns ``y_true, y_pred, y_score,
-sample_weight``), gathers the statistics and check counts per group in
-``fm_statistics`` (after ``fm_means``, the group means of a first pass, when
-a centred sum needs them), builds the curve stage (:mod:`.stages`) when a
-ranking statistic is requested, and applies the formulas. Every statistic,
-check and formula is the core's (:mod:`framemetrics.core`), so this module
-only composes.
+sample_weight``: :func:`input_select`); the stage
+(:func:`~framemetrics.stages.statistics.metrics_table`) gathers the
+statistics and check counts per group, the curve statistics and the
+formulas; this module adds the SQL stages of the Beta quantiles and the
+bootstrap, and the group order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import reduce
+from typing import Any
 
 from sqlglot import exp
 
@@ -22,20 +22,13 @@ from framemetrics.compilers.sql.beta_quantiles import beta_quantile_ctes
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import (
-    cell_statistics,
-    cells_stage,
-    curve_ctes,
-    curve_stage,
-    rows_of,
-    same_group,
-)
-from framemetrics.core.cells import counts_cells, summed_over_cells
-from framemetrics.core.formulas.guards import bounded
-from framemetrics.core.plan import MetricCall, Plan
+from framemetrics.compilers.sql.stages import rows_of, same_group
+from framemetrics.core.frame import Frame
+from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import ROW_KEY
-from framemetrics.core.statistics import STATISTICS, Rows
+from framemetrics.stages import statistics as stages
 from framemetrics.stages.bootstrap import bootstrap_bounds
+from framemetrics.stages.statistics import checks_table, metrics_table
 
 __all__ = [
     "QueryInputs",
@@ -49,8 +42,7 @@ __all__ = [
     "row_key",
     "same_group",
     "shared_stage",
-    "statistics_ctes",
-    "statistics_select",
+    "stage_columns",
     "user_column",
 ]
 
@@ -186,57 +178,9 @@ def row_key(plan: Plan) -> exp.Expression:
     return SQL.to_int(user_column(row_id))
 
 
-def statistics_select(
-    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], statistics: tuple[str, ...]
-) -> exp.Select:
-    """``fm_statistics``: one ``GROUP BY`` of ``statistics`` and the plan's check counts (after ``fm_means``)."""
-    x = rows_of(literals)
-    columns = [exp.alias_(exp.column(k, table="fm_input"), k, copy=False) for k in keys]
-    columns += [exp.alias_(STATISTICS[s].build(SQL, x), s, copy=False) for s in statistics]
-    columns += [exp.alias_(expr, name, copy=False) for name, expr in _check_counts(plan, x).items()]
-    select = exp.select(*columns, copy=False).from_("fm_input", copy=False)
-    if any(STATISTICS[s].needs for s in statistics):
-        select = select.join("fm_means", on=same_group("fm_input", "fm_means", keys), copy=False)
-    return select.group_by(*(exp.column(k, table="fm_input") for k in keys), copy=False) if keys else select
-
-
-def _check_counts(plan: Plan, x: Rows) -> dict[str, exp.Expression]:
-    return {c.name: c.count(SQL, getattr(x, c.role), x.pos_label, x.neg_label) for c in plan.checks}
-
-
-def statistics_ctes(
-    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], statistics: tuple[str, ...]
-) -> list[tuple[str, exp.Select]]:
-    """``fm_statistics`` per group: through the counting stage's ``fm_cells`` where it applies, else one GROUP BY."""
-    if not counts_cells(statistics):
-        return [("fm_statistics", statistics_select(plan, literals, keys, statistics))]
-    x = rows_of(literals)
-    sums = {s: STATISTICS[s].build(SQL, x) for s in summed_over_cells(statistics)}
-    sums |= _check_counts(plan, x)
-    return [
-        ("fm_cells", cells_stage(x, keys, sums)),
-        ("fm_statistics", cell_statistics(x, keys, ["n_rows", *sums], statistics)),
-    ]
-
-
-def _means_select(plan: Plan, literals: dict[str, exp.Expression], keys: list[str]) -> exp.Select:
-    x = rows_of(literals)
-    columns = [
-        *(exp.column(k) for k in keys),
-        *(exp.alias_(STATISTICS[s].build(SQL, x), s, copy=False) for s in plan.first_pass),
-    ]
-    select = exp.select(*columns, copy=False).from_("fm_input", copy=False)
-    return select.group_by(*(exp.column(k) for k in keys), copy=False) if keys else select
-
-
-def _formula(call: MetricCall) -> exp.Expression:
-    n_invalid = reduce(lambda a, b: a + b, (SQL.col(c.name) for c in call.checks))
-    formula = call.value(SQL, {s: SQL.col(s) for s in call.statistics}, n_invalid, guarded=False)
-    return exp.alias_(formula, identifier(call.name), copy=False)
-
-
 def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: str | None = None) -> exp.Select:
-    """The statement computing ``plan`` per group of ``inputs``, as a tree.
+    """The statement computing ``plan`` per group of ``inputs``, as a tree: the stage
+    :func:`framemetrics.stages.statistics.metrics_table` over ``fm_input``.
 
     Parameters
     ----------
@@ -253,7 +197,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     Returns
     -------
     sqlglot.exp.Select
-        Group columns, ``n_rows``, one column per metric (and the check counts).
+        Group columns, ``n_rows``, one column per metric (and the check
+        counts), ordered by group.
 
     Examples
     --------
@@ -266,64 +211,35 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     """
     keys = group_keys(inputs)
     literals = plan_literals(plan, inputs)
-    ctes = [("fm_input", input_select(plan, inputs, keys))]
-    if plan.first_pass:
-        ctes.append(("fm_means", _means_select(plan, literals, keys)))
-    ctes += statistics_ctes(plan, literals, keys, plan.row_statistics)
-    outputs = [exp.alias_(exp.column(k, table="fm_statistics"), k, copy=False) for k in keys]
-    outputs += [exp.column("n_rows"), *(_formula(call) for call in plan.calls)]
-    columns = {name: SQL.col(name) for name in [*plan.statistics, *(c.name for c in plan.checks)]}
-    pairs, quantiles = plan.beta_quantiles(SQL, columns)
-    for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
-        interval_columns = columns | {local: SQL.col(name) for local, name in names.items()}
-        outputs += [
-            exp.alias_(value, identifier(name), copy=False)
-            for name, value in interval.values(SQL, interval_columns, guarded=False).items()
-        ]
-    for interval in plan.bootstrapped:  # the bounds of fm_replicate_bounds..., null with invalid input
-        columns |= {name: SQL.col(name) for name in interval.columns().values()}
-        outputs += [exp.alias_(v, identifier(n), copy=False) for n, v in interval.resampled(SQL, columns).items()]
-    outputs += [exp.alias_(SQL.to_float(exp.column(s)), c) for c, s in plan.exposed_columns.items()]
-    outputs += [exp.column(c.name) for c in plan.checks] if checks else []
-    values = exp.select(*outputs, copy=False).from_("fm_statistics", copy=False)
-    curves, rankings = curve_ctes(plan, literals, keys, stage)
-    ctes += curves
-    if pairs:  # Clopper-Pearson's bounds: every Beta quantile in one set of stages
-        ctes += beta_quantile_ctes(keys, pairs, plan.beta_probability)
-        rankings.append("fm_beta_quantiles")
-    if plan.bootstrapped:
-        ctes += _bootstrap_ctes(plan, literals, keys)
-        rankings.append("fm_replicate_bounds")
-    for ranking in rankings:
-        values = values.join(ranking, on=same_group("fm_statistics", ranking, keys), copy=False)
-    ctes.append(("fm_values", values))
-    # A metric is a number or null (guards.bounded), applied to each formula's column: the formula written once.
-    final = [exp.alias_(exp.column(k), identifier(c), copy=False) for k, c in zip(keys, inputs.by, strict=True)]
-    final.append(exp.column("n_rows"))
-    final += [exp.alias_(bounded(SQL, exp.column(identifier(n))), identifier(n)) for n in plan.output_columns]
-    final += [exp.column(c) for c in plan.exposed_columns]
-    final += [exp.column(c.name) for c in plan.checks] if checks else []
-    select = exp.select(*final, copy=False).from_("fm_values", copy=False)
-    if keys:
-        select = select.order_by(*(exp.Ordered(this=exp.column(k), nulls_first=False) for k in keys))
-    for name, cte in ctes:
-        select = select.with_(name, as_=cte, copy=False)
-    return select
-
-
-def _bootstrap_ctes(
-    plan: Plan, literals: dict[str, exp.Expression], keys: list[str]
-) -> list[tuple[str, exp.Expression]]:
-    """The stages of :func:`framemetrics.stages.bootstrap.bootstrap_bounds` over ``fm_input`` (and ``fm_means``),
-    the last ``fm_replicate_bounds``."""
     statement = Statement()
-    weight = [] if plan.weighted else ["sample_weight"]
-    rows = SqlFrame(statement, exp.table_("fm_input"), [*keys, *plan.roles, *weight, ROW_KEY])
-    if plan.first_pass:
-        means = SqlFrame(statement, exp.table_("fm_means"), [*keys, *plan.first_pass])
-        rows = rows.join(means, keys, nulls_equal=True) if keys else rows.join(means, [], "cross")
-    bootstrap_bounds(rows, keys, plan, rows_of(literals))
-    return [(cte.alias, cte.this) for cte in statement.ctes]
+    rows = input_frame(statement, plan, inputs, keys)
+    shared = None if stage is None else SqlFrame(statement, exp.to_table(stage), stage_columns(plan, keys))
+
+    def beta(stats: Frame, keys: Sequence[str], pairs: list[tuple[Any, Any]], p: float) -> SqlFrame:
+        for name, cte in beta_quantile_ctes(list(keys), pairs, p):
+            table = statement.define(name, cte)
+        return SqlFrame(statement, table, [*keys, *(f"fm_q{j}" for j in range(len(pairs)))])
+
+    def bootstrap(rows: Frame) -> list[Frame]:
+        return [bootstrap_bounds(rows, keys, plan, rows_of(literals))]
+
+    table = metrics_table(
+        rows, plan, keys, rows_of(literals), inputs.by, stage=shared, beta=beta, bootstrap=bootstrap, checks=checks
+    )
+    return statement.query(table, inputs.by)
+
+
+def stage_columns(plan: Plan, keys: list[str]) -> list[str]:
+    """The columns of the table of :func:`shared_stage`.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> stage_columns(make_plan("roc_auc_score", weighted=False), ["fm_g0"])
+    ['fm_g0', 'y_score', 'pw', 'nw', 'tp', 'fp', 'pos_total', 'neg_total']
+    """
+    previous = ["tp_prev", "fp_prev"] if plan.scores_read_previous else []
+    return [*keys, "y_score", "pw", "nw", "tp", "fp", "pos_total", "neg_total", *previous]
 
 
 def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
@@ -338,18 +254,15 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     True
     """
     keys = group_keys(inputs)
-    statistics = statistics_select(plan, plan_literals(plan, inputs), keys, ("n_rows",))
-    select = exp.select(exp.Star(), copy=False).from_("fm_statistics", copy=False)
-    return select.with_("fm_input", as_=input_select(plan, inputs, keys), copy=False).with_(
-        "fm_statistics", as_=statistics, copy=False
-    )
+    statement = Statement()
+    rows = input_frame(statement, plan, inputs, keys)
+    return statement.query(checks_table(rows, plan, keys, rows_of(plan_literals(plan, inputs))))
 
 
 def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
-    """The scores' curve stage per group of ``inputs``, for one table that metrics and curves both read.
+    """The scores' curve stage per group of ``inputs``, for one table that metrics and curves both read
+    (:func:`framemetrics.stages.statistics.shared_stage`; its columns :func:`stage_columns`).
 
-    The stage :func:`plan_query` sorts (every score, even of zero weight,
-    ``tp_prev, fp_prev`` where the plan's statistics read them):
     :func:`plan_query` and :func:`framemetrics.compilers.sql.curves.curve_query`
     take the table's name as ``stage``. Without ``bins``.
 
@@ -362,11 +275,6 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     True
     """
     keys = group_keys(inputs)
-    x = rows_of(plan_literals(plan, inputs))
-    select = exp.select(exp.Star(), copy=False).from_("fm_curve", copy=False)
-    for name, cte in [
-        ("fm_input", input_select(plan, inputs, keys)),
-        *curve_stage(x, keys, x.y_score, previous=plan.scores_read_previous),
-    ]:
-        select = select.with_(name, as_=cte, copy=False)
-    return select
+    statement = Statement()
+    rows = input_frame(statement, plan, inputs, keys)
+    return statement.query(stages.shared_stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))))

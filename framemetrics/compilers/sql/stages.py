@@ -1,44 +1,36 @@
-"""The stages of the core in SQL: the canonical rows of ``fm_input`` and the curve stage.
+"""The stages of the core in SQL: the canonical rows of ``fm_input``, the curve stage as CTEs and its statistics.
 
-The curve stage is the sqlglot form of
-:func:`framemetrics.compilers.polars.stages.curve_stage`: per group and
-distinct score the weights ``pw, nw`` (``fm_scores``), their running sums
-``tp, fp`` and totals (one window, ``fm_curve``). The metric query adds the
-largest gap where ``ks_threshold`` needs it (``fm_gaps``), the group's
-weighted quantile where a statistic reads it (``_quantiles``), and the curve
-statistics per group (``fm_ranking``); a regression's quantiles sort other
-values in stages of their own prefix (``fm_abs_error_curve``...). The
-curves read the points (:mod:`framemetrics.compilers.sql.curves`).
+The curve stage is :func:`framemetrics.stages.curve_stage.curve_stage`
+written as the CTEs ``<prefix>_scores`` and ``<prefix>_curve`` over a named
+table (:func:`curve_stage`), for the SQL stages still built by name (paired,
+multiclass, bootstrap); :func:`curve_statistics` adds the largest gap where
+``ks_threshold`` needs it (``fm_gaps``), the group's weighted quantile where
+a statistic reads it (``_quantiles``), and the curve statistics per group
+(``fm_ranking``). The metrics' own statement is
+:mod:`framemetrics.stages.statistics` (:mod:`.query`).
 """
 
 from __future__ import annotations
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import DISTRIBUTE, ORDERED
+from framemetrics.compilers.sql.dialects import ORDERED
+from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, SqlNamespace
 from framemetrics.core import cells as counting
-from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import (
-    CURVE_SUMS,
     STATISTICS,
     CurvePoints,
     Rows,
-    bin_score,
-    curve_rows,
-    negative_weight,
-    positive_weight,
     quantile_level,
     roc_gap,
     weighted_quantile,
 )
+from framemetrics.stages import curve_stage as stage
 
 __all__ = [
-    "BELOW_COUNTS",
     "GroupWindows",
-    "cell_statistics",
     "cells_stage",
-    "curve_ctes",
     "curve_stage",
     "curve_statistics",
     "group_window",
@@ -52,8 +44,6 @@ __all__ = [
 _THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
 _BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
 _ALL = _THROUGH | {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
-# The weights below a score, as scikit-learn's ``fns = tps[-1] - tps``: the group's total less the running sum.
-BELOW_COUNTS = (("fn", "pos_total", "tp"), ("tn", "neg_total", "fp"))
 
 
 def rows_of(literals: dict[str, exp.Expression]) -> Rows:
@@ -114,22 +104,6 @@ def cells_stage(
     ['fm_g0', 'y_true', 'y_pred', 'n_rows', 'weight']
     """
     return _grouped(counting.cell_sums(SQL, x, sums), "fm_input", keys, classes)
-
-
-def cell_statistics(x: Rows, keys: list[str], names: list[str], statistics: tuple[str, ...]) -> exp.Select:
-    """Level 2 for a binary plan, over ``fm_cells``: the totals of ``names`` and the confusion ``statistics``.
-
-    Examples
-    --------
-    >>> from framemetrics.compilers.sql.emit import to_sql
-    >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
-    >>> print(to_sql(cell_statistics(x, [], ["n_rows"], ("tp",)).expressions[1]))
-    COALESCE(SUM(weight * CAST(y_true = 1 AND y_pred = 1 AS DOUBLE)), 0) AS tp
-    """
-    totals = counting.cell_totals(SQL, names)
-    counted = counting.cell_rows(SQL, x)
-    totals |= {s: STATISTICS[s].build(SQL, counted) for s in statistics if STATISTICS[s].counted == "cell"}
-    return _grouped(totals, "fm_cells", keys, ())
 
 
 def group_window(aggregate: exp.Expression, keys: list[str]) -> exp.Window:
@@ -208,68 +182,25 @@ def curve_stage(
     score: exp.Expression,
     *,
     previous: bool = False,
-    points: bool = False,
     labelled: bool = True,
     source: str = "fm_input",
     prefix: str = "fm",
 ) -> list[tuple[str, exp.Select]]:
-    """The curve stage over ``source``: ``<prefix>_scores`` (per group and score ``pw, nw``) and ``<prefix>_curve``.
-
-    Parameters
-    ----------
-    x : Rows
-        The columns of ``fm_input``, the labels.
-    keys : list of str
-        Group columns.
-    score : sqlglot expression
-        The score of a row (``y_score``, or its bin).
-    previous, points : bool, default False
-        The extra columns, as :func:`framemetrics.compilers.polars.stages.curve_stage`
-        adds them (``tp_prev, fp_prev``; the curves' points).
-    labelled : bool, default True
-        False for a quantile's stage, every row positive: no negative
-        columns (``nw, fp, neg_total, fp_prev``).
-
-    Returns
-    -------
-    list of (name, select)
-        ``fm_curve``: keys, ``y_score, pw, nw, tp, fp, pos_total, neg_total`` and the extras.
+    """The curve stage of :mod:`framemetrics.stages.curve_stage` over the table ``source``, as the CTEs
+    ``<prefix>_scores`` (per group and score ``pw, nw``) and ``<prefix>_curve`` (keys, ``y_score, pw, nw, tp, fp,
+    pos_total, neg_total``, and ``tp_prev, fp_prev`` with ``previous``).
 
     Examples
     --------
     >>> from framemetrics.compilers.sql.emit import to_sql
     >>> x = rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)})
-    >>> (_, scores), (_, curve) = curve_stage(x, [], x.y_score)
-    >>> to_sql(curve.selects[3])
-    'SUM(pw) OVER (ORDER BY y_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp'
+    >>> [name for name, _ in curve_stage(x, [], x.y_score)]
+    ['fm_scores', 'fm_curve']
     """
-    groups = [exp.column(k) for k in keys]
-    weights = {"pw": positive_weight(SQL, x)} | ({"nw": negative_weight(SQL, x)} if labelled else {})
-    scores = (
-        exp.select(
-            *groups,
-            exp.alias_(score, "y_score", copy=False),
-            *(exp.alias_(SQL.sum(w), name, copy=False) for name, w in weights.items()),
-        )
-        .from_(source, copy=False)
-        .group_by(*groups, score, copy=False)
-    )
-    # Its rows may be distributed by the group alone: the window below needs no other partitioning.
-    scores.meta[DISTRIBUTE] = keys
-    sums = CURVE_SUMS[: len(weights)]
-    columns = running_sums(keys, sums, previous=previous)
-    if points:
-        columns |= {name: columns[total].copy() - columns[count].copy() for name, total, count in BELOW_COUNTS}
-        columns |= {
-            f"next_{c}": _by_score(exp.Anonymous(this="LEAD", expressions=[exp.column(c)]), keys) for c in ("pw", "nw")
-        }
-        columns["is_first"] = exp.EQ(this=_by_score(exp.RowNumber(), keys), expression=exp.Literal.number(1))
-    selected = [*groups, exp.column("y_score"), *(exp.column(c) for c in weights)]
-    selected += [exp.alias_(value, name, copy=False) for name, value in columns.items()]
-    curve = exp.select(*selected, copy=False).from_(f"{prefix}_scores", copy=False)
-    if points:
-        curve = curve.where(exp.column("pw") + exp.column("nw") > 0, copy=False)
-    return [(f"{prefix}_scores", scores), (f"{prefix}_curve", curve)]
+    statement = Statement()
+    rows = SqlFrame(statement, exp.table_(source), [*keys, "y_true", "y_score", "sample_weight"])
+    stage.curve_stage(rows, keys, x, score=score, previous=previous, labelled=labelled, name=prefix)
+    return [(cte.alias, cte.this) for cte in statement.ctes]
 
 
 def curve_statistics(
@@ -322,37 +253,3 @@ def curve_statistics(
     ranking = exp.select(*groups, *(exp.alias_(STATISTICS[s].build(SQL, points), s, copy=False) for s in statistics))
     ranking = ranking.from_(stage, copy=False)
     return [*ctes, (f"{prefix}_ranking", ranking.group_by(*groups, copy=False) if keys else ranking)]
-
-
-def curve_ctes(
-    plan: Plan, literals: dict[str, exp.Expression], keys: list[str], stage: str | None = None
-) -> tuple[list[tuple[str, exp.Select]], list[str]]:
-    """The plan's curve statistics per group, one curve stage per :attr:`Plan.curve_stages` entry.
-
-    The scores' stage is ``fm_scores`` ... ``fm_ranking`` (scores binned
-    with ``bins=``), or the table ``stage`` (``query.shared_stage``); another
-    sorts its value under its own prefix (``fm_abs_error_scores`` ...
-    ``fm_abs_error_ranking``). Returns the CTEs and the names of the ranking
-    CTEs to join.
-
-    Examples
-    --------
-    >>> from framemetrics.core.plan import make_plan
-    >>> plan = make_plan("roc_auc_score", weighted=False)
-    >>> ctes, rankings = curve_ctes(plan, {"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}, [])
-    >>> [name for name, _ in ctes], rankings
-    (['fm_scores', 'fm_curve', 'fm_ranking'], ['fm_ranking'])
-    """
-    ctes, rankings = [], []
-    for (score, quantile), statistics in plan.curve_stages.items():
-        x = curve_rows(SQL, rows_of(literals), score)
-        binned = None if plan.bins is None else bin_score(SQL, x.y_score, SQL.lit(float(plan.bins)))
-        binned = binned if score == "y_score" else None
-        prefix = "_".join(p for p in ("fm", "" if score == "y_score" else score, quantile) if p)
-        labelled = score == "y_score"
-        shared = stage if score == "y_score" and not quantile else None
-        ctes += curve_statistics(
-            x, keys, statistics, score=binned, quantile=quantile, labelled=labelled, prefix=prefix, stage=shared
-        )
-        rankings.append(f"{prefix}_ranking")
-    return ctes, rankings

@@ -7,7 +7,7 @@ WITH fm_input AS (
   FROM `preds`
 ), fm_statistics AS (
   SELECT
-    fm_input.fm_g0 AS fm_g0,
+    fm_g0,
     COUNT(*) AS n_rows,
     COUNTIF(y_true IS NULL OR NOT (
       y_true = 1 OR y_true = 0
@@ -20,7 +20,7 @@ WITH fm_input AS (
     ) AS invalid_finite_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,

@@ -8,9 +8,9 @@ WITH fm_input AS (
   FROM "preds"
 ), fm_cells AS (
   SELECT
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred,
+    fm_g0,
+    y_true,
+    y_pred,
     COUNT(*) AS n_rows,
     COALESCE(SUM(sample_weight), 0) AS weight,
     COALESCE(
@@ -55,12 +55,12 @@ WITH fm_input AS (
     ) AS invalid_probability_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred
+    fm_g0,
+    y_true,
+    y_pred
 ), fm_statistics AS (
   SELECT
-    fm_cells.fm_g0,
+    fm_g0,
     CAST(COALESCE(SUM(n_rows), 0) AS BIGINT) AS n_rows,
     COALESCE(SUM(sum_log_loss), 0) AS sum_log_loss,
     COALESCE(SUM(sum_weight), 0) AS sum_weight,
@@ -72,10 +72,10 @@ WITH fm_input AS (
     COALESCE(SUM(weight * CAST(CAST(y_true = 1 AND y_pred = 0 AS INT) AS DOUBLE)), 0) AS fn
   FROM fm_cells
   GROUP BY
-    fm_cells.fm_g0
+    fm_g0
 ), fm_values AS (
   SELECT
-    fm_statistics.fm_g0 AS fm_g0,
+    fm_g0,
     n_rows,
     CASE
       WHEN invalid_label_y_true + invalid_score_y_score > 0
@@ -85,19 +85,33 @@ WITH fm_input AS (
       ELSE 2 * tp / (
         2 * tp + fn + fp
       )
-    END AS "f1_score",
+    END AS f1_score,
     CASE
       WHEN invalid_label_y_true + invalid_probability_y_score > 0 OR sum_weight = 0
       THEN CAST(NULL AS DOUBLE)
       ELSE sum_log_loss / sum_weight
-    END AS "log_loss"
+    END AS log_loss,
+    invalid_label_y_true,
+    invalid_score_y_score,
+    invalid_probability_y_score
   FROM fm_statistics
 )
 SELECT
-  fm_g0 AS "student",
-  n_rows,
-  CASE WHEN "f1_score" - "f1_score" = 0 THEN "f1_score" ELSE CAST(NULL AS DOUBLE) END AS "f1_score",
-  CASE WHEN "log_loss" - "log_loss" = 0 THEN "log_loss" ELSE CAST(NULL AS DOUBLE) END AS "log_loss"
-FROM fm_values
+  *
+FROM (
+  SELECT
+    fm_g0 AS "student",
+    n_rows AS n_rows,
+    f1_score AS "f1_score",
+    log_loss AS "log_loss"
+  FROM (
+    SELECT
+      fm_g0,
+      n_rows,
+      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS DOUBLE) END AS f1_score,
+      CASE WHEN log_loss - log_loss = 0 THEN log_loss ELSE CAST(NULL AS DOUBLE) END AS log_loss
+    FROM fm_values
+  ) AS fm_1
+) AS fm_2
 ORDER BY
-  fm_g0
+  "student"

@@ -8,9 +8,9 @@ WITH fm_input AS (
   FROM "preds"
 ), fm_cells AS (
   SELECT
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred,
+    fm_g0,
+    y_true,
+    y_pred,
     COUNT(*) AS n_rows,
     COALESCE(SUM(sample_weight), 0) AS weight,
     COUNT_IF(y_true IS NULL OR NOT (
@@ -39,12 +39,12 @@ WITH fm_input AS (
     ) AS invalid_score_y_score
   FROM fm_input
   GROUP BY
-    fm_input.fm_g0,
-    fm_input.y_true,
-    fm_input.y_pred
+    fm_g0,
+    y_true,
+    y_pred
 ), fm_statistics AS (
   SELECT
-    fm_cells.fm_g0,
+    fm_g0,
     CAST(COALESCE(SUM(n_rows), 0) AS BIGINT) AS n_rows,
     CAST(COALESCE(SUM(invalid_label_y_true), 0) AS BIGINT) AS invalid_label_y_true,
     CAST(COALESCE(SUM(invalid_finite_y_score), 0) AS BIGINT) AS invalid_finite_y_score,
@@ -55,14 +55,21 @@ WITH fm_input AS (
     COALESCE(SUM(weight * CAST(CAST(y_true = 1 AND y_pred = 0 AS INT) AS DOUBLE)), 0) AS fn
   FROM fm_cells
   GROUP BY
-    fm_cells.fm_g0
+    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 1 AS INT) AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(CAST(y_true = 0 AS INT) AS DOUBLE)), 0) AS nw
-  FROM fm_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      y_score,
+      sample_weight * CAST(CAST(y_true = 1 AS INT) AS DOUBLE) AS pw,
+      sample_weight * CAST(CAST(y_true = 0 AS INT) AS DOUBLE) AS nw
+    FROM fm_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     y_score
@@ -119,7 +126,7 @@ WITH fm_input AS (
     fm_g0
 ), fm_values AS (
   SELECT
-    fm_statistics.fm_g0 AS fm_g0,
+    fm_g0,
     n_rows,
     CASE
       WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
@@ -137,13 +144,13 @@ WITH fm_input AS (
           CAST(NULL AS DOUBLE) - CAST(NULL AS DOUBLE) * CAST(NULL AS DOUBLE) / 2
         )
       ) / 2
-    END AS "roc_auc_score",
+    END AS roc_auc_score,
     CASE
       WHEN invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight > 0
       OR sum_pos = 0
       THEN CAST(NULL AS DOUBLE)
       ELSE ap_sum / sum_pos
-    END AS "average_precision_score",
+    END AS average_precision_score,
     CASE
       WHEN invalid_label_y_true + invalid_weight_sample_weight + invalid_score_y_score > 0
       THEN CAST(NULL AS DOUBLE)
@@ -152,25 +159,57 @@ WITH fm_input AS (
       ELSE 2 * tp / (
         2 * tp + fn + fp
       )
-    END AS "f1_score"
-  FROM fm_statistics
-  JOIN fm_ranking
-    ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_ranking.fm_g0
+    END AS f1_score,
+    invalid_label_y_true,
+    invalid_finite_y_score,
+    invalid_weight_sample_weight,
+    invalid_score_y_score
+  FROM (
+    SELECT
+      fm_2.fm_g0,
+      fm_2.n_rows,
+      fm_2.invalid_label_y_true,
+      fm_2.invalid_finite_y_score,
+      fm_2.invalid_weight_sample_weight,
+      fm_2.invalid_score_y_score,
+      fm_2.tp,
+      fm_2.fp,
+      fm_2.fn,
+      fm_3.auc_sum,
+      fm_3.sum_pos,
+      fm_3.sum_neg,
+      fm_3.ap_sum
+    FROM fm_statistics AS fm_2
+    INNER JOIN fm_ranking AS fm_3
+      ON fm_2.fm_g0 IS NOT DISTINCT FROM fm_3.fm_g0
+  ) AS fm_4
 )
 SELECT
-  fm_g0 AS "student",
-  n_rows,
-  CASE
-    WHEN "roc_auc_score" - "roc_auc_score" = 0
-    THEN "roc_auc_score"
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "roc_auc_score",
-  CASE
-    WHEN "average_precision_score" - "average_precision_score" = 0
-    THEN "average_precision_score"
-    ELSE CAST(NULL AS DOUBLE)
-  END AS "average_precision_score",
-  CASE WHEN "f1_score" - "f1_score" = 0 THEN "f1_score" ELSE CAST(NULL AS DOUBLE) END AS "f1_score"
-FROM fm_values
+  *
+FROM (
+  SELECT
+    fm_g0 AS "student",
+    n_rows AS n_rows,
+    roc_auc_score AS "roc_auc_score",
+    average_precision_score AS "average_precision_score",
+    f1_score AS "f1_score"
+  FROM (
+    SELECT
+      fm_g0,
+      n_rows,
+      CASE
+        WHEN roc_auc_score - roc_auc_score = 0
+        THEN roc_auc_score
+        ELSE CAST(NULL AS DOUBLE)
+      END AS roc_auc_score,
+      CASE
+        WHEN average_precision_score - average_precision_score = 0
+        THEN average_precision_score
+        ELSE CAST(NULL AS DOUBLE)
+      END AS average_precision_score,
+      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS DOUBLE) END AS f1_score
+    FROM fm_values
+  ) AS fm_5
+) AS fm_6
 ORDER BY
-  fm_g0
+  "student"
