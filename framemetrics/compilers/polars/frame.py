@@ -31,7 +31,7 @@ class PolarsFrame(Frame):
 
     @cached_property
     def columns(self) -> tuple[str, ...]:  # type: ignore[override]
-        """The columns, resolved when first read (resolving a long plan's schema at every step cost BCa 0.2 s)."""
+        """The column names, resolved when first read (resolving a plan's schema costs time at every step)."""
         return tuple(self.lazy.collect_schema().names())
 
     @classmethod

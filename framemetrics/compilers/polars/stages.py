@@ -284,6 +284,7 @@ def running_sums(
 
     Examples
     --------
+    >>> from framemetrics.core.statistics import CURVE_SUMS
     >>> pl.DataFrame({"pw": [1.0, 2.0]}).select(**running_sums(CURVE_SUMS[:1], previous=True)).rows()
     [(1.0, 3.0, 0.0), (3.0, 3.0, 1.0)]
     """

@@ -113,4 +113,4 @@ def curve_query(
     select = select.where(SQL.any(SQL.not_(valid), SQL.not_(SQL.is_null(exp.column("threshold", table="fm_points")))))
     threshold = exp.Ordered(this=exp.column("threshold"), desc=curve.descending)
     select = select.order_by(*(exp.Ordered(this=g.copy(), nulls_first=False) for g in groups), threshold)
-    return statement.with_stages(select)
+    return statement.with_stages(select, copy=False)

@@ -72,15 +72,17 @@ class Statement:
         self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name), columns=listed)))
         return exp.table_(name)
 
-    def query(self, frame: SqlFrame, order: Sequence[str] = ()) -> exp.Select:
-        """``WITH <stages> SELECT * FROM <frame> [ORDER BY order]``: the statement that computes ``frame``."""
+    def query(self, frame: SqlFrame, order: Sequence[str] = (), *, copy: bool = True) -> exp.Select:
+        """``WITH <stages> SELECT * FROM <frame> [ORDER BY order]``: the statement that computes ``frame``
+        (``copy=False``: the last use of this statement, its stages moved into the tree rather than copied)."""
         select = exp.select("*").from_(frame.source())
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
-        return self.with_stages(select)
+        return self.with_stages(select, copy=copy)
 
-    def with_stages(self, select: exp.Select) -> exp.Select:
-        """``select`` under ``WITH`` the stages it reads, directly or through other stages (in place).
+    def with_stages(self, select: exp.Select, *, copy: bool = True) -> exp.Select:
+        """``select`` under ``WITH`` the stages it reads, directly or through other stages (in place; the stages
+        copied, or with ``copy=False`` moved).
 
         Examples
         --------
@@ -90,7 +92,7 @@ class Statement:
         'WITH fm_one AS (SELECT 1 AS x) SELECT x FROM fm_one'
         """
         needed = needed_stages(select, self.ctes)
-        ctes = [c.copy() for c in self.ctes if c.alias in needed]
+        ctes = [c.copy() if copy else c for c in self.ctes if c.alias in needed]
         if ctes:
             select.set("with_", exp.With(expressions=ctes, recursive=self.recursive or None))
         return select
@@ -156,19 +158,21 @@ class SqlFrame(Frame):
     def select(self, columns: Mapping[str, Any]) -> SqlFrame:
         """A column kept under its name is selected bare: Spark's optimizer (rule ``RemoveRedundantAliases``)
         made an unresolved plan of ``x AS x`` in both branches of a ``UNION ALL`` under a window."""
-        named = [e if _same_column(e, n) else exp.alias_(SQL._value(e), n) for n, e in columns.items()]
-        return self._derived(exp.select(*named).from_(self.source()), list(columns))
+        named = [e if _same_column(e, n) else exp.alias_(_own(e), n, copy=False) for n, e in columns.items()]
+        return self._derived(exp.select(*named).from_(self.source(), copy=False), list(columns))
 
     def rename(self, names: Mapping[str, str]) -> SqlFrame:
         renamed = [
             exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names)) for c in self.columns
         ]
-        return self._derived(exp.select(*renamed).from_(self.source()), [names.get(c, c) for c in self.columns])
+        tree = exp.select(*renamed).from_(self.source(), copy=False)
+        return self._derived(tree, [names.get(c, c) for c in self.columns])
 
     def filter(self, condition: exp.Expression) -> SqlFrame:
         if condition.find(exp.Window):  # a WHERE clause cannot hold a window: computed as a column first
             return self.with_columns(fm_keep=condition).filter(exp.column("fm_keep")).drop("fm_keep")
-        tree = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source()).where(condition)
+        tree = exp.select(*(exp.column(c) for c in self.columns)).from_(self.source(), copy=False)
+        tree = tree.where(condition, copy=False)
         return self._derived(tree, self.columns)
 
     def join(self, other: Frame, on: Sequence[str], how: str = "inner", *, nulls_equal: bool = False) -> SqlFrame:
@@ -184,16 +188,16 @@ class SqlFrame(Frame):
         condition = exp.and_(*pairs) if on else None
         tree = (
             exp.select(*columns)
-            .from_(_aliased(self, left))
-            .join(_aliased(other, right), on=condition, join_type="cross" if how == "cross" else how)
+            .from_(_aliased(self, left), copy=False)
+            .join(_aliased(other, right), on=condition, join_type="cross" if how == "cross" else how, copy=False)
         )
         return self._derived(tree, [*self.columns, *(c for c in other.columns if c not in on)], other)
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> SqlFrame:
-        named = [exp.alias_(SQL._value(e), n) for n, e in aggregates.items()]
-        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source())
+        named = [exp.alias_(_own(e), n, copy=False) for n, e in aggregates.items()]
+        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source(), copy=False)
         if keys:
-            tree = tree.group_by(*(exp.column(k) for k in keys))
+            tree = tree.group_by(*(exp.column(k) for k in keys), copy=False)
         return self._derived(tree, [*keys, *aggregates])
 
     def concat(self, other: Frame) -> SqlFrame:
@@ -288,6 +292,12 @@ def _distribute(frame: SqlFrame, partition: list[str]) -> None:
             tree = source.this if isinstance(source, exp.Subquery) else source
         else:
             return
+
+
+def _own(value: Any) -> exp.Expression:
+    """``value`` as an expression of its own: copied if it is already part of another tree."""
+    value = SQL._value(value)
+    return value.copy() if value.parent is not None else value
 
 
 def _same_column(value: Any, name: str) -> bool:

@@ -226,7 +226,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     table = metrics_table(
         rows, plan, keys, rows_of(literals), inputs.by, stage=shared, beta=beta, bootstrap=bootstrap, checks=checks
     )
-    return statement.query(table, inputs.by)
+    return statement.query(table, inputs.by, copy=False)
 
 
 def stage_columns(plan: Plan, keys: list[str]) -> list[str]:
@@ -256,7 +256,7 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     keys = group_keys(inputs)
     statement = Statement()
     rows = input_frame(statement, plan, inputs, keys)
-    return statement.query(checks_table(rows, plan, keys, rows_of(plan_literals(plan, inputs))))
+    return statement.query(checks_table(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)
 
 
 def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
@@ -277,4 +277,4 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     keys = group_keys(inputs)
     statement = Statement()
     rows = input_frame(statement, plan, inputs, keys)
-    return statement.query(stages.shared_stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))))
+    return statement.query(stages.shared_stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)

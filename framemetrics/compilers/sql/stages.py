@@ -156,7 +156,7 @@ def running_sums(
 
     Examples
     --------
-    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.core.statistics import CURVE_SUMS
     >>> sorted(running_sums([], CURVE_SUMS[:1], suffix="__0"))
     ['pos_total__0', 'tp__0']
     """

@@ -103,7 +103,15 @@ WITH fm_input AS (
       ORDER BY y_score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS tp,
-    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total
+    SUM(pw) OVER (PARTITION BY fm_g0) AS pos_total,
+    COALESCE(
+      SUM(pw) OVER (
+        PARTITION BY fm_g0
+        ORDER BY y_score DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ),
+      CAST(0.0 AS FLOAT64)
+    ) AS tp_prev
   FROM fm_abs_error_scores
 ), fm_abs_error_ranking AS (
   SELECT

@@ -356,10 +356,18 @@ WITH fm_raw AS (
   SELECT
     fm_g0,
     column_index,
-    y_score AS y_score,
-    COALESCE(SUM(sample_weight * CAST(CAST(is_pos = TRUE AS INT) AS DOUBLE)), 0) AS pw,
-    COALESCE(SUM(sample_weight * CAST(CAST(is_pos = FALSE AS INT) AS DOUBLE)), 0) AS nw
-  FROM fm_rank_input
+    y_score,
+    COALESCE(SUM(pw), 0) AS pw,
+    COALESCE(SUM(nw), 0) AS nw
+  FROM (
+    SELECT
+      fm_g0,
+      column_index,
+      y_score,
+      sample_weight * CAST(CAST(is_pos = TRUE AS INT) AS DOUBLE) AS pw,
+      sample_weight * CAST(CAST(is_pos = FALSE AS INT) AS DOUBLE) AS nw
+    FROM fm_rank_input
+  ) AS fm_1
   GROUP BY
     fm_g0,
     column_index,
