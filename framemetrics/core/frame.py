@@ -208,3 +208,40 @@ class Frame(ABC):
         >>> out.collect().sort("g", "s").select("run", "prev", "total", "top").rows()
         [(3.0, 2.0, 3.0, False), (2.0, 0.0, 3.0, True), (4.0, 0.0, 4.0, True)]
         """
+
+    def lay_out(self, name: str, numbers: Sequence[int], columns: Mapping[str, Sequence[Expr]], keep: Sequence[str]
+                ) -> Self:  # fmt: skip
+        """Each row once per entry of ``numbers`` (its number in the column ``name``), with the columns ``keep`` and,
+        for each column of ``columns`` (name -> one expression over the row per number), that number's expression.
+
+        Here a cross join with the numbers and a choice of the expression by number (a ``CASE``).
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.polars.frame import PolarsFrame
+        >>> f = PolarsFrame.values({"g": [1], "a": [5.0], "b": [6.0]})
+        >>> out = Frame.lay_out(f, "n", [0, 1], {"v": [f.ns.col("a"), f.ns.col("b")]}, ["g"])
+        >>> out.collect().sort("n").rows()
+        [(1, 0, 5.0), (1, 1, 6.0)]
+        """
+        ns, number = self.ns, self.ns.col(name)
+        crossed = self.join(self.constant({name: list(numbers)}), [], "cross")
+        picked = {
+            out: ns.case(
+                [(ns.eq(number, ns.lit(n)), v) for n, v in zip(numbers[:-1], values, strict=False)], values[-1]
+            )
+            if len(values) > 1
+            else values[0]
+            for out, values in columns.items()
+        }
+        return crossed.select({**{k: ns.col(k) for k in keep}, name: number, **picked})
+
+    def stored(self, name: str, *, inline: bool = False) -> Self:
+        """This frame as the stage ``name`` (:meth:`named`), its columns read many times by later stages: an engine
+        that would substitute the stage into each reader computes it once (PostgreSQL's ``MATERIALIZED``).
+
+        With ``inline``, an engine that keeps every stage read more than once reads through it instead
+        (DuckDB's ``NOT MATERIALIZED``): for a stage of the rows that several aggregations read, each one
+        pass.
+        """
+        return self.named(name)

@@ -70,6 +70,7 @@ __all__ = [
     "PRIME",
     "PYTHON",
     "REPLICATE",
+    "ROW_KEY",
     "Resampling",
     "about_own_mean",
     "bootstrappable",
@@ -100,6 +101,7 @@ __all__ = [
 Expr = Any
 PRIME = 2**31 - 1
 REPLICATE = "fm_b"  # the column numbering the replicates laid out as rows (-1: the full data, where it is one)
+ROW_KEY = "fm_key"  # the input rows' column of row keys: the bootstrap's row_id, or the row's position
 MAX_RESAMPLES = 10_000
 BATCH = 25  # replicates aggregated together (replicate_batches)
 # floor(F(j) 2^20) for j = 0..9, F the Poisson(1) distribution function (computed to 50 digits; from j = 9 on

@@ -10,10 +10,8 @@ import duckdb
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.bootstrap import ROW_KEY, bootstrap_bounds
 from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
-from framemetrics.compilers.polars.multiclass_bootstrap import bootstrap_mc_polars
 from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, plan_inputs, row_key
 from framemetrics.compilers.polars.stages import rows_of
 from framemetrics.core.checks import check_counts
@@ -21,12 +19,15 @@ from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
+from framemetrics.stages.bootstrap import bootstrap_bounds
 from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
 
 __all__ = ["PolarsBackend", "PolarsTables"]
@@ -130,9 +131,8 @@ class PolarsBackend(Backend):
         # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
         resampled = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
 
-        def bootstrap(measured: Frame) -> list[PolarsFrame]:
-            assert isinstance(measured, PolarsFrame)
-            return [PolarsFrame(bootstrap_bounds(measured.lazy, keys, plan, resampled))]
+        def bootstrap(measured: Frame) -> list[Frame]:
+            return [bootstrap_bounds(measured, keys, plan, resampled)]
 
         x = rows_of(plan_inputs(plan, group_means=True))
         shared = None if stage is None else PolarsFrame(stage)
@@ -199,7 +199,7 @@ class PolarsBackend(Backend):
         plan, by = request.plan, request.by
         data = self._class_input(request)
         if plan.bootstrapped:  # the replicates' cells are streamed, a batch of rows at a time
-            return bootstrap_mc_polars(data.lazy, plan, _keys(by), by).collect(engine="streaming")
+            return _sorted(bootstrap_table(data, plan, by), streaming=True)
         # Without the ranking stages the shared subplans are small (the confusion cells): cache them.
         flags = NO_SHARED_SCANS if CURVE_STAGES & plan.stages else pl.QueryOptFlags()
         return _sorted(classes.metrics_table(data, plan, by), flags)
@@ -222,9 +222,11 @@ class PolarsBackend(Backend):
         return classes.input_stage(raw, request.plan, required)
 
 
-def _sorted(table: classes.Table, flags: pl.QueryOptFlags | None = None) -> pl.DataFrame:
-    """The rows of ``table``, sorted (nulls last), without its hidden columns."""
+def _sorted(table: classes.Table, flags: pl.QueryOptFlags | None = None, *, streaming: bool = False) -> pl.DataFrame:
+    """The rows of ``table``, sorted (nulls last), without its hidden columns (``streaming``: a batch at a time)."""
     lazy = table.frame.lazy.sort(list(table.order), nulls_last=True) if table.order else table.frame.lazy
+    if streaming:
+        return lazy.collect(engine="streaming").drop(table.hidden)
     return lazy.collect(optimizations=flags or pl.QueryOptFlags()).drop(table.hidden)
 
 

@@ -16,10 +16,9 @@ from framemetrics.compilers.sql import SQL
 from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
-from framemetrics.compilers.sql.multiclass import McQueryInputs
-from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
 from framemetrics.compilers.sql.namespace import identifier, table_name
 from framemetrics.compilers.sql.query import (
+    McQueryInputs,
     QueryInputs,
     checks_query,
     group_keys,
@@ -47,6 +46,7 @@ from framemetrics.sources import (
 from framemetrics.spark import SparkSource, open_spark
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "SparkTables",
     "SqlBackend",
     "TextTables",
+    "bootstrap_mc_query",
     "calibration_statement",
     "class_query",
     "input_frame",
@@ -445,3 +446,23 @@ def paired_statement(plan: Plan, inputs: QueryInputs, z: float, *, checks: bool 
     counts = check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label)
     test = paired_test(rows, group_keys(inputs), inputs.by, x, counts, z)
     return rows.statement.query(test if checks else test.drop(*counts), inputs.by)
+
+
+def bootstrap_mc_query(plan: Plan, inputs: McQueryInputs, *, checks: bool = False) -> exp.Query:
+    """The plan's multiclass metrics per group and their bootstrap intervals as one statement, sorted by group
+    (:func:`~framemetrics.stages.multiclass_bootstrap.bootstrap_table`); ``checks`` keeps the check counts.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", weighted=False, has_pred=True, ci=0.9, n_resamples=9)
+    >>> q = bootstrap_mc_query(plan, McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")))
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (2, 1), (2, 2)) v(y, p)")
+    >>> [c[0] for c in con.sql(to_sql(q)).description]
+    ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high']
+    """
+    statement = Statement()
+    table = bootstrap_table(inputs.frame(plan, statement), plan, inputs.by, checks=checks)
+    return statement.query(table.frame, table.order)

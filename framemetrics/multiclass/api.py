@@ -18,15 +18,14 @@ from framemetrics.columns import (
     check_output_names,
     check_row_id,
 )
-from framemetrics.compilers.polars.bootstrap import ROW_KEY
 from framemetrics.compilers.polars.query import row_key
-from framemetrics.compilers.sql.multiclass import McQueryInputs
-from framemetrics.compilers.sql.query import user_column
+from framemetrics.compilers.sql.query import McQueryInputs, user_column
 from framemetrics.core.checks import Check, rows
 from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
 from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
+from framemetrics.core.resampling import ROW_KEY
 from framemetrics.engines import Backend, open_engine
 from framemetrics.request import validated
 from framemetrics.sources import Source

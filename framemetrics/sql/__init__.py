@@ -364,10 +364,9 @@ def multiclass_query(
     ...                                 y_true="y", y_pred="yhat")).fetchall()
     [(2, 0.5, 0.5)]
     """
-    from framemetrics.compilers.sql.multiclass import McQueryInputs
-    from framemetrics.compilers.sql.multiclass_bootstrap import bootstrap_mc_query
-    from framemetrics.compilers.sql.query import user_column
+    from framemetrics.compilers.sql.query import McQueryInputs, user_column
     from framemetrics.core.plan import make_plan, needs_predictions
+    from framemetrics.engines.sql import bootstrap_mc_query
 
     scores = tuple(y_score or ())
     argmax_pred = y_pred is None and bool(scores) and labels is not None and needs_predictions(metrics)

@@ -120,7 +120,7 @@ class PolarsFrame(Frame):
         """Every class's curve stage from one pass over these rows, each group's rows sorted by every score
         column (:func:`~framemetrics.compilers.polars.stages.many_curve_statistics`), no unpivot."""
         xs = [_ranked(pl.col("true_index") == j, f"s_{j}") for j in range(n_scores)]
-        from framemetrics.compilers.polars.stages import many_curve_statistics  # noqa: PLC0415 (imports this module)
+        from framemetrics.compilers.polars.stages import many_curve_statistics  # imports this module
 
         sums = many_curve_statistics(self.lazy, list(keys), xs, RANK_STATISTICS)
         per_class = [s.with_columns(column_index=pl.lit(j, dtype=pl.Int64)) for j, s in enumerate(sums)]
@@ -149,6 +149,14 @@ class PolarsFrame(Frame):
         ordered = self.lazy.sort(order, descending=True, nulls_last=True)
         windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
         return PolarsFrame(ordered.with_columns(**windows))
+
+    def lay_out(
+        self, name: str, numbers: Sequence[int], columns: Mapping[str, Sequence[pl.Expr]], keep: Sequence[str]
+    ) -> PolarsFrame:
+        """Each column's expressions as a list, exploded (no join, no choice by number)."""
+        listed = {out: pl.concat_list(values) for out, values in columns.items()}
+        number = pl.lit(pl.Series([list(numbers)], dtype=pl.List(pl.Int64))).alias(name)
+        return PolarsFrame(self.lazy.select(*keep, number, **listed).explode([name, *columns]))
 
 
 def _ranked(y_true: pl.Expr, y_score: str) -> Rows:

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import DEEP, DISTRIBUTE, MATERIALIZE, ORDERED
+from framemetrics.compilers.sql.dialects import DEEP, DISTRIBUTE, INLINE, MATERIALIZE, ORDERED
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.core.frame import Frame
 
@@ -266,6 +266,15 @@ class SqlFrame(Frame):
             columns[first] = exp.EQ(this=over(exp.RowNumber()), expression=exp.Literal.number(1))
         _distribute(self, list(partition))
         return self.with_columns(**columns)
+
+    def stored(self, name: str, *, inline: bool = False) -> SqlFrame:
+        """The stage marked ``meta[MATERIALIZE]`` (and ``meta[INLINE]``): :mod:`~framemetrics.compilers.sql.dialects`."""
+        if self.inner:
+            return self
+        tree = self.tree.copy()
+        tree.meta[MATERIALIZE] = True
+        tree.meta[INLINE] = inline
+        return SqlFrame(self.statement, self.statement.define(name, tree), self.columns)
 
 
 # The frames of the running windows, in the partition's order.

@@ -17,18 +17,21 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.bootstrap import ROW_KEY, bootstrap_ctes
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.compilers.sql.stages import rows_of, same_group
 from framemetrics.core.frame import Frame
 from framemetrics.core.plan import Plan
+from framemetrics.core.resampling import ROW_KEY
+from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
+from framemetrics.stages.bootstrap import bootstrap_bounds
 from framemetrics.stages.statistics import checks_table, metrics_table
 
 __all__ = [
+    "McQueryInputs",
     "QueryInputs",
     "checks_query",
     "group_keys",
@@ -213,10 +216,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     rows = input_frame(statement, plan, inputs, keys)
     shared = None if stage is None else SqlFrame(statement, exp.to_table(stage), stage_columns(plan, keys))
 
-    def bootstrap(rows: Frame) -> list[SqlFrame]:
-        replicates = bootstrap_ctes(plan, literals, keys)
-        tables = {name: (statement.define(name, cte), cte.named_selects) for name, cte in replicates}
-        return [SqlFrame(statement, t, columns) for name, (t, columns) in tables.items() if name.endswith("_bounds")]
+    def bootstrap(rows: Frame) -> list[Frame]:
+        return [bootstrap_bounds(rows, keys, plan, rows_of(literals))]
 
     x = rows_of(literals)
     table = metrics_table(
@@ -274,3 +275,44 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     statement = Statement()
     rows = input_frame(statement, plan, inputs, keys)
     return statement.query(stages.shared_stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)
+
+
+@dataclass(frozen=True)
+class McQueryInputs:
+    """The FROM clause and the expression of each input: ``y_true``, ``y_pred``, ``sample_weight``, the scores.
+
+    ``n_listed`` is the length of the list column holding the scores, if they are one.
+    """
+
+    source: exp.Expression
+    y_true: exp.Expression
+    y_pred: exp.Expression | None = None
+    scores: tuple[exp.Expression, ...] = ()
+    sample_weight: exp.Expression | None = None
+    by: tuple[str, ...] = ()
+    drop_nulls: bool = False
+    n_listed: exp.Expression | None = None
+
+    def frame(self, plan: Plan, statement: Statement) -> SqlFrame:
+        """``fm_input`` (:func:`framemetrics.stages.multiclass.input_stage`), a stage of ``statement``.
+
+        Examples
+        --------
+        >>> from framemetrics.core.plan import make_plan
+        >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
+        >>> McQueryInputs(exp.to_table("t"), user_column("y"), user_column("p")).frame(plan, Statement()).columns
+        ('y_true', 'y_pred', 'sample_weight')
+        """
+        columns = {f"fm_g{i}": user_column(b) for i, b in enumerate(self.by)} | {"y_true": self.y_true.copy()}
+        columns |= {} if self.y_pred is None else {"y_pred": self.y_pred.copy()}
+        columns["sample_weight"] = SQL.to_float(SQL.lit(1) if self.sample_weight is None else self.sample_weight.copy())
+        columns |= {f"s_{j}": SQL.to_float(s.copy()) for j, s in enumerate(self.scores)}
+        columns |= {} if self.n_listed is None else {"n_listed": self.n_listed.copy()}
+        columns |= {ROW_KEY: row_key(plan)} if plan.bootstrapped else {}
+        select = exp.select(*(exp.alias_(value, name) for name, value in columns.items())).from_(self.source.copy())
+        required = ["y_true", *(["y_pred"] if self.y_pred is not None else [])]
+        required += [f"s_{j}" for j in range(len(self.scores))] + (
+            [] if self.sample_weight is None else ["sample_weight"]
+        )
+        raw = SqlFrame(statement, select, list(columns))
+        return classes.input_stage(raw, plan, required if self.drop_nulls else []).named("fm_input")
