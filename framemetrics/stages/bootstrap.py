@@ -66,6 +66,7 @@ from framemetrics.core.statistics import (
     roc_gap,
     weighted_quantile,
 )
+from framemetrics.stages.statistics import GroupWindows
 
 __all__ = [
     "bootstrap_bounds",
@@ -278,31 +279,12 @@ def _quantile_statistics(
     fields = {f.name: c(f.name) if f.name in (*columns, "y_score") else None for f in dataclasses.fields(CurvePoints)}
     points = replace(CurvePoints(**fields), max_fpr=x.max_fpr, alpha=x.alpha)
     kinds = {STATISTICS[s].quantile for s in statistics}
-    windows = _GroupWindows(ns, groups)
+    windows = GroupWindows(ns, groups)
     quantiles = {f"fm_quantile_{k}": weighted_quantile(windows, points, quantile_level(ns, k, x.alpha)) for k in kinds}
     laid = laid.with_columns(**quantiles)
     values = {s: STATISTICS[s].build(ns, replace(points, quantile=c(f"fm_quantile_{STATISTICS[s].quantile}")))
               for s in statistics}  # fmt: skip
     return laid.aggregate(groups, values)
-
-
-class _GroupWindows:
-    """A namespace whose aggregates are windows over the ``partition``: each row its group's value."""
-
-    def __init__(self, ns: Any, partition: Sequence[str]) -> None:
-        self._ns, self._partition = ns, list(partition)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ns, name)
-
-    def sum(self, x: Expr) -> Expr:
-        return self._ns.window("sum", x, self._partition)
-
-    def min(self, x: Expr) -> Expr:
-        return self._ns.window("min", x, self._partition)
-
-    def max(self, x: Expr) -> Expr:
-        return self._ns.window("max", x, self._partition)
 
 
 def jackknife(rows: Frame, keys: Sequence[str], intervals: Sequence[tuple[int, IntervalCall]], x: Rows) -> Frame:

@@ -45,7 +45,7 @@ from framemetrics.core.statistics import (
 from framemetrics.stages.cells import cell_statistics, cells
 from framemetrics.stages.curve_stage import curve_stage
 
-__all__ = ["checks_table", "curve_statistics", "metrics_table", "row_statistics", "shared_stage"]
+__all__ = ["GroupWindows", "checks_table", "curve_statistics", "metrics_table", "row_statistics", "shared_stage"]
 
 Expr = Any
 # Per group, the columns ``fm_q<j>`` of the Beta quantiles at ``p`` of ``pairs`` over the statistics.
@@ -117,8 +117,16 @@ def shared_stage(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame
     return curve_stage(rows, keys, x, previous=plan.scores_read_previous)
 
 
-class _GroupWindows:
-    """The namespace ``ns`` whose aggregates are windows over the group: a group's value on each of its rows."""
+class GroupWindows:
+    """The namespace ``ns`` whose aggregates are windows over the group: a group's value on each of its rows.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> f = PolarsFrame.values({"g": [1, 1, 2], "x": [1.0, 2.0, 5.0]})
+    >>> f.with_columns(t=GroupWindows(f.ns, ["g"]).sum(f.ns.col("x"))).collect()["t"].to_list()
+    [3.0, 3.0, 5.0]
+    """
 
     def __init__(self, ns: Namespace, keys: Sequence[str]) -> None:
         self.ns, self.keys = ns, keys
@@ -164,7 +172,7 @@ def curve_statistics(
         extra["gap_max"] = ns.window("max", roc_gap(ns, points), keys)
     if quantile:
         level = quantile_level(ns, quantile, x.alpha)
-        extra["quantile"] = weighted_quantile(_GroupWindows(ns, keys), points, level)  # type: ignore[arg-type]
+        extra["quantile"] = weighted_quantile(GroupWindows(ns, keys), points, level)  # type: ignore[arg-type]
     if extra:
         stage = stage.with_columns(**extra).named(f"{prefix}_{'gaps' if 'gap_max' in extra else 'quantiles'}")
     ranking = stage.aggregate(keys, {s: STATISTICS[s].build(ns, points) for s in statistics})

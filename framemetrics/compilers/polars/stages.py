@@ -46,7 +46,6 @@ __all__ = [
     "many_curve_statistics",
     "row_statistic",
     "rows_of",
-    "running_sums",
     "statistic_in_group",
 ]
 
@@ -271,30 +270,6 @@ def curve_stages(data: pl.LazyFrame, keys: list[str], xs: list[Rows], *, previou
         rows = rows.explode(f"fm_curve_{i}") if keys else rows
         stages.append(_running(rows.unnest(f"fm_curve_{i}"), keys, previous=previous))
     return stages
-
-
-def running_sums(
-    sums: tuple[tuple[str, str, str], ...], *, previous: bool = False, suffix: str = ""
-) -> dict[str, pl.Expr]:
-    """The curve stage's sums over a group's points in decreasing score order (to be taken ``over`` the group),
-    for each ``(weight, running, total)`` of ``sums``: the running sum of ``weight<suffix>``
-    (``running<suffix>``), the total (``total<suffix>``) and, with ``previous``, the sum over strictly higher
-    scores (``running_prev<suffix>``); the SQL windows of
-    :func:`framemetrics.compilers.sql.stages.running_sums`.
-
-    Examples
-    --------
-    >>> from framemetrics.core.statistics import CURVE_SUMS
-    >>> pl.DataFrame({"pw": [1.0, 2.0]}).select(**running_sums(CURVE_SUMS[:1], previous=True)).rows()
-    [(1.0, 3.0, 0.0), (3.0, 3.0, 1.0)]
-    """
-    columns = {f"{name}{suffix}": pl.col(f"{c}{suffix}").cum_sum() for c, name, _ in sums}
-    columns |= {f"{total}{suffix}": pl.col(f"{c}{suffix}").sum() for c, _, total in sums}
-    if previous:
-        columns |= {
-            f"{name}_prev{suffix}": pl.col(f"{c}{suffix}").cum_sum().shift(1, fill_value=0.0) for c, name, _ in sums
-        }
-    return columns
 
 
 def curve_stage(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from framemetrics.compilers.sql.dialects import ORDERED
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, SqlNamespace
 from framemetrics.core import cells as counting
@@ -35,15 +34,11 @@ __all__ = [
     "curve_statistics",
     "group_window",
     "rows_of",
-    "running_sums",
     "same_group",
     "select_from",
 ]
 
 # The frames of the curve stage's windows, in decreasing score order.
-_THROUGH = {"kind": "ROWS", "start": "UNBOUNDED", "start_side": "PRECEDING"}
-_BEFORE = _THROUGH | {"end": exp.Literal.number(1), "end_side": "PRECEDING"}
-_ALL = _THROUGH | {"end": "UNBOUNDED", "end_side": "FOLLOWING"}
 
 
 def rows_of(literals: dict[str, exp.Expression]) -> Rows:
@@ -125,49 +120,6 @@ class GroupWindows(SqlNamespace):
 
     def min(self, x: exp.Expression) -> exp.Expression:
         return group_window(exp.Min(this=x), self.keys)
-
-
-def _by_score(function: exp.Expression, keys: list[str], frame: dict | None = None) -> exp.Window:
-    """``function OVER (PARTITION BY keys ORDER BY y_score DESC [frame])``: the order is the window's own."""
-    order = exp.Order(expressions=[exp.Ordered(this=exp.column("y_score"), desc=True)])
-    spec = exp.WindowSpec(**frame) if frame else None
-    return exp.Window(this=function, partition_by=[exp.column(k) for k in keys], order=order, spec=spec)
-
-
-def _sum(column: str) -> exp.Sum:
-    return exp.Sum(this=exp.column(column))
-
-
-def _total(column: str, keys: list[str]) -> exp.Window:
-    """The group's total of ``column``; its equivalent over the whole ordered window in ``meta[ORDERED]``
-    (Spark then computes it in the Window operator of the running sums)."""
-    total = group_window(_sum(column), keys)
-    total.meta[ORDERED] = _by_score(_sum(column), keys, _ALL)
-    return total
-
-
-def running_sums(
-    keys: list[str], sums: tuple[tuple[str, str, str], ...], *, previous: bool = False, suffix: str = ""
-) -> dict[str, exp.Expression]:
-    """The curve stage's windows over the points of a group by decreasing score, for each ``(weight, running,
-    total)`` of ``sums``: the running sum of the weight column ``weight<suffix>`` (``running<suffix>``), the
-    group's total (``total<suffix>``) and, with ``previous``, the sum over strictly higher scores
-    (``running_prev<suffix>``).
-
-    Examples
-    --------
-    >>> from framemetrics.core.statistics import CURVE_SUMS
-    >>> sorted(running_sums([], CURVE_SUMS[:1], suffix="__0"))
-    ['pos_total__0', 'tp__0']
-    """
-    columns = {f"{name}{suffix}": _by_score(_sum(f"{c}{suffix}"), keys, _THROUGH) for c, name, _ in sums}
-    columns |= {f"{total}{suffix}": _total(f"{c}{suffix}", keys) for c, _, total in sums}
-    if previous:
-        columns |= {
-            f"{name}_prev{suffix}": SQL.coalesce(_by_score(_sum(f"{c}{suffix}"), keys, _BEFORE), SQL.lit(0.0))
-            for c, name, _ in sums
-        }
-    return columns
 
 
 def same_group(left: str, right: str, keys: list[str], *also: exp.Expression) -> exp.Expression:
