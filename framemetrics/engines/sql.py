@@ -22,7 +22,7 @@ from framemetrics.compilers.sql.query import (
     QueryInputs,
     checks_query,
     group_keys,
-    input_select,
+    input_frame,
     plan_literals,
     plan_query,
     user_column,
@@ -57,7 +57,6 @@ __all__ = [
     "bootstrap_mc_query",
     "calibration_statement",
     "class_query",
-    "input_frame",
     "paired_statement",
 ]
 
@@ -386,29 +385,6 @@ class TextTables(_SqlTables):
         return statement_sql(self.statement.query(frame, order), dialect)
 
 
-def input_frame(plan: Plan, inputs: QueryInputs, extra: Sequence[str] = ()) -> SqlFrame:
-    """The rows of ``inputs`` as the stages read them, the first stage ``fm_input`` of a new statement: the group
-    keys ``fm_g0...`` and the canonical columns (:func:`~framemetrics.compilers.sql.query.input_select`), then the
-    roles ``extra`` beyond the plan's (a second score), each dropped at a null too where nulls are dropped.
-
-    Examples
-    --------
-    >>> from framemetrics.core.plan import make_plan
-    >>> inputs = QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}, ("g",))
-    >>> input_frame(make_plan("roc_auc_score", weighted=False), inputs).columns
-    ('fm_g0', 'y_true', 'y_score', 'sample_weight')
-    """
-    keys = group_keys(inputs)
-    columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",)), *extra]
-    select = input_select(plan, inputs, keys)
-    for role in extra:
-        select = select.select(exp.alias_(inputs.columns[role], role), copy=False)
-        if inputs.drop_nulls:
-            select = select.where(SQL.not_(SQL.is_null(inputs.columns[role].copy())), copy=False)
-    statement = Statement()
-    return SqlFrame(statement, statement.define("fm_input", select), columns)
-
-
 def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.Select:
     """The calibration curve's bins per group of ``inputs`` (:func:`~framemetrics.stages.calibration.calibration_bins`)
     as one statement, ordered by group (nulls last) then bin.
@@ -420,7 +396,7 @@ def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.S
     >>> to_sql(calibration_statement(make_plan("brier_score_loss", weighted=False), inputs, 10)).endswith('ORDER BY "bin"')
     True
     """
-    rows = input_frame(plan, inputs)
+    rows = input_frame(Statement(), plan, inputs, group_keys(inputs))
     bins = calibration_bins(rows, rows_of(plan_literals(plan, inputs)), group_keys(inputs), inputs.by, n_bins)
     return rows.statement.query(bins, [*inputs.by, "bin"])
 
@@ -441,7 +417,7 @@ def paired_statement(plan: Plan, inputs: QueryInputs, z: float, *, checks: bool 
     >>> text.startswith("WITH fm_input AS"), "fm_test_2" in text
     (True, True)
     """
-    rows = input_frame(plan, inputs, ["y_score_2"])
+    rows = input_frame(Statement(), plan, inputs, group_keys(inputs), ["y_score_2"])
     x = rows_of(plan_literals(plan, inputs))
     counts = check_counts(plan.checks, SQL, plan.pos_label, plan.neg_label)
     test = paired_test(rows, group_keys(inputs), inputs.by, x, counts, z)

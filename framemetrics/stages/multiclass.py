@@ -52,6 +52,7 @@ __all__ = [
     "class_frames",
     "class_rows_table",
     "confusion_table",
+    "group_keys",
     "groups",
     "input_stage",
     "metrics_table",
@@ -73,7 +74,14 @@ class Table:
     hidden: tuple[str, ...] = ()
 
 
-def _keys(by: Sequence[str]) -> list[str]:
+def group_keys(by: Sequence[str]) -> list[str]:
+    """The stages' names of the group columns ``by``.
+
+    Examples
+    --------
+    >>> group_keys(["country", "month"])
+    ['fm_g0', 'fm_g1']
+    """
     return [f"fm_g{i}" for i in range(len(by))]
 
 
@@ -422,7 +430,7 @@ def metrics_frame(frames: ClassFrames, plan: Plan, *, checks: bool = True, inter
 
 def _named(frame: Frame, by: Sequence[str]) -> Frame:
     """``frame`` with the group keys under the user's names ``by``."""
-    return frame.rename(dict(zip(_keys(by), by, strict=True))) if by else frame
+    return frame.rename(dict(zip(group_keys(by), by, strict=True))) if by else frame
 
 
 def metrics_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool = True) -> Table:
@@ -438,7 +446,7 @@ def metrics_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool = 
     >>> metrics_table(data, plan, (), checks=False).frame.collect().rows()
     [(2, 0.5)]
     """
-    frames = class_frames(data, plan, _keys(by), plan.stages)
+    frames = class_frames(data, plan, group_keys(by), plan.stages)
     return Table(_named(metrics_frame(frames, plan, checks=checks).named("fm_metrics"), by), tuple(by))
 
 
@@ -468,7 +476,7 @@ def report_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     >>> table.frame.collect().sort(table.order)["class"].to_list()
     ['a', 'b', 'micro avg', 'macro avg', 'weighted avg']
     """
-    keys, ranked = _keys(by), plan.n_scores > 0
+    keys, ranked = group_keys(by), plan.n_scores > 0
     frames = class_frames(data, plan, keys, plan.stages | {"classes"} | ({"ranking"} if ranked else set()))
     metrics = metrics_frame(frames, plan, internal=True).named("fm_metrics")
     ns, c = metrics.ns, metrics.ns.col
@@ -506,7 +514,7 @@ def class_rows_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     >>> table.frame.collect().sort(table.order).select("class", "tp", "tn", "recall").rows()
     [('a', 1.0, 1.0, 1.0), ('b', 1.0, 1.0, 0.5)]
     """
-    keys = _keys(by)
+    keys = group_keys(by)
     frames = class_frames(data, plan, keys, plan.stages | {"classes"})
     metrics = metrics_frame(frames, plan, internal=True).named("fm_metrics")
     rows = _class_rows(metrics, frames.class_values, plan, keys, list(mc_core.CLASS_TABLE))
@@ -526,7 +534,7 @@ def confusion_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     >>> table.frame.collect().sort(table.order).select("y_true", "y_pred", "n_rows").rows()
     [('a', 'a', 1), ('a', 'b', 0), ('b', 'a', 1), ('b', 'b', 1)]
     """
-    keys = _keys(by)
+    keys = group_keys(by)
     frames = class_frames(data, plan, keys, frozenset({"classes"}))
     ns, c = data.ns, data.ns.col
     group = {k: c(k) for k in keys}
@@ -555,7 +563,7 @@ def checks_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     >>> checks_table(data, plan, ()).frame.collect().rows()
     [(0, 0)]
     """
-    keys = _keys(by)
+    keys = group_keys(by)
     return Table(groups(cells(data, plan, keys), keys).keep(*keys, *(check.name for check in plan.checks)))
 
 
@@ -578,8 +586,8 @@ def class_curve_table(
     >>> table.frame.collect().sort(table.order).filter(column_index=0)["tpr"].to_list()
     [0.0, 1.0, 1.0]
     """
-    keys = [*_keys(by), "column_index"]
-    rows = rank_input(data, plan, _keys(by))
+    keys = [*group_keys(by), "column_index"]
+    rows = rank_input(data, plan, group_keys(by))
     stage = curve_stage(rows, keys, _ranked(rows), points=True, name="fm_ovr")
     points = curve_points(stage, keys, curve, drop_intermediate, max_points)
     threshold = points.ns.col("threshold")

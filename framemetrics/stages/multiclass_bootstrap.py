@@ -147,7 +147,7 @@ def bootstrap_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool 
     >>> bootstrap_table(f, plan, ()).frame.collect().columns[:4]
     ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high']
     """
-    keys = [f"fm_g{i}" for i in range(len(by))]
+    keys = classes.group_keys(by)
     drawn = weighted_rows(data, plan)
     cells = replicated_cells(drawn, plan, keys)
     rows = data

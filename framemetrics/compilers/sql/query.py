@@ -131,8 +131,11 @@ def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select
     return select
 
 
-def input_frame(statement: Statement, plan: Plan, inputs: QueryInputs, keys: list[str]) -> SqlFrame:
-    """``fm_input`` (:func:`input_select`) defined in ``statement``, as a frame.
+def input_frame(
+    statement: Statement, plan: Plan, inputs: QueryInputs, keys: list[str], extra: Sequence[str] = ()
+) -> SqlFrame:
+    """``fm_input`` (:func:`input_select`) defined in ``statement``, as a frame; then the roles ``extra`` beyond
+    the plan's (a second score), each dropped at a null too where nulls are dropped.
 
     Examples
     --------
@@ -143,7 +146,12 @@ def input_frame(statement: Statement, plan: Plan, inputs: QueryInputs, keys: lis
     """
     columns = [*keys, *plan.roles, *(() if plan.weighted else ("sample_weight",))]
     columns += [ROW_KEY] if plan.bootstrapped else []
-    return SqlFrame(statement, statement.define("fm_input", input_select(plan, inputs, keys)), columns)
+    select = input_select(plan, inputs, keys)
+    for role in extra:
+        select = select.select(exp.alias_(inputs.columns[role], role), copy=False)
+        if inputs.drop_nulls:
+            select = select.where(SQL.not_(SQL.is_null(inputs.columns[role].copy())), copy=False)
+    return SqlFrame(statement, statement.define("fm_input", select), [*columns, *extra])
 
 
 def kept_rows(columns: list[exp.Alias], source: exp.Expression, required: Sequence[str]) -> exp.Select:
