@@ -11,10 +11,10 @@ from typing import Any
 
 import polars as pl
 
-from framemetrics.compilers.polars.inputs import MetricInputs
+from framemetrics.compilers.polars.expressions import check_count, statistic_in_group
+from framemetrics.compilers.polars.inputs import MetricInputs, rows_of
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.query import formula_expr
-from framemetrics.compilers.polars.stages import check_count, rows_of, statistic_in_group
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan, make_plan
 from framemetrics.core.statistics import Rows

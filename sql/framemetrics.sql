@@ -1963,24 +1963,6 @@ WITH fm_input AS (
     CAST(score AS DOUBLE) AS y_score,
     CAST(weight AS DOUBLE) AS sample_weight
   FROM QUERY_TABLE(tbl)
-), fm_statistics AS (
-  SELECT
-    fm_g0,
-    COUNT(*) AS n_rows,
-    COUNT(*) FILTER(WHERE
-      y_true IS NULL OR NOT (
-        y_true = pos_label OR y_true = neg_label
-      )) AS invalid_label_y_true,
-    COUNT(*) FILTER(WHERE
-      y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score,
-    COUNT(*) FILTER(WHERE
-      sample_weight IS NULL
-      OR NOT (
-        ISFINITE(CAST(sample_weight AS DOUBLE)) AND CAST(sample_weight AS DOUBLE) >= 0
-      )) AS invalid_weight_sample_weight
-  FROM fm_input
-  GROUP BY
-    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -2140,39 +2122,6 @@ WITH fm_input AS (
       ) AS fm_5
     ) AS fm_7
   ) AS fm_8
-)
-SELECT
-  fm_statistics.fm_g0 AS "segment",
-  fm_points.threshold AS threshold,
-  fm_points.fpr AS fpr,
-  fm_points.tpr AS tpr,
-  fm_points.tp AS tp,
-  fm_points.fp AS fp,
-  fm_points.tn AS tn,
-  fm_points.fn AS fn
-FROM fm_statistics
-LEFT JOIN fm_points
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
-  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-WHERE
-  NOT (
-    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-  )
-  OR NOT (
-    fm_points.threshold IS NULL
-  )
-ORDER BY
-  fm_statistics.fm_g0,
-  threshold DESC;
-
-CREATE OR REPLACE MACRO fm_precision_recall_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
-WITH fm_input AS (
-  SELECT
-    segment AS fm_g0,
-    truth AS y_true,
-    CAST(score AS DOUBLE) AS y_score,
-    CAST(weight AS DOUBLE) AS sample_weight
-  FROM QUERY_TABLE(tbl)
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -2191,6 +2140,110 @@ WITH fm_input AS (
   FROM fm_input
   GROUP BY
     fm_g0
+)
+SELECT
+  "segment",
+  "threshold",
+  "fpr",
+  "tpr",
+  "tp",
+  "fp",
+  "tn",
+  "fn"
+FROM (
+  SELECT
+    fm_g0 AS "segment",
+    threshold AS threshold,
+    fpr AS fpr,
+    tpr AS tpr,
+    tp AS tp,
+    fp AS fp,
+    tn AS tn,
+    fn AS fn
+  FROM (
+    SELECT
+      fm_g0,
+      threshold,
+      fpr,
+      tpr,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        threshold,
+        fpr,
+        tpr,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          fm_valid,
+          threshold,
+          fpr,
+          tpr,
+          tp,
+          fp,
+          tn,
+          fn
+        FROM (
+          SELECT
+            fm_9.fm_g0,
+            fm_9.fm_valid,
+            fm_10.threshold,
+            fm_10.fpr,
+            fm_10.tpr,
+            fm_10.tp,
+            fm_10.fp,
+            fm_10.tn,
+            fm_10.fn
+          FROM (
+            SELECT
+              fm_g0,
+              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+            FROM fm_statistics
+          ) AS fm_9
+          LEFT JOIN (
+            SELECT
+              fm_g0,
+              threshold,
+              fpr,
+              tpr,
+              tp,
+              fp,
+              tn,
+              fn,
+              TRUE AS fm_valid
+            FROM fm_points
+          ) AS fm_10
+            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+        ) AS fm_11
+        WHERE
+          NOT fm_valid OR NOT (
+            threshold IS NULL
+          )
+      ) AS fm_12
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
+ORDER BY
+  "segment" ASC,
+  "threshold" DESC;
+
+CREATE OR REPLACE MACRO fm_precision_recall_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
+WITH fm_input AS (
+  SELECT
+    segment AS fm_g0,
+    truth AS y_true,
+    CAST(score AS DOUBLE) AS y_score,
+    CAST(weight AS DOUBLE) AS sample_weight
+  FROM QUERY_TABLE(tbl)
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -2354,39 +2407,6 @@ WITH fm_input AS (
       ) AS fm_5
     ) AS fm_7
   ) AS fm_8
-)
-SELECT
-  fm_statistics.fm_g0 AS "segment",
-  fm_points.threshold AS threshold,
-  fm_points.precision AS precision,
-  fm_points.recall AS recall,
-  fm_points.tp AS tp,
-  fm_points.fp AS fp,
-  fm_points.tn AS tn,
-  fm_points.fn AS fn
-FROM fm_statistics
-LEFT JOIN fm_points
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
-  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-WHERE
-  NOT (
-    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-  )
-  OR NOT (
-    fm_points.threshold IS NULL
-  )
-ORDER BY
-  fm_statistics.fm_g0,
-  threshold ASC;
-
-CREATE OR REPLACE MACRO fm_det_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
-WITH fm_input AS (
-  SELECT
-    segment AS fm_g0,
-    truth AS y_true,
-    CAST(score AS DOUBLE) AS y_score,
-    CAST(weight AS DOUBLE) AS sample_weight
-  FROM QUERY_TABLE(tbl)
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -2405,6 +2425,110 @@ WITH fm_input AS (
   FROM fm_input
   GROUP BY
     fm_g0
+)
+SELECT
+  "segment",
+  "threshold",
+  "precision",
+  "recall",
+  "tp",
+  "fp",
+  "tn",
+  "fn"
+FROM (
+  SELECT
+    fm_g0 AS "segment",
+    threshold AS threshold,
+    precision AS precision,
+    recall AS recall,
+    tp AS tp,
+    fp AS fp,
+    tn AS tn,
+    fn AS fn
+  FROM (
+    SELECT
+      fm_g0,
+      threshold,
+      precision,
+      recall,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        threshold,
+        precision,
+        recall,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          fm_valid,
+          threshold,
+          precision,
+          recall,
+          tp,
+          fp,
+          tn,
+          fn
+        FROM (
+          SELECT
+            fm_9.fm_g0,
+            fm_9.fm_valid,
+            fm_10.threshold,
+            fm_10.precision,
+            fm_10.recall,
+            fm_10.tp,
+            fm_10.fp,
+            fm_10.tn,
+            fm_10.fn
+          FROM (
+            SELECT
+              fm_g0,
+              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+            FROM fm_statistics
+          ) AS fm_9
+          LEFT JOIN (
+            SELECT
+              fm_g0,
+              threshold,
+              precision,
+              recall,
+              tp,
+              fp,
+              tn,
+              fn,
+              TRUE AS fm_valid
+            FROM fm_points
+          ) AS fm_10
+            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+        ) AS fm_11
+        WHERE
+          NOT fm_valid OR NOT (
+            threshold IS NULL
+          )
+      ) AS fm_12
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
+ORDER BY
+  "segment" ASC,
+  "threshold" ASC;
+
+CREATE OR REPLACE MACRO fm_det_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
+WITH fm_input AS (
+  SELECT
+    segment AS fm_g0,
+    truth AS y_true,
+    CAST(score AS DOUBLE) AS y_score,
+    CAST(weight AS DOUBLE) AS sample_weight
+  FROM QUERY_TABLE(tbl)
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -2634,27 +2758,116 @@ WITH fm_input AS (
         fm_keep
     ) AS fm_10
   ) AS fm_11
+), fm_statistics AS (
+  SELECT
+    fm_g0,
+    COUNT(*) AS n_rows,
+    COUNT(*) FILTER(WHERE
+      y_true IS NULL OR NOT (
+        y_true = pos_label OR y_true = neg_label
+      )) AS invalid_label_y_true,
+    COUNT(*) FILTER(WHERE
+      y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score,
+    COUNT(*) FILTER(WHERE
+      sample_weight IS NULL
+      OR NOT (
+        ISFINITE(CAST(sample_weight AS DOUBLE)) AND CAST(sample_weight AS DOUBLE) >= 0
+      )) AS invalid_weight_sample_weight
+  FROM fm_input
+  GROUP BY
+    fm_g0
 )
 SELECT
-  fm_statistics.fm_g0 AS "segment",
-  fm_points.threshold AS threshold,
-  fm_points.fpr AS fpr,
-  fm_points.fnr AS fnr,
-  fm_points.tp AS tp,
-  fm_points.fp AS fp,
-  fm_points.tn AS tn,
-  fm_points.fn AS fn
-FROM fm_statistics
-LEFT JOIN fm_points
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
-  AND invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-WHERE
-  NOT (
-    invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0
-  )
-  OR NOT (
-    fm_points.threshold IS NULL
-  )
+  "segment",
+  "threshold",
+  "fpr",
+  "fnr",
+  "tp",
+  "fp",
+  "tn",
+  "fn"
+FROM (
+  SELECT
+    fm_g0 AS "segment",
+    threshold AS threshold,
+    fpr AS fpr,
+    fnr AS fnr,
+    tp AS tp,
+    fp AS fp,
+    tn AS tn,
+    fn AS fn
+  FROM (
+    SELECT
+      fm_g0,
+      threshold,
+      fpr,
+      fnr,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        threshold,
+        fpr,
+        fnr,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          fm_valid,
+          threshold,
+          fpr,
+          fnr,
+          tp,
+          fp,
+          tn,
+          fn
+        FROM (
+          SELECT
+            fm_12.fm_g0,
+            fm_12.fm_valid,
+            fm_13.threshold,
+            fm_13.fpr,
+            fm_13.fnr,
+            fm_13.tp,
+            fm_13.fp,
+            fm_13.tn,
+            fm_13.fn
+          FROM (
+            SELECT
+              fm_g0,
+              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+            FROM fm_statistics
+          ) AS fm_12
+          LEFT JOIN (
+            SELECT
+              fm_g0,
+              threshold,
+              fpr,
+              fnr,
+              tp,
+              fp,
+              tn,
+              fn,
+              TRUE AS fm_valid
+            FROM fm_points
+          ) AS fm_13
+            ON fm_12.fm_g0 IS NOT DISTINCT FROM fm_13.fm_g0
+            AND fm_12.fm_valid IS NOT DISTINCT FROM fm_13.fm_valid
+        ) AS fm_14
+        WHERE
+          NOT fm_valid OR NOT (
+            threshold IS NULL
+          )
+      ) AS fm_15
+    ) AS fm_16
+  ) AS fm_17
+) AS fm_18
 ORDER BY
-  fm_statistics.fm_g0,
-  threshold ASC;
+  "segment" ASC,
+  "threshold" ASC;

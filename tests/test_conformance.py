@@ -346,13 +346,6 @@ _DELONG = (
 XFAIL: dict[tuple[str, str], str] = {
     **{(f"{c}, {o}", "datafusion"): _TOTALS for c in ("roc_curve", "precision_recall_curve", "det_curve") for o in _CURVE_OPTIONS},
     **{(s, w): _DELONG for s in ("roc_auc_ci", "compare_auc") for w in ("postgres", "datafusion")},
-    **{
-        (f"ungrouped, {c}", "clickhouse"): (
-            "ClickHouse rejects fm.sql.curve without by=: 'Code: 403. Cannot determine join keys in JOIN ON expression"
-            " equals(plus(invalid_label_y_true, invalid_finite_y_score), 0)' (INVALID_JOIN_ON_EXPRESSION)"
-        )
-        for c in ("roc_curve", "det_curve")
-    },
     ("Clopper-Pearson", "postgres"): (
         "PostgreSQL raises 'value out of range: underflow' in the Beta quantiles of the tiny-weight groups"
         " (the other engines round to 0)"

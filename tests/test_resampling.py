@@ -123,7 +123,7 @@ def test_weights_at_every_threshold_on_both_engines():
 
 def test_row_terms_sum_to_their_statistics():
     """Every statistic a replicate sums as sum k v (its row term v) equals the sum of its terms with k = 1."""
-    from framemetrics.compilers.polars.stages import row_statistic
+    from framemetrics.compilers.polars.expressions import row_statistic
     from framemetrics.core.statistics import STATISTICS, Rows
 
     rng = np.random.default_rng(3)

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Self
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["Frame"]
+__all__ = ["Frame", "Table"]
 
 Expr = Any
 
@@ -245,3 +246,14 @@ class Frame(ABC):
         pass.
         """
         return self.named(name)
+
+
+@dataclass(frozen=True)
+class Table:
+    """An output: its ``frame``, the columns to sort its rows by (nulls last; those of ``descending`` from the
+    highest) and the columns to drop after sorting."""
+
+    frame: Frame
+    order: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    descending: tuple[str, ...] = ()

@@ -10,13 +10,11 @@ import duckdb
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.curves import curve_points, shared_points, stage_points
 from framemetrics.compilers.polars.frame import PolarsFrame
-from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, plan_inputs, row_key
-from framemetrics.compilers.polars.stages import rows_of
+from framemetrics.compilers.polars.query import NO_SHARED_SCANS, canonical_frame, plan_rows, row_key
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Table
 from framemetrics.core.multiclass import CURVE_STAGES
 from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import ROW_KEY
@@ -27,6 +25,7 @@ from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
 from framemetrics.stages.bootstrap import bootstrap_bounds
 from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.curves import curve_table
 from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
 
@@ -103,7 +102,7 @@ class PolarsBackend(Backend):
         shared = []
         for groups in _levels(by, level):
             rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
-            stage = stages.shared_stage(rows, plan, _keys(groups), rows_of(plan_inputs(plan)))
+            stage = stages.shared_stage(rows, plan, _keys(groups), plan_rows(plan))
             shared.append(stage.lazy.collect(optimizations=NO_SHARED_SCANS).lazy())
         yield shared
 
@@ -129,12 +128,12 @@ class PolarsBackend(Backend):
         extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
         rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop, extra=extra))
         # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
-        resampled = rows_of(plan_inputs(plan, group_means=bool(plan.first_pass)))
+        resampled = plan_rows(plan, group_means=bool(plan.first_pass))
 
         def bootstrap(measured: Frame) -> list[Frame]:
             return [bootstrap_bounds(measured, keys, plan, resampled)]
 
-        x = rows_of(plan_inputs(plan, group_means=True))
+        x = plan_rows(plan, group_means=True)
         shared = None if stage is None else PolarsFrame(stage)
         beta = beta_quantiles
         table = stages.metrics_table(rows, plan, keys, x, by, stage=shared, beta=beta, bootstrap=bootstrap).lazy
@@ -144,7 +143,7 @@ class PolarsBackend(Backend):
 
     def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
         rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop))
-        return stages.checks_table(rows, plan, _keys(by), rows_of(plan_inputs(plan, group_means=True))).collect()
+        return stages.checks_table(rows, plan, _keys(by), plan_rows(plan, group_means=True)).collect()
 
     def curve(
         self,
@@ -160,14 +159,11 @@ class PolarsBackend(Backend):
     ) -> pl.DataFrame:
         frames = []
         for i, groups in enumerate(_levels(by, level)):
-            keys = _keys(groups)
-            if stage is not None:
-                points = stage_points(shared_points(stage[i], keys), keys, curve, False, max_points)
-            else:
-                data = canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop)
-                rows = data.with_columns(n_invalid=pl.lit(0))
-                points = curve_points(rows, keys, plan_inputs(plan), curve, drop_intermediate, max_points)
-            frames.append(points.rename(dict(zip(keys, groups, strict=True))))
+            rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
+            shared = None if stage is None else PolarsFrame(stage[i])
+            drops = drop_intermediate and stage is None
+            table = curve_table(rows, plan, groups, plan_rows(plan), curve, drops, max_points, stage=shared)
+            frames.append(_ordered(table))
         return _joined(pl.collect_all(frames, optimizations=NO_SHARED_SCANS), by, level)
 
     def calibration(
@@ -179,7 +175,7 @@ class PolarsBackend(Backend):
         n_bins: int,
         level: str | None = None,
     ) -> pl.DataFrame:
-        x, bins = rows_of(plan_inputs(plan)), []
+        x, bins = plan_rows(plan), []
         for groups in _levels(by, level):
             rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
             binned = calibration_bins(rows, x, _keys(groups), groups, n_bins)
@@ -193,7 +189,7 @@ class PolarsBackend(Backend):
         second = {"y_score_2": columns["y_score_2"]}
         data = PolarsFrame(canonical_frame(self.opened, plan, scored, by, drop_nulls=drop, extra=second))
         counts = check_counts(plan.checks, POLARS, plan.pos_label, plan.neg_label)
-        return paired_test(data, _keys(by), by, rows_of(plan_inputs(plan)), counts, z).collect()
+        return paired_test(data, _keys(by), by, plan_rows(plan), counts, z).collect()
 
     def multiclass(self, request: Any) -> pl.DataFrame:
         plan, by = request.plan, request.by
@@ -222,12 +218,20 @@ class PolarsBackend(Backend):
         return classes.input_stage(raw, request.plan, required)
 
 
-def _sorted(table: classes.Table, flags: pl.QueryOptFlags | None = None, *, streaming: bool = False) -> pl.DataFrame:
-    """The rows of ``table``, sorted (nulls last), without its hidden columns (``streaming``: a batch at a time)."""
-    lazy = table.frame.lazy.sort(list(table.order), nulls_last=True) if table.order else table.frame.lazy
+def _sorted(table: Table, flags: pl.QueryOptFlags | None = None, *, streaming: bool = False) -> pl.DataFrame:
+    """The rows of ``table``, computed (``streaming``: a batch at a time)."""
     if streaming:
-        return lazy.collect(engine="streaming").drop(table.hidden)
-    return lazy.collect(optimizations=flags or pl.QueryOptFlags()).drop(table.hidden)
+        return _ordered(table).collect(engine="streaming")
+    return _ordered(table).collect(optimizations=flags or pl.QueryOptFlags())
+
+
+def _ordered(table: Table) -> pl.LazyFrame:
+    """The rows of ``table`` in its order (nulls last), without its hidden columns."""
+    lazy = table.frame.lazy
+    if table.order:
+        descending = [name in table.descending for name in table.order]
+        lazy = lazy.sort(list(table.order), descending=descending, nulls_last=True)
+    return lazy.drop(table.hidden)
 
 
 class PolarsTables(Tables):

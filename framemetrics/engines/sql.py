@@ -13,7 +13,6 @@ import polars as pl
 from sqlglot import exp
 
 from framemetrics.compilers.sql import SQL
-from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import identifier, table_name
@@ -21,15 +20,16 @@ from framemetrics.compilers.sql.query import (
     McQueryInputs,
     QueryInputs,
     checks_query,
+    curve_query,
     group_keys,
     input_frame,
     plan_literals,
     plan_query,
+    rows_of,
     user_column,
 )
 from framemetrics.compilers.sql.query import shared_stage as shared_stage_query
 from framemetrics.compilers.sql.script import script_views, statement_sql
-from framemetrics.compilers.sql.stages import rows_of
 from framemetrics.core.checks import check_counts
 from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame

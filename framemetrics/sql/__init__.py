@@ -18,10 +18,9 @@ from framemetrics.columns import (
     prepare_metrics,
     sql_columns,
 )
-from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
-from framemetrics.compilers.sql.query import QueryInputs, plan_query
+from framemetrics.compilers.sql.query import QueryInputs, curve_query, plan_query
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve

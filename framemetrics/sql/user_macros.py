@@ -19,9 +19,8 @@ from functools import reduce
 from sqlglot import exp
 
 from framemetrics.compilers.sql import SQL, SqlNamespace
-from framemetrics.compilers.sql.curves import curve_query
 from framemetrics.compilers.sql.emit import to_sql
-from framemetrics.compilers.sql.query import QueryInputs
+from framemetrics.compilers.sql.query import QueryInputs, curve_query
 from framemetrics.core.checks import DOMAINS, Check, check
 from framemetrics.core.curves import CURVES, Curve
 from framemetrics.core.formulas import multiclass as mc

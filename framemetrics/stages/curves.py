@@ -9,20 +9,24 @@ points), ``is_first`` (the group's highest score) and, if it has it,
 ``n_invalid`` (a group's invalid rows: null rates). :func:`curve_points`
 keeps the points scikit-learn keeps, adds the point at threshold +inf,
 slices DET, computes the rates (all as :mod:`framemetrics.core.curves`
-defines them) and thins (:func:`thin`). Each backend builds the stage its
-own way and orders the points: :mod:`framemetrics.compilers.polars.curves`,
-:mod:`framemetrics.compilers.sql.curves`.
+defines them) and thins (:func:`thin`). :func:`curve_table` is the whole
+curve from the rows (or from a shared curve stage), as every engine runs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import reduce
 from typing import Any
 
-from framemetrics.core.curves import COUNTS, Curve, curve_column
-from framemetrics.core.frame import Frame
+from framemetrics.core.curves import COUNTS, Curve, curve_column, curve_outputs
+from framemetrics.core.frame import Frame, Table
+from framemetrics.core.plan import Plan
+from framemetrics.core.statistics import Rows
+from framemetrics.stages.curve_stage import curve_stage
+from framemetrics.stages.statistics import checks_table
 
-__all__ = ["curve_points", "shared_points", "thin"]
+__all__ = ["curve_points", "curve_table", "shared_points", "thin"]
 
 Expr = Any
 _STAGE = ("y_score", "pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
@@ -109,6 +113,88 @@ def curve_points(
     rates = {name: build(ns, c) for name, build in curve.rates.items()}
     rated = points.select({**{k: ns.col(k) for k in keys}, "threshold": ns.col("threshold"), **rates, **counts})
     return rated if max_points is None else thin(rated, keys, curve, max_points)
+
+
+def curve_table(
+    rows: Frame,
+    plan: Plan,
+    by: Sequence[str],
+    x: Rows,
+    curve: Curve,
+    drop: Expr | bool,
+    max_points: int | None = None,
+    *,
+    stage: Frame | None = None,
+    checked: bool = False,
+) -> Table:
+    """The points of ``curve`` per group of ``rows`` (group columns ``fm_g0, fm_g1...``), named by ``by``.
+
+    Parameters
+    ----------
+    rows : Frame
+        The input rows: the group columns and those ``x`` reads.
+    plan : Plan
+        The plan of a ranking metric: its labels and checks.
+    by : sequence of str
+        The output's names of the group columns.
+    x : Rows
+        Expressions of ``y_true``, ``y_score`` and ``sample_weight``, and the labels.
+    curve : Curve
+        Which curve (:data:`framemetrics.core.curves.CURVES`).
+    drop : bool or expression
+        Drop the points scikit-learn drops (an expression: a table macro's parameter).
+    max_points : int, optional
+        Thin each group's curve to at most this many points (:func:`thin`).
+    stage : Frame, optional
+        The scores' shared curve stage of the same rows and groups
+        (:func:`framemetrics.stages.statistics.shared_stage`), read in place
+        of sorting the scores again; every point is kept (``drop`` must be False).
+    checked : bool, default False
+        Count each group's invalid rows: a group with one gets one row, null
+        but its group columns (engines order NaN scores differently), where
+        an entry point that raises on invalid rows leaves them out.
+
+    Returns
+    -------
+    Table
+        The group columns, ``threshold``, the rates, ``tp, fp, tn, fn``;
+        ordered by group, then threshold (down for ROC, up for PR and DET).
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.compilers.polars.query import plan_rows
+    >>> from framemetrics.core.curves import CURVES
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan("roc_auc_score", weighted=False)
+    >>> rows = PolarsFrame.values({"y_true": [0, 0, 1, 1], "y_score": [0.1, 0.4, 0.35, 0.8],
+    ...                            "sample_weight": [1.0] * 4})
+    >>> table = curve_table(rows, plan, [], plan_rows(plan), CURVES["roc_curve"], False)
+    >>> table.frame.collect().sort(table.order, descending=True)["tpr"].to_list()
+    [0.0, 0.5, 0.5, 1.0, 1.0]
+    """
+    keys = [f"fm_g{i}" for i in range(len(by))]
+    if stage is None:
+        points = curve_stage(rows, keys, x, points=True)
+    elif drop is not False:
+        raise ValueError("the points of a shared curve stage are all kept: drop_intermediate must be False")
+    else:
+        points = shared_points(stage, keys)
+    table = curve_points(points, keys, curve, drop, max_points).named("fm_points")
+    if checked:
+        table = _with_invalid_groups(table, checks_table(rows, plan, keys, x), plan, keys)
+    table = table.keep(*keys, *curve_outputs(curve)).rename(dict(zip(keys, by, strict=True)))
+    return Table(table, (*by, "threshold"), descending=("threshold",) if curve.descending else ())
+
+
+def _with_invalid_groups(points: Frame, checks: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
+    """The points of the valid groups of ``checks`` (no invalid row), and one row of nulls but its group
+    columns for each other group."""
+    ns, c = points.ns, points.ns.col
+    valid = ns.eq(reduce(lambda a, b: a + b, (c(check.name) for check in plan.checks)), ns.lit(0))
+    groups = checks.select({**{k: c(k) for k in keys}, "fm_valid": valid})
+    joined = groups.join(points.with_columns(fm_valid=ns.lit(True)), [*keys, "fm_valid"], "left", nulls_equal=True)
+    return joined.filter(ns.any(ns.not_(c("fm_valid")), ns.not_(ns.is_null(c("threshold"))))).drop("fm_valid")
 
 
 def _with_ends(stage: Frame, keys: Sequence[str]) -> Frame:

@@ -34,7 +34,7 @@ from typing import Any
 from framemetrics.core import multiclass as mc_core
 from framemetrics.core.cells import CLASSES, cell_totals
 from framemetrics.core.curves import Curve
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Table
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
@@ -63,15 +63,6 @@ __all__ = [
 ]
 
 Expr = Any
-
-
-@dataclass(frozen=True)
-class Table:
-    """An output: its ``frame``, the columns to sort its rows by (nulls last) and those to drop after sorting."""
-
-    frame: Frame
-    order: tuple[str, ...] = ()
-    hidden: tuple[str, ...] = ()
 
 
 def group_keys(by: Sequence[str]) -> list[str]:

@@ -61,12 +61,11 @@ def row_statistics(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows, statis
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> from framemetrics.compilers.polars.query import plan_inputs
-    >>> from framemetrics.compilers.polars.stages import rows_of
+    >>> from framemetrics.compilers.polars.query import plan_rows
     >>> from framemetrics.core.plan import make_plan
     >>> f = PolarsFrame.values({"y_true": [0, 1, 1], "y_pred": [1, 1, 0], "sample_weight": [1.0, 1.0, 1.0]})
     >>> plan = make_plan("recall_score", weighted=False)
-    >>> x = rows_of(plan_inputs(plan, group_means=True))
+    >>> x = plan_rows(plan, group_means=True)
     >>> row_statistics(f, plan, [], x, plan.row_statistics).collect().select("n_rows", "tp", "fn").rows()
     [(3, 1.0, 1.0)]
     """
@@ -86,12 +85,11 @@ def checks_table(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> from framemetrics.compilers.polars.query import plan_inputs
-    >>> from framemetrics.compilers.polars.stages import rows_of
+    >>> from framemetrics.compilers.polars.query import plan_rows
     >>> from framemetrics.core.plan import make_plan
     >>> f = PolarsFrame.values({"y_true": [0, 1, 2], "y_score": [0.5, 0.2, 0.9], "sample_weight": [1.0] * 3})
     >>> plan = make_plan("roc_auc_score", weighted=False)
-    >>> out = checks_table(f, plan, [], rows_of(plan_inputs(plan, group_means=True))).collect()
+    >>> out = checks_table(f, plan, [], plan_rows(plan, group_means=True)).collect()
     >>> out.select("n_rows", "invalid_label_y_true").rows()
     [(3, 1)]
     """
@@ -105,12 +103,11 @@ def shared_stage(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> from framemetrics.compilers.polars.query import plan_inputs
-    >>> from framemetrics.compilers.polars.stages import rows_of
+    >>> from framemetrics.compilers.polars.query import plan_rows
     >>> from framemetrics.core.plan import make_plan
     >>> f = PolarsFrame.values({"y_true": [0, 1], "y_score": [0.2, 0.9], "sample_weight": [1.0, 1.0]})
     >>> plan = make_plan("roc_auc_score", weighted=False)
-    >>> x = rows_of(plan_inputs(plan))
+    >>> x = plan_rows(plan)
     >>> shared_stage(f, plan, [], x).collect().sort("y_score")["tp"].to_list()
     [1.0, 1.0]
     """
@@ -156,11 +153,10 @@ def curve_statistics(
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> from framemetrics.compilers.polars.query import plan_inputs
-    >>> from framemetrics.compilers.polars.stages import rows_of
+    >>> from framemetrics.compilers.polars.query import plan_rows
     >>> from framemetrics.core.plan import make_plan
     >>> f = PolarsFrame.values({"y_true": [0, 1, 1], "y_score": [0.2, 0.2, 0.9], "sample_weight": [1.0] * 3})
-    >>> x = rows_of(plan_inputs(make_plan("roc_auc_score", weighted=False)))
+    >>> x = plan_rows(make_plan("roc_auc_score", weighted=False))
     >>> curve_statistics(curve_stage(f, [], x), [], x, ("auc_sum", "sum_pos")).collect().rows()
     [(1.5, 2.0)]
     """
@@ -252,12 +248,11 @@ def metrics_table(
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> from framemetrics.compilers.polars.query import plan_inputs
-    >>> from framemetrics.compilers.polars.stages import rows_of
+    >>> from framemetrics.compilers.polars.query import plan_rows
     >>> from framemetrics.core.plan import make_plan
     >>> f = PolarsFrame.values({"y_true": [0, 1, 1], "y_score": [0.2, 0.2, 0.9], "sample_weight": [1.0] * 3})
     >>> plan = make_plan("roc_auc_score", weighted=False)
-    >>> metrics_table(f, plan, [], rows_of(plan_inputs(plan, group_means=True)), (), checks=False).collect().rows()
+    >>> metrics_table(f, plan, [], plan_rows(plan, group_means=True), (), checks=False).collect().rows()
     [(3, 0.75)]
     """
     ns = rows.ns

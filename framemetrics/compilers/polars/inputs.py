@@ -1,15 +1,17 @@
-"""The canonical inputs a metric reads: columns as Polars expressions, plus labels."""
+"""The canonical inputs a metric reads: columns as Polars expressions, plus labels, and the core's rows of them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
 
+from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core.plan import check_labels, default_neg_label
+from framemetrics.core.statistics import STATISTICS, Rows
 
-__all__ = ["ColumnLike", "MetricInputs", "to_expr"]
+__all__ = ["ColumnLike", "MetricInputs", "rows_of", "to_expr"]
 
 ColumnLike = str | pl.Expr
 
@@ -79,3 +81,30 @@ class MetricInputs:
             max_fpr=max_fpr,
             power=power,
         )
+
+
+def rows_of(inputs: MetricInputs) -> Rows:
+    """The core's :class:`~framemetrics.core.statistics.Rows` of ``inputs``: the group means as columns (a first
+    pass computed them) or as aggregations broadcast inside the group.
+
+    Examples
+    --------
+    >>> x = rows_of(MetricInputs.of(y_true="y", y_pred="p"))
+    >>> pl.DataFrame({"y": [0, 1, 1, 0]}).select(x.mean_y_true).item()
+    0.5
+    """
+    x = Rows(
+        y_true=inputs.y_true,
+        y_pred=inputs.y_pred,
+        y_score=inputs.y_score,
+        sample_weight=inputs.sample_weight,
+        pos_label=inputs.pos_label,
+        neg_label=inputs.neg_label,
+        alpha=inputs.alpha,
+        max_fpr=inputs.max_fpr,
+        power=inputs.power,
+    )
+    if inputs.group_means:
+        return replace(x, mean_y_true=pl.col("mean_y_true"), mean_error=pl.col("mean_error"))
+    means = ("mean_y_true", "mean_error")
+    return replace(x, **{name: STATISTICS[name].build(POLARS, x) for name in means})

@@ -11,10 +11,11 @@ from functools import reduce
 import polars as pl
 
 from framemetrics.compilers.polars import POLARS
-from framemetrics.compilers.polars.inputs import MetricInputs
+from framemetrics.compilers.polars.inputs import MetricInputs, rows_of
 from framemetrics.core.plan import MetricCall, Plan
+from framemetrics.core.statistics import Rows
 
-__all__ = ["NO_SHARED_SCANS", "canonical_frame", "formula_expr", "plan_inputs", "row_key"]
+__all__ = ["NO_SHARED_SCANS", "canonical_frame", "formula_expr", "plan_inputs", "plan_rows", "row_key"]
 
 # The row statistics and the curve stage both read the input; with the default
 # common-subplan elimination Polars caches the whole scan in memory to share it
@@ -58,6 +59,18 @@ def plan_inputs(plan: Plan, group_means: bool = False) -> MetricInputs:
         power=plan.power,
         group_means=group_means,
     )
+
+
+def plan_rows(plan: Plan, group_means: bool = False) -> Rows:
+    """The core's rows of :func:`plan_inputs`: what the stages read of the canonical columns.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan_rows(make_plan("roc_auc_score", weighted=False)).y_score.meta.output_name()
+    'y_score'
+    """
+    return rows_of(plan_inputs(plan, group_means))
 
 
 def canonical_frame(

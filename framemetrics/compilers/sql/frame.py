@@ -19,7 +19,7 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.dialects import DEEP, DISTRIBUTE, INLINE, MATERIALIZE, ORDERED
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Table
 
 __all__ = ["SqlFrame", "Statement", "needed_stages"]
 
@@ -79,6 +79,25 @@ class Statement:
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
         return self.with_stages(select, copy=copy)
+
+    def output(self, table: Table, *, copy: bool = True) -> exp.Select:
+        """The statement that computes ``table``: its visible columns in its order (nulls last).
+
+        Examples
+        --------
+        >>> s = Statement()
+        >>> f = SqlFrame.values(s, {"x": [1, 2], "y": [3, 4]})
+        >>> s.output(Table(f, ("x",), ("y",), descending=("x",))).sql()
+        'SELECT "x" FROM (SELECT 1 AS x, 3 AS y UNION ALL SELECT 2 AS x, 4 AS y) AS fm_1 ORDER BY "x" DESC'
+        """
+        visible = [exp.column(identifier(c)) for c in table.frame.columns if c not in table.hidden]
+        assert isinstance(table.frame, SqlFrame)
+        select = exp.select(*visible).from_(table.frame.source())
+        order = [
+            exp.Ordered(this=exp.column(identifier(c)), desc=c in table.descending, nulls_first=False)
+            for c in table.order
+        ]
+        return self.with_stages(select.order_by(*order) if order else select, copy=copy)
 
     def with_stages(self, select: exp.Select, *, copy: bool = True) -> exp.Select:
         """``select`` under ``WITH`` the stages it reads, directly or through other stages (in place; the stages

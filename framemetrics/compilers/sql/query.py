@@ -1,5 +1,5 @@
 """A plan as one SQL statement, built as a sqlglot tree: the stages of :mod:`framemetrics.stages.statistics`
-over ``fm_input``.
+(and of :mod:`framemetrics.stages.curves`) over ``fm_input``.
 
 The statement reads the source once into ``fm_input`` (group keys
 ``fm_g0, fm_g1...`` and the canonical columns ``y_true, y_pred, y_score,
@@ -20,20 +20,23 @@ from sqlglot import exp
 from framemetrics.compilers.sql.dialects import INLINE, ROW_POSITION
 from framemetrics.compilers.sql.frame import SqlFrame, Statement
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.compilers.sql.stages import rows_of, same_group
+from framemetrics.core.curves import Curve
 from framemetrics.core.frame import Frame
 from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import ROW_KEY
+from framemetrics.core.statistics import Rows
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
 from framemetrics.stages.bootstrap import bootstrap_bounds
+from framemetrics.stages.curves import curve_table
 from framemetrics.stages.statistics import checks_table, metrics_table
 
 __all__ = [
     "McQueryInputs",
     "QueryInputs",
     "checks_query",
+    "curve_query",
     "group_keys",
     "input_frame",
     "input_select",
@@ -41,7 +44,7 @@ __all__ = [
     "plan_literals",
     "plan_query",
     "row_key",
-    "same_group",
+    "rows_of",
     "shared_stage",
     "stage_columns",
     "user_column",
@@ -114,6 +117,25 @@ def plan_literals(plan: Plan, inputs: QueryInputs | None = None) -> dict[str, ex
         "max_fpr": SQL.lit(float(plan.max_fpr)),
         "power": SQL.lit(float(plan.power)),
     }
+
+
+def rows_of(literals: dict[str, exp.Expression]) -> Rows:
+    """The columns of ``fm_input`` (and ``fm_means``) with the plan's labels and parameters.
+
+    Examples
+    --------
+    >>> rows_of({"pos_label": SQL.lit(1), "neg_label": SQL.lit(0)}).pos_label.sql()
+    '1'
+    """
+    names = ("y_true", "y_pred", "y_score", "sample_weight", "mean_y_true", "mean_error")
+    return Rows(
+        **{n: SQL.col(n) for n in names},
+        pos_label=literals["pos_label"],
+        neg_label=literals["neg_label"],
+        alpha=literals.get("alpha", SQL.lit(0.5)),
+        max_fpr=literals.get("max_fpr", SQL.lit(1.0)),
+        power=literals.get("power", SQL.lit(0.0)),
+    )
 
 
 def input_select(plan: Plan, inputs: QueryInputs, keys: list[str]) -> exp.Select:
@@ -234,6 +256,70 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     return statement.query(table, inputs.by, copy=False)
 
 
+def curve_query(
+    curve: Curve,
+    plan: Plan,
+    inputs: QueryInputs,
+    *,
+    drop_intermediate: bool | None = None,
+    max_points: int | None = None,
+    stage: str | None = None,
+) -> exp.Select:
+    """The points of ``curve`` per group of ``inputs``, as a tree: the stage
+    :func:`framemetrics.stages.curves.curve_table` over ``fm_input``.
+
+    A group with an invalid row gets one row, NULL but for its group columns
+    (``checked``: a table macro raises nothing); ``framemetrics.roc_curve``
+    and its siblings raise instead.
+
+    Parameters
+    ----------
+    curve : Curve
+        Which curve (:data:`framemetrics.core.curves.CURVES`).
+    plan : Plan
+        The plan of a ranking metric: its checks and labels.
+    inputs : QueryInputs
+        The source and the expressions of ``y_true``, ``y_score``,
+        ``sample_weight``. With ``inputs.literals``, ``pos_label``,
+        ``neg_label`` and ``drop_intermediate`` are a table macro's parameters.
+    drop_intermediate : bool, optional
+        Default: the curve's (scikit-learn's) default.
+    max_points : int, optional
+        Thin each group's curve to at most this many points, as
+        :func:`framemetrics.stages.curves.thin`.
+    stage : str, optional
+        A table holding the scores' curve stage of the same rows and groups
+        (:func:`shared_stage`), read in place of sorting the scores again;
+        every point is kept (``drop_intermediate`` must be False).
+
+    Returns
+    -------
+    sqlglot.exp.Select
+        The group columns, ``threshold``, the rates and ``tp, fp, tn, fn``,
+        ordered by group and threshold.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql.emit import to_sql
+    >>> from framemetrics.core.curves import CURVES
+    >>> from framemetrics.core.plan import make_plan
+    >>> q = curve_query(CURVES["roc_curve"], make_plan("roc_auc_score", weighted=False),
+    ...                 QueryInputs(exp.to_table("t"), {"y_true": user_column("y"), "y_score": user_column("s")}))
+    >>> to_sql(q).endswith('ORDER BY "threshold" DESC')
+    True
+    """
+    keys = group_keys(inputs)
+    drop = curve.drop_intermediate if drop_intermediate is None else drop_intermediate
+    statement = Statement()
+    rows = input_frame(statement, plan, inputs, keys)
+    shared = None if stage is None else SqlFrame(statement, exp.to_table(stage), stage_columns(plan, keys))
+    if stage is None:
+        drop = (inputs.literals or {}).get("drop_intermediate", drop)
+    x = rows_of(plan_literals(plan, inputs))
+    table = curve_table(rows, plan, inputs.by, x, curve, drop, max_points, stage=shared, checked=True)
+    return statement.output(table, copy=False)
+
+
 def stage_columns(plan: Plan, keys: list[str]) -> list[str]:
     """The columns of the table of :func:`shared_stage`.
 
@@ -268,7 +354,7 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     """The scores' curve stage per group of ``inputs``, for one table that metrics and curves both read
     (:func:`framemetrics.stages.statistics.shared_stage`; its columns :func:`stage_columns`).
 
-    :func:`plan_query` and :func:`framemetrics.compilers.sql.curves.curve_query`
+    :func:`plan_query` and :func:`curve_query`
     take the table's name as ``stage``. Without ``bins``.
 
     Examples

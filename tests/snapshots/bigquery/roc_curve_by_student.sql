@@ -5,22 +5,6 @@ WITH fm_input AS (
     CAST(`p_default` AS FLOAT64) AS y_score,
     CAST(1.0 AS FLOAT64) AS sample_weight
   FROM `preds`
-), fm_statistics AS (
-  SELECT
-    fm_g0,
-    COUNT(*) AS n_rows,
-    COUNTIF(y_true IS NULL OR NOT (
-      y_true = 1 OR y_true = 0
-    )) AS invalid_label_y_true,
-    COUNTIF(
-      y_score IS NULL
-      OR NOT (
-        CAST(y_score AS FLOAT64) - CAST(y_score AS FLOAT64) = 0
-      )
-    ) AS invalid_finite_y_score
-  FROM fm_input
-  GROUP BY
-    fm_g0
 ), fm_scores AS (
   SELECT
     fm_g0,
@@ -176,27 +160,114 @@ WITH fm_input AS (
       ) AS fm_5
     ) AS fm_7
   ) AS fm_8
+), fm_statistics AS (
+  SELECT
+    fm_g0,
+    COUNT(*) AS n_rows,
+    COUNTIF(y_true IS NULL OR NOT (
+      y_true = 1 OR y_true = 0
+    )) AS invalid_label_y_true,
+    COUNTIF(
+      y_score IS NULL
+      OR NOT (
+        CAST(y_score AS FLOAT64) - CAST(y_score AS FLOAT64) = 0
+      )
+    ) AS invalid_finite_y_score
+  FROM fm_input
+  GROUP BY
+    fm_g0
 )
 SELECT
-  fm_statistics.fm_g0 AS `student`,
-  fm_points.threshold AS threshold,
-  fm_points.fpr AS fpr,
-  fm_points.tpr AS tpr,
-  fm_points.tp AS tp,
-  fm_points.fp AS fp,
-  fm_points.tn AS tn,
-  fm_points.fn AS fn
-FROM fm_statistics
-LEFT JOIN fm_points
-  ON fm_statistics.fm_g0 IS NOT DISTINCT FROM fm_points.fm_g0
-  AND invalid_label_y_true + invalid_finite_y_score = 0
-WHERE
-  NOT (
-    invalid_label_y_true + invalid_finite_y_score = 0
-  )
-  OR NOT (
-    fm_points.threshold IS NULL
-  )
+  `student`,
+  `threshold`,
+  `fpr`,
+  `tpr`,
+  `tp`,
+  `fp`,
+  `tn`,
+  `fn`
+FROM (
+  SELECT
+    fm_g0 AS `student`,
+    threshold AS threshold,
+    fpr AS fpr,
+    tpr AS tpr,
+    tp AS tp,
+    fp AS fp,
+    tn AS tn,
+    fn AS fn
+  FROM (
+    SELECT
+      fm_g0,
+      threshold,
+      fpr,
+      tpr,
+      tp,
+      fp,
+      tn,
+      fn
+    FROM (
+      SELECT
+        fm_g0,
+        threshold,
+        fpr,
+        tpr,
+        tp,
+        fp,
+        tn,
+        fn
+      FROM (
+        SELECT
+          fm_g0,
+          fm_valid,
+          threshold,
+          fpr,
+          tpr,
+          tp,
+          fp,
+          tn,
+          fn
+        FROM (
+          SELECT
+            fm_9.fm_g0,
+            fm_9.fm_valid,
+            fm_10.threshold,
+            fm_10.fpr,
+            fm_10.tpr,
+            fm_10.tp,
+            fm_10.fp,
+            fm_10.tn,
+            fm_10.fn
+          FROM (
+            SELECT
+              fm_g0,
+              invalid_label_y_true + invalid_finite_y_score = 0 AS fm_valid
+            FROM fm_statistics
+          ) AS fm_9
+          LEFT JOIN (
+            SELECT
+              fm_g0,
+              threshold,
+              fpr,
+              tpr,
+              tp,
+              fp,
+              tn,
+              fn,
+              TRUE AS fm_valid
+            FROM fm_points
+          ) AS fm_10
+            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+        ) AS fm_11
+        WHERE
+          NOT fm_valid OR NOT (
+            threshold IS NULL
+          )
+      ) AS fm_12
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
 ORDER BY
-  fm_statistics.fm_g0 NULLS LAST,
-  threshold DESC
+  `student` ASC NULLS LAST,
+  `threshold` DESC
