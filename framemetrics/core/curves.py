@@ -12,9 +12,11 @@ the points' stage of every engine (:mod:`framemetrics.stages.curves`).
 Examples
 --------
 >>> from framemetrics.compilers.sql import SQL
->>> from framemetrics.compilers.sql.emit import to_sql
->>> to_sql(precision(SQL, SQL.col("tp"), SQL.col("fp"), SQL.lit(0)))
+>>> precision(SQL, SQL.col("tp"), SQL.col("fp"), SQL.lit(0)).sql()
 'CASE WHEN 0 > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fp = 0 THEN CAST(1.0 AS DOUBLE) ELSE tp / (tp + fp) END'
+>>> pr = CURVES["precision_recall_curve"]
+>>> list(pr.rates), (pr.x, pr.y), pr.descending, pr.drop_intermediate
+(['precision', 'recall'], ('recall', 'precision'), False, False)
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ class Curve:
 
     ``rates`` maps each rate column to its expression over the points'
     columns; ``keep(ns, cols, drop_intermediate)`` says which points stay.
-    ``descending`` orders thresholds from +inf down (ROC), else up (PR, DET).
+    ``x`` and ``y`` are its axes. ``descending`` orders thresholds from +inf
+    down (ROC), else up (PR, DET); ``drop_intermediate`` is the default of
+    its ``drop_intermediate=`` (scikit-learn's: True for ROC only).
     ``sliced``: DET's points run from the last with ``fp = 0`` to the first
     with ``fn = 0`` (found from the scores' weights, never by comparing a sum
     with 0), and a group with one class has none.
@@ -88,11 +92,16 @@ class Curve:
     name: str
     rates: dict[str, Callable[[Namespace, Columns], Expr]]
     keep: Callable[[Namespace, Columns, Expr], Expr]
-    descending: bool
-    drop_intermediate: bool
     x: str
     y: str
+    descending: bool = False
+    drop_intermediate: bool = False
     sliced: bool = False
+
+
+def _rate(count: str, total: str) -> Callable[[Namespace, Columns], Expr]:
+    """The rate column ``count / total`` of a curve's points (:func:`rate`)."""
+    return lambda ns, c: rate(ns, c[count], c[total], c["n_invalid"])
 
 
 CURVES: dict[str, Curve] = {
@@ -100,37 +109,27 @@ CURVES: dict[str, Curve] = {
     for c in (
         Curve(
             "roc_curve",
-            {
-                "fpr": lambda ns, c: rate(ns, c["fp"], c["neg_total"], c["n_invalid"]),
-                "tpr": lambda ns, c: rate(ns, c["tp"], c["pos_total"], c["n_invalid"]),
-            },
+            {"fpr": _rate("fp", "neg_total"), "tpr": _rate("tp", "pos_total")},
             lambda ns, c, drop: keep_roc(ns, c["pw"], c["nw"], c["next_pw"], c["next_nw"], c["is_first"], drop),
-            descending=True,
-            drop_intermediate=True,
             x="fpr",
             y="tpr",
+            descending=True,
+            drop_intermediate=True,
         ),
         Curve(
             "precision_recall_curve",
             {
                 "precision": lambda ns, c: precision(ns, c["tp"], c["fp"], c["n_invalid"]),
-                "recall": lambda ns, c: rate(ns, c["tp"], c["pos_total"], c["n_invalid"]),
+                "recall": _rate("tp", "pos_total"),
             },
             lambda ns, c, drop: keep_pr(ns, c["pw"], c["next_pw"], c["is_first"], drop),
-            descending=False,
-            drop_intermediate=False,
             x="recall",
             y="precision",
         ),
         Curve(
             "det_curve",
-            {
-                "fpr": lambda ns, c: rate(ns, c["fp"], c["neg_total"], c["n_invalid"]),
-                "fnr": lambda ns, c: rate(ns, c["fn"], c["pos_total"], c["n_invalid"]),
-            },
+            {"fpr": _rate("fp", "neg_total"), "fnr": _rate("fn", "pos_total")},
             lambda ns, c, drop: keep_det(ns, c["pw"], c["next_pw"], drop),
-            descending=False,
-            drop_intermediate=False,
             x="fpr",
             y="fnr",
             sliced=True,

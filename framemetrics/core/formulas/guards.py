@@ -8,7 +8,7 @@ from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["bounded", "guarded", "share", "valid", "weighted_mean"]
+__all__ = ["bounded", "guarded", "named_formula", "share", "valid", "weighted_mean"]
 
 Expr = Any
 
@@ -45,30 +45,52 @@ def bounded(ns: Namespace, value: Expr) -> Expr:
     return ns.when(ns.is_finite(value), value).otherwise(ns.null())
 
 
+def named_formula(
+    name: str, parameters: tuple[str, ...], doc: str, module: str, body: Callable[..., Expr]
+) -> Callable[..., Expr]:
+    """``body`` as the formula ``name`` of ``module``: signature ``(ns, *parameters)``, docstring ``doc``.
+
+    For formulas written from a specification: the registry reads the
+    statistics from the signature and the macro file the docstring, as of a
+    formula written out; ``body`` takes the arguments by name.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.sql import SQL
+    >>> f = named_formula("half", ("x", "n_invalid"), "x / 2.", __name__, lambda ns, x, n_invalid: x / 2)
+    >>> list(inspect.signature(f).parameters), f.__doc__, f(SQL, SQL.col("v"), SQL.lit(0)).sql()
+    (['ns', 'x', 'n_invalid'], 'x / 2.', 'v / 2')
+    """
+    signature = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("ns", *parameters)]
+    )
+
+    def formula(*args: Expr, **kwargs: Expr) -> Expr:
+        return body(**signature.bind(*args, **kwargs).arguments)
+
+    formula.__signature__ = signature  # type: ignore[attr-defined]
+    formula.__name__ = formula.__qualname__ = name
+    formula.__doc__, formula.__module__ = doc, module
+    return formula
+
+
 def weighted_mean(name: str, statistic: str, doc: str, module: str, *, root: bool = False) -> Callable[..., Expr]:
     """The formula of metric ``name``, a weighted mean of one row statistic: ``statistic / sum_weight``.
 
     ``root`` takes its square root (RMSE). Null with invalid input or a zero
     total weight (:func:`share`). The function has the signature
     ``(ns, <statistic>, sum_weight, n_invalid)``, the docstring ``doc`` and
-    the name ``name`` in ``module``: a formula like any other of its family.
+    the name ``name`` in ``module`` (:func:`named_formula`).
 
     Examples
     --------
-    >>> from framemetrics.compilers.sql import SQL
     >>> f = weighted_mean("mse", "sum_sq_error", "sum w e^2 / sum w.", __name__)
     >>> list(inspect.signature(f).parameters), f.__doc__
     (['ns', 'sum_sq_error', 'sum_weight', 'n_invalid'], 'sum w e^2 / sum w.')
     """
-    names = ("ns", statistic, "sum_weight", "n_invalid")
-    signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
 
-    def formula(*args: Expr, **kwargs: Expr) -> Expr:
-        ns, total, sum_weight, n_invalid = signature.bind(*args, **kwargs).arguments.values()
-        mean = share(ns, total, sum_weight, n_invalid)
-        return ns.sqrt(mean) if root else mean
+    def mean(ns: Namespace, sum_weight: Expr, n_invalid: Expr, **total: Expr) -> Expr:
+        value = share(ns, total[statistic], sum_weight, n_invalid)
+        return ns.sqrt(value) if root else value
 
-    formula.__signature__ = signature  # type: ignore[attr-defined]
-    formula.__name__ = formula.__qualname__ = name
-    formula.__doc__, formula.__module__ = doc, module
-    return formula
+    return named_formula(name, (statistic, "sum_weight", "n_invalid"), doc, module, mean)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from framemetrics.core.checks import Check, check
 
-__all__ = ["LABELS", "TASKS", "Call", "Doc", "Metric", "entry"]
+__all__ = ["LABELS", "TASKS", "Call", "Doc", "Example", "Metric", "entry"]
 
 TASKS = ("binary", "regression", "multiclass")
 LABELS = (check("label", "y_true"),)  # the true labels of every binary metric
@@ -149,21 +149,87 @@ class Metric:
         return f"fm_{self.name}"
 
 
+@dataclass(frozen=True)
+class Example:
+    """A builder's example: ``fm.<metric>(<inputs>, <args>)`` on ``df = pl.DataFrame(<frame>)`` and its value.
+
+    The value is rounded to 4 digits unless ``exact``; ``more`` holds further
+    doctest lines. A registry file keeps one example of its frame and inputs
+    and calls it with each metric's value (and arguments).
+
+    Examples
+    --------
+    >>> rows = Example('{"y": [1.0], "f": [2.0]}', '"y", "f"')
+    >>> rows("1.0").doctest("max_error").splitlines()[2:]
+    ['>>> round(df.select(fm.max_error("y", "f")).item(), 4)', '1.0']
+    """
+
+    frame: str
+    inputs: str
+    value: str = ""
+    args: str = ""
+    more: str = ""
+    exact: bool = False
+
+    def __call__(self, value: str, args: str = "", **changes: Any) -> Example:
+        """This example with the value ``value`` of a call with the arguments ``args``."""
+        return replace(self, value=value, args=args, **changes)
+
+    def doctest(self, name: str) -> str:
+        """The Examples section of builder ``name``."""
+        call = f"df.select(fm.{name}({', '.join(filter(None, (self.inputs, self.args)))})).item()"
+        shown = call if self.exact else f"round({call}, 4)"
+        return (
+            f">>> import polars as pl, framemetrics as fm\n>>> df = pl.DataFrame({self.frame})\n"
+            f">>> {shown}\n{self.value}{self.more}"
+        )
+
+
 def entry(
-    formula: Callable[..., Any], task: str, family: str, checks: tuple[Check, ...], doc: Doc, **kwargs: Any
+    formula: Callable[..., Any],
+    task: str,
+    family: str,
+    checks: tuple[Check, ...],
+    summary: str,
+    readme: str,
+    notes: str,
+    example: Example,
+    *,
+    reference: str = "",
+    see_also: str = "",
+    inputs: dict[str, str] | None = None,
+    **kwargs: Any,
 ) -> Metric:
     """The binary or regression metric named after ``formula``, reading the statistics its signature names.
 
     The statistics are the formula's arguments after the namespace, but for
-    ``n_invalid`` and the metric's ``params``.
+    ``n_invalid`` and the metric's ``params``; ``summary``, ``readme`` and
+    ``notes`` are its :class:`Doc`'s. The reference is
+    scikit-learn's function of the metric's name unless ``reference`` says
+    otherwise; See Also names that function where the reference starts with
+    it, else is ``see_also``.
 
     Examples
     --------
     >>> from framemetrics.core.formulas.ranking import gini_score
-    >>> doc = Doc("Gini.", "2 AUC - 1", "", "", "")
-    >>> entry(gini_score, "binary", "ranking", LABELS, doc).statistics
-    ('auc_sum', 'sum_pos', 'sum_neg')
+    >>> text = ("Gini.", "2 AUC - 1", "``2 AUC - 1``.", Example('{"y": [0, 1], "s": [0.1, 0.9]}', '"y", "s"')("1.0"))
+    >>> metric = entry(gini_score, "binary", "ranking", LABELS, *text)
+    >>> metric.statistics, metric.doc.see_also
+    (('auc_sum', 'sum_pos', 'sum_neg'), 'sklearn.metrics.gini_score : the reference it matches.')
+    >>> entry(gini_score, "binary", "ranking", LABELS, *text, reference="2 AUC - 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: gini_score: a See Also is needed where the reference is not `gini_score`
     """
+    name = formula.__name__
+    reference = reference or f"`{name}`"
+    if not see_also:
+        if not reference.startswith(f"`{name}`"):
+            raise ValueError(f"{name}: a See Also is needed where the reference is not `{name}`")
+        see_also = f"sklearn.metrics.{name} : the reference it matches."
+    doc = Doc(summary, readme, notes, see_also, example.doctest(name), inputs or {})
     arguments = tuple(inspect.signature(formula).parameters)[1:]
     statistics = tuple(a for a in arguments if a != "n_invalid" and a not in kwargs.get("params", {}))
-    return Metric(formula.__name__, task, family, statistics, checks, Call(formula, arguments), doc=doc, **kwargs)
+    return Metric(
+        name, task, family, statistics, checks, Call(formula, arguments), reference=reference, doc=doc, **kwargs
+    )
