@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
 
 import polars as pl
@@ -14,6 +16,7 @@ from framemetrics.detection.boxes import check_box_format
 from framemetrics.detection.engines import DetectionEngine
 from framemetrics.detection.tables import Build, DetectionTables, by_columns, evaluate_with, open_tables
 from framemetrics.sources import Source
+from framemetrics.wrapping import bound_function
 
 __all__ = ["coco_build", "coco_evaluate", "coco_precision_table", "coco_recall_table"]
 
@@ -189,10 +192,24 @@ def coco_evaluate(
     >>> [round(v, 12) for v in row]  # IoU 0.9: matched at 9 of the 10 thresholds
     [0.9, 1.0, 1.0, 0.9]
     """
+    return _coco("stats", gt, dt, images, by, box_format, engine, con, spark, per_category)
+
+
+def _coco(
+    output: str,
+    gt: Source,
+    dt: Source,
+    images: Source | None,
+    by: str | Sequence[str] | None,
+    box_format: str,
+    engine: str,
+    con: object,
+    spark: object,
+    per_category: bool = False,
+) -> pl.DataFrame:
+    """:func:`coco_build`'s ``output`` of the entry points' arguments, run on ``engine``."""
     check_box_format(box_format)
-    return evaluate_with(
-        engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, "stats", per_category), spark
-    )
+    return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, output, per_category), spark)
 
 
 def _coco_table(output: str, doc: str) -> Callable[..., pl.DataFrame]:
@@ -204,34 +221,21 @@ def _coco_table(output: str, doc: str) -> Callable[..., pl.DataFrame]:
     Examples
     --------
     >>> table = _coco_table("recall", "The recall table.")
-    >>> table.__name__, table.__doc__
-    ('coco_recall_table', 'The recall table.')
+    >>> table.__name__, table.__doc__, table.__module__
+    ('coco_recall_table', 'The recall table.', 'framemetrics.detection.coco')
+    >>> "per_category" in inspect.signature(table).parameters
+    False
     """
-
-    def table(
-        gt: Source,
-        dt: Source,
-        *,
-        images: Source | None = None,
-        by: str | Sequence[str] | None = None,
-        box_format: str = "xywh",
-        engine: str = "polars",
-        con: object = None,
-        spark: object = None,
-    ) -> pl.DataFrame:
-        check_box_format(box_format)
-        return evaluate_with(engine, con, coco_build(gt, dt, images, as_tuple(by), box_format, output), spark)
-
-    table.__name__ = table.__qualname__ = f"coco_{output}_table"
-    table.__doc__ = doc
-    return table
+    evaluate = inspect.signature(coco_evaluate)
+    signature = evaluate.replace(parameters=[p for p in evaluate.parameters.values() if p.name != "per_category"])
+    return bound_function(f"coco_{output}_table", signature, functools.partial(_coco, output), doc, __name__)
 
 
 coco_precision_table = _coco_table(
     "precision",
     """pycocotools' ``eval["precision"]`` and ``eval["scores"]`` as a long table, per segment.
 
-    Parameters are those of :func:`coco_evaluate`.
+    Parameters are those of :func:`coco_evaluate` but ``per_category``.
 
     Returns
     -------
@@ -256,7 +260,7 @@ coco_recall_table = _coco_table(
     "recall",
     """pycocotools' ``eval["recall"]`` as a long table, per segment.
 
-    Parameters are those of :func:`coco_evaluate`.
+    Parameters are those of :func:`coco_evaluate` but ``per_category``.
 
     Returns
     -------
@@ -275,6 +279,8 @@ coco_recall_table = _coco_table(
     """,
 )
 
+# Made by bound_function (its function's globals are another module's): doctest finds their examples here.
+__test__ = {"coco_precision_table": coco_precision_table, "coco_recall_table": coco_recall_table}
 
 _LONG_ORDER = ["iou_threshold", "recall_threshold", "category_id", "area_range", "max_dets"]
 

@@ -43,11 +43,11 @@ def cell_statistics(cells: Frame, keys: Sequence[str], x: Rows, statistics: Sequ
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
-    >>> f = PolarsFrame.values({"y_true": [0, 1, 1], "y_pred": [1, 1, 1], "w": [1.0, 2.0, 3.0]})
+    >>> f = PolarsFrame.values({"g": ["a", "a", "b"], "y_true": [0, 1, 1], "y_pred": [1, 1, 1], "w": [1.0, 2.0, 3.0]})
     >>> c = f.ns.col
     >>> x = Rows(c("y_true"), c("y_pred"), None, c("w"), pos_label=1, neg_label=0, alpha=0.5, max_fpr=1.0)
-    >>> cell_statistics(cells(f, [], x, {}), [], x, ("n_rows", "tp", "fp")).collect().rows()
-    [(3, 5.0, 1.0)]
+    >>> cell_statistics(cells(f, ["g"], x, {}), ["g"], x, ("n_rows", "tp", "fp")).collect().sort("g").rows()
+    [('a', 2, 2.0, 1.0), ('b', 1, 3.0, 0.0)]
     """
     ns = cells.ns
     names = [n for n in cells.columns if n not in (*keys, *counting.CLASSES, "weight")]

@@ -166,10 +166,11 @@ def groups(fm_cells: Frame, keys: Sequence[str]) -> Frame:
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
-    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> data = PolarsFrame.values({"fm_g0": ["x", "x", "y"], "y_true": [1, 2, 2], "y_pred": [1, 1, 2],
+    ...                            "sample_weight": [1.0, 2.0, 3.0]})
     >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
-    >>> groups(cells(data, plan, []), []).collect().select("n_rows", "total").rows()
-    [(3, 3.0)]
+    >>> groups(cells(data, plan, ["fm_g0"]), ["fm_g0"]).collect().sort("fm_g0").select("fm_g0", "n_rows", "total").rows()
+    [('x', 2, 3.0), ('y', 1, 3.0)]
     """
     ns = fm_cells.ns
     names = [n for n in fm_cells.columns if n not in (*keys, *CLASSES, "weight")]
@@ -401,9 +402,9 @@ def metrics_frame(frames: ClassFrames, plan: Plan, *, checks: bool = True, inter
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
     >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
-    >>> plan = make_plan(["f1_macro"], task="multiclass", has_pred=True, weighted=False)
-    >>> metrics_frame(class_frames(data, plan, [], plan.stages), plan, checks=False).collect().rows()
-    [(3, 0.6666666666666666)]
+    >>> plan = make_plan(["f1_macro", "cohen_kappa_score"], task="multiclass", has_pred=True, weighted=False)
+    >>> metrics_frame(class_frames(data, plan, [], plan.stages), plan, checks=False).collect().rows()  # two summaries
+    [(3, 0.6666666666666666, 0.3999999999999999)]
     """
     keys = frames.keys
     # Named: each later step reads the join by its name (SQL), not a copy of it.
@@ -549,10 +550,10 @@ def checks_table(data: Frame, plan: Plan, by: Sequence[str]) -> Table:
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
-    >>> data = PolarsFrame.values({"y_true": ["a", "b", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
-    >>> plan = make_plan(["accuracy_score"], task="multiclass", has_pred=True, weighted=False)
-    >>> checks_table(data, plan, ()).frame.collect().rows()
-    [(0, 0)]
+    >>> data = PolarsFrame.values({"y_true": ["a", "c", "b"], "y_pred": ["a", "a", "b"], "sample_weight": [1.0] * 3})
+    >>> plan = make_plan(["accuracy_score"], task="multiclass", labels=["a", "b"], has_pred=True, weighted=False)
+    >>> checks_table(data, plan, ()).frame.collect().rows()  # invalid_class_y_true, invalid_class_y_pred
+    [(1, 0)]
     """
     keys = group_keys(by)
     return Table(groups(cells(data, plan, keys), keys).keep(*keys, *(check.name for check in plan.checks)))

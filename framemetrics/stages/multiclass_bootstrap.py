@@ -68,9 +68,13 @@ def replicated_cells(rows: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
     >>> plan = make_plan("accuracy_score", task="multiclass", weighted=False, has_pred=True, ci=0.9, n_resamples=2)
-    >>> f = PolarsFrame.values({"y_true": [1, 2], "y_pred": [1, 1], "sample_weight": [1.0, 1.0], "fm_key": [0, 1]})
-    >>> replicated_cells(weighted_rows(f, plan), plan, []).collect().height  # two cells, the full data and 2 replicates
-    6
+    >>> f = PolarsFrame.values({"fm_g0": [0, 0, 1], "y_true": [1, 2, 2], "y_pred": [1, 1, 2], "sample_weight": [1.0] * 3,
+    ...                         "fm_key": [0, 1, 2]})
+    >>> cells = replicated_cells(weighted_rows(f, plan), plan, ["fm_g0"]).collect()
+    >>> cells.height  # 3 cells (2 of group 0, 1 of group 1), each for the full data and 2 replicates
+    9
+    >>> cells.filter(fm_g0=1).sort("fm_b").select("fm_b", "weight").rows()  # -1: the full data
+    [(-1, 1.0), (0, 3.0), (1, 4.0)]
     """
     ns, c = rows.ns, rows.ns.col
     replicates = range(plan.resampling.n_resamples)
