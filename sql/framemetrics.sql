@@ -2142,7 +2142,7 @@ WITH fm_input AS (
     fm_g0
 )
 SELECT
-  "segment",
+  fm_g0 AS "segment",
   "threshold",
   "fpr",
   "tpr",
@@ -2152,14 +2152,14 @@ SELECT
   "fn"
 FROM (
   SELECT
-    fm_g0 AS "segment",
-    threshold AS threshold,
-    fpr AS fpr,
-    tpr AS tpr,
-    tp AS tp,
-    fp AS fp,
-    tn AS tn,
-    fn AS fn
+    fm_g0,
+    threshold,
+    fpr,
+    tpr,
+    tp,
+    fp,
+    tn,
+    fn
   FROM (
     SELECT
       fm_g0,
@@ -2173,6 +2173,7 @@ FROM (
     FROM (
       SELECT
         fm_g0,
+        fm_valid,
         threshold,
         fpr,
         tpr,
@@ -2182,58 +2183,46 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_g0,
-          fm_valid,
-          threshold,
-          fpr,
-          tpr,
-          tp,
-          fp,
-          tn,
-          fn
+          fm_9.fm_g0,
+          fm_9.fm_valid,
+          fm_10.threshold,
+          fm_10.fpr,
+          fm_10.tpr,
+          fm_10.tp,
+          fm_10.fp,
+          fm_10.tn,
+          fm_10.fn
         FROM (
           SELECT
-            fm_9.fm_g0,
-            fm_9.fm_valid,
-            fm_10.threshold,
-            fm_10.fpr,
-            fm_10.tpr,
-            fm_10.tp,
-            fm_10.fp,
-            fm_10.tn,
-            fm_10.fn
-          FROM (
-            SELECT
-              fm_g0,
-              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
-            FROM fm_statistics
-          ) AS fm_9
-          LEFT JOIN (
-            SELECT
-              fm_g0,
-              threshold,
-              fpr,
-              tpr,
-              tp,
-              fp,
-              tn,
-              fn,
-              TRUE AS fm_valid
-            FROM fm_points
-          ) AS fm_10
-            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-        ) AS fm_11
-        WHERE
-          NOT fm_valid OR NOT (
-            threshold IS NULL
-          )
-      ) AS fm_12
-    ) AS fm_13
-  ) AS fm_14
-) AS fm_15
+            fm_g0,
+            invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+          FROM fm_statistics
+        ) AS fm_9
+        LEFT JOIN (
+          SELECT
+            fm_g0,
+            threshold,
+            fpr,
+            tpr,
+            tp,
+            fp,
+            tn,
+            fn,
+            TRUE AS fm_valid
+          FROM fm_points
+        ) AS fm_10
+          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+      ) AS fm_11
+      WHERE
+        NOT fm_valid OR NOT (
+          threshold IS NULL
+        )
+    ) AS fm_12
+  ) AS fm_13
+) AS fm_14
 ORDER BY
-  "segment" ASC,
+  "fm_g0" ASC,
   "threshold" DESC;
 
 CREATE OR REPLACE MACRO fm_precision_recall_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
@@ -2427,7 +2416,7 @@ WITH fm_input AS (
     fm_g0
 )
 SELECT
-  "segment",
+  fm_g0 AS "segment",
   "threshold",
   "precision",
   "recall",
@@ -2437,14 +2426,14 @@ SELECT
   "fn"
 FROM (
   SELECT
-    fm_g0 AS "segment",
-    threshold AS threshold,
-    precision AS precision,
-    recall AS recall,
-    tp AS tp,
-    fp AS fp,
-    tn AS tn,
-    fn AS fn
+    fm_g0,
+    threshold,
+    precision,
+    recall,
+    tp,
+    fp,
+    tn,
+    fn
   FROM (
     SELECT
       fm_g0,
@@ -2458,6 +2447,7 @@ FROM (
     FROM (
       SELECT
         fm_g0,
+        fm_valid,
         threshold,
         precision,
         recall,
@@ -2467,58 +2457,46 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_g0,
-          fm_valid,
-          threshold,
-          precision,
-          recall,
-          tp,
-          fp,
-          tn,
-          fn
+          fm_9.fm_g0,
+          fm_9.fm_valid,
+          fm_10.threshold,
+          fm_10.precision,
+          fm_10.recall,
+          fm_10.tp,
+          fm_10.fp,
+          fm_10.tn,
+          fm_10.fn
         FROM (
           SELECT
-            fm_9.fm_g0,
-            fm_9.fm_valid,
-            fm_10.threshold,
-            fm_10.precision,
-            fm_10.recall,
-            fm_10.tp,
-            fm_10.fp,
-            fm_10.tn,
-            fm_10.fn
-          FROM (
-            SELECT
-              fm_g0,
-              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
-            FROM fm_statistics
-          ) AS fm_9
-          LEFT JOIN (
-            SELECT
-              fm_g0,
-              threshold,
-              precision,
-              recall,
-              tp,
-              fp,
-              tn,
-              fn,
-              TRUE AS fm_valid
-            FROM fm_points
-          ) AS fm_10
-            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-        ) AS fm_11
-        WHERE
-          NOT fm_valid OR NOT (
-            threshold IS NULL
-          )
-      ) AS fm_12
-    ) AS fm_13
-  ) AS fm_14
-) AS fm_15
+            fm_g0,
+            invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+          FROM fm_statistics
+        ) AS fm_9
+        LEFT JOIN (
+          SELECT
+            fm_g0,
+            threshold,
+            precision,
+            recall,
+            tp,
+            fp,
+            tn,
+            fn,
+            TRUE AS fm_valid
+          FROM fm_points
+        ) AS fm_10
+          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+      ) AS fm_11
+      WHERE
+        NOT fm_valid OR NOT (
+          threshold IS NULL
+        )
+    ) AS fm_12
+  ) AS fm_13
+) AS fm_14
 ORDER BY
-  "segment" ASC,
+  "fm_g0" ASC,
   "threshold" ASC;
 
 CREATE OR REPLACE MACRO fm_det_curve(tbl, truth, score, segment := NULL, weight := 1, pos_label := 1, neg_label := 0, drop_intermediate := FALSE) AS TABLE
@@ -2778,7 +2756,7 @@ WITH fm_input AS (
     fm_g0
 )
 SELECT
-  "segment",
+  fm_g0 AS "segment",
   "threshold",
   "fpr",
   "fnr",
@@ -2788,14 +2766,14 @@ SELECT
   "fn"
 FROM (
   SELECT
-    fm_g0 AS "segment",
-    threshold AS threshold,
-    fpr AS fpr,
-    fnr AS fnr,
-    tp AS tp,
-    fp AS fp,
-    tn AS tn,
-    fn AS fn
+    fm_g0,
+    threshold,
+    fpr,
+    fnr,
+    tp,
+    fp,
+    tn,
+    fn
   FROM (
     SELECT
       fm_g0,
@@ -2809,6 +2787,7 @@ FROM (
     FROM (
       SELECT
         fm_g0,
+        fm_valid,
         threshold,
         fpr,
         fnr,
@@ -2818,56 +2797,44 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_g0,
-          fm_valid,
-          threshold,
-          fpr,
-          fnr,
-          tp,
-          fp,
-          tn,
-          fn
+          fm_12.fm_g0,
+          fm_12.fm_valid,
+          fm_13.threshold,
+          fm_13.fpr,
+          fm_13.fnr,
+          fm_13.tp,
+          fm_13.fp,
+          fm_13.tn,
+          fm_13.fn
         FROM (
           SELECT
-            fm_12.fm_g0,
-            fm_12.fm_valid,
-            fm_13.threshold,
-            fm_13.fpr,
-            fm_13.fnr,
-            fm_13.tp,
-            fm_13.fp,
-            fm_13.tn,
-            fm_13.fn
-          FROM (
-            SELECT
-              fm_g0,
-              invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
-            FROM fm_statistics
-          ) AS fm_12
-          LEFT JOIN (
-            SELECT
-              fm_g0,
-              threshold,
-              fpr,
-              fnr,
-              tp,
-              fp,
-              tn,
-              fn,
-              TRUE AS fm_valid
-            FROM fm_points
-          ) AS fm_13
-            ON fm_12.fm_g0 IS NOT DISTINCT FROM fm_13.fm_g0
-            AND fm_12.fm_valid IS NOT DISTINCT FROM fm_13.fm_valid
-        ) AS fm_14
-        WHERE
-          NOT fm_valid OR NOT (
-            threshold IS NULL
-          )
-      ) AS fm_15
-    ) AS fm_16
-  ) AS fm_17
-) AS fm_18
+            fm_g0,
+            invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
+          FROM fm_statistics
+        ) AS fm_12
+        LEFT JOIN (
+          SELECT
+            fm_g0,
+            threshold,
+            fpr,
+            fnr,
+            tp,
+            fp,
+            tn,
+            fn,
+            TRUE AS fm_valid
+          FROM fm_points
+        ) AS fm_13
+          ON fm_12.fm_g0 IS NOT DISTINCT FROM fm_13.fm_g0
+          AND fm_12.fm_valid IS NOT DISTINCT FROM fm_13.fm_valid
+      ) AS fm_14
+      WHERE
+        NOT fm_valid OR NOT (
+          threshold IS NULL
+        )
+    ) AS fm_15
+  ) AS fm_16
+) AS fm_17
 ORDER BY
-  "segment" ASC,
+  "fm_g0" ASC,
   "threshold" ASC;

@@ -14,14 +14,28 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["Frame", "Table"]
+__all__ = ["Frame", "Running", "Table"]
 
 Expr = Any
+
+
+@dataclass(frozen=True)
+class Running:
+    """The running values :meth:`Frame.running` adds, each ``name: column``, in this order: ``sums``, the sum of
+    ``column`` over the rows up to and including this one; ``totals``, the partition's sum; ``before``, the sum
+    over the rows before it (0.0 on the first); ``following``, the next row's value (null on the last); and
+    ``first``, the name of a flag true on the partition's first row."""
+
+    sums: Mapping[str, str]
+    totals: Mapping[str, str] = field(default_factory=dict)
+    before: Mapping[str, str] = field(default_factory=dict)
+    following: Mapping[str, str] = field(default_factory=dict)
+    first: str | None = None
 
 
 class Frame(ABC):
@@ -173,27 +187,11 @@ class Frame(ABC):
         return None
 
     @abstractmethod
-    def running(
-        self,
-        partition: Sequence[str],
-        order: str,
-        *,
-        sums: Mapping[str, str],
-        before: Mapping[str, str] | None = None,
-        totals: Mapping[str, str] | None = None,
-        following: Mapping[str, str] | None = None,
-        first: str | None = None,
-    ) -> Self:
+    def running(self, partition: Sequence[str], order: str, values: Running) -> Self:
         """The rows with running values through each partition in descending ``order``.
 
         ``order`` is a column whose values are distinct within a partition
-        (nulls last). Each entry ``name: column`` of ``sums`` adds the sum of
-        ``column`` over the rows up to and including this one, of ``before``
-        the sum over the rows before it (0.0 on the first), of ``totals``
-        the partition's sum, of ``following`` the next row's value (null on
-        the last); ``first`` names a flag true on the partition's first row.
-        The columns are added in the order sums, totals, before, following,
-        first.
+        (nulls last); ``values`` says which running values to add (:class:`Running`).
 
         Each backend lowers it to its fastest plan: Polars sorts once by
         ``order`` and takes plain windows over the partition, SQL writes
@@ -205,7 +203,7 @@ class Frame(ABC):
         --------
         >>> from framemetrics.compilers.polars.frame import PolarsFrame
         >>> f = PolarsFrame.values({"g": [1, 1, 2], "s": [0.2, 0.9, 0.5], "w": [1.0, 2.0, 4.0]})
-        >>> out = f.running(["g"], "s", sums={"run": "w"}, before={"prev": "w"}, totals={"total": "w"}, first="top")
+        >>> out = f.running(["g"], "s", Running({"run": "w"}, {"total": "w"}, {"prev": "w"}, first="top"))
         >>> out.collect().sort("g", "s").select("run", "prev", "total", "top").rows()
         [(3.0, 2.0, 3.0, False), (2.0, 0.0, 3.0, True), (4.0, 0.0, 4.0, True)]
         """
@@ -251,9 +249,11 @@ class Frame(ABC):
 @dataclass(frozen=True)
 class Table:
     """An output: its ``frame``, the columns to sort its rows by (nulls last; those of ``descending`` from the
-    highest) and the columns to drop after sorting."""
+    highest), the columns to drop after sorting and the output's names of columns renamed after sorting (a SQL
+    table macro's parameters name its output columns: the statement refers to them by their stage names)."""
 
     frame: Frame
     order: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     descending: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)

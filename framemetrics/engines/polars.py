@@ -231,7 +231,7 @@ def _ordered(table: Table) -> pl.LazyFrame:
     if table.order:
         descending = [name in table.descending for name in table.order]
         lazy = lazy.sort(list(table.order), descending=descending, nulls_last=True)
-    return lazy.drop(table.hidden)
+    return lazy.drop(table.hidden).rename(dict(table.names))
 
 
 class PolarsTables(Tables):

@@ -31,8 +31,9 @@ from dataclasses import replace
 from typing import Any
 
 from framemetrics.core import bca
+from framemetrics.core import statistics as core
 from framemetrics.core.cells import CLASSES, counts_cells
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Running
 from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.resampling import (
     PARTS,
@@ -53,19 +54,7 @@ from framemetrics.core.resampling import (
     row_hash,
     row_terms,
 )
-from framemetrics.core.statistics import (
-    CURVE_SUMS,
-    STATISTICS,
-    CurvePoints,
-    Rows,
-    bin_score,
-    curve_rows,
-    negative_weight,
-    positive_weight,
-    quantile_level,
-    roc_gap,
-    weighted_quantile,
-)
+from framemetrics.core.statistics import CURVE_SUMS, STATISTICS, CurvePoints, Rows
 from framemetrics.stages.statistics import GroupWindows
 
 __all__ = [
@@ -223,23 +212,22 @@ def _curve_replicates(
         stages.setdefault(STATISTICS[s].score, []).append(s)
     out = []
     for score, names in stages.items():
-        xr, labelled, prefix = curve_rows(ns, x, score), score == "y_score", f"fm_{score}"
+        xr, labelled, prefix = core.curve_rows(ns, x, score), score == "y_score", f"fm_{score}"
         binned = labelled and plan.bins is not None
         value = ns.score(xr.y_score)
-        value = bin_score(ns, value, ns.lit(float(plan.bins))) if binned else value
-        weights = {"pw": positive_weight(ns, xr)} | ({"nw": negative_weight(ns, xr)} if labelled else {})
+        value = core.bin_score(ns, value, ns.lit(float(plan.bins))) if binned else value
+        weights = {"pw": core.positive_weight(ns, xr)} | ({"nw": core.negative_weight(ns, xr)} if labelled else {})
         products = {f"{n}__{b}": c(f"fm_k{b}") * w for b in replicates for n, w in weights.items()}
         scored = rows.select({**{k: c(k) for k in keys}, "y_score": value, **products})
         per_value = scored.aggregate([*keys, "y_score"], {n: ns.sum(c(n)) for n in products})
         previous = any(STATISTICS[s].previous for s in names)
         sums = CURVE_SUMS[: len(weights)]
-        curve = per_value.named(f"{prefix}_replicate_scores{suffix}").running(
-            keys,
-            "y_score",
+        running = Running(
             sums={f"{run}__{b}": f"{w}__{b}" for b in replicates for w, run, _ in sums},
             totals={f"{total}__{b}": f"{w}__{b}" for b in replicates for w, _, total in sums},
-            before={f"{run}_prev__{b}": f"{w}__{b}" for b in replicates for w, run, _ in sums} if previous else None,
+            before={f"{run}_prev__{b}": f"{w}__{b}" for b in replicates for w, run, _ in sums} if previous else {},
         )
+        curve = per_value.named(f"{prefix}_replicate_scores{suffix}").running(keys, "y_score", running)
         curve = curve.named(f"{prefix}_replicate_running{suffix}")
         end = _score_statistics if labelled else _quantile_statistics
         out.append(end(curve, keys, x, names, replicates, previous))
@@ -254,7 +242,7 @@ def _score_statistics(
     ns = curve.ns
     points = {b: replicate_points(ns, b, x.max_fpr, x.alpha) for b in replicates}
     if any(STATISTICS[s].gap_max for s in statistics):
-        gaps = {f"gap_max__{b}": ns.window("max", roc_gap(ns, p), keys) for b, p in points.items()}
+        gaps = {f"gap_max__{b}": ns.window("max", core.roc_gap(ns, p), keys) for b, p in points.items()}
         curve = curve.with_columns(**gaps)
     values = {f"{s}__{b}": STATISTICS[s].build(ns, p) for b, p in points.items() for s in statistics}
     return _as_rows(curve.aggregate(keys, values), keys, statistics, replicates)
@@ -280,7 +268,9 @@ def _quantile_statistics(
     points = replace(CurvePoints(**fields), max_fpr=x.max_fpr, alpha=x.alpha)
     kinds = {STATISTICS[s].quantile for s in statistics}
     windows = GroupWindows(ns, groups)
-    quantiles = {f"fm_quantile_{k}": weighted_quantile(windows, points, quantile_level(ns, k, x.alpha)) for k in kinds}
+    quantiles = {
+        f"fm_quantile_{k}": core.weighted_quantile(windows, points, core.quantile_level(ns, k, x.alpha)) for k in kinds
+    }
     laid = laid.with_columns(**quantiles)
     values = {s: STATISTICS[s].build(ns, replace(points, quantile=c(f"fm_quantile_{STATISTICS[s].quantile}")))
               for s in statistics}  # fmt: skip

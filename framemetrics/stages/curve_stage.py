@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Running
 from framemetrics.core.statistics import CURVE_SUMS, Rows, negative_weight, positive_weight
 
 __all__ = ["curve_stage"]
@@ -84,15 +84,14 @@ def curve_stage(
     if points:
         stage = stage.filter(c("pw") + c("nw") > 0)
     sums = CURVE_SUMS[: len(weights)]
-    stage = stage.running(
-        keys,
-        "y_score",
+    values = Running(
         sums={running: weight for weight, running, _ in sums},
         totals={total: weight for weight, _, total in sums},
-        before={f"{running}_prev": weight for weight, running, _ in sums} if previous else None,
-        following={f"next_{weight}": weight for weight in weights} if points else None,
+        before={f"{running}_prev": weight for weight, running, _ in sums} if previous else {},
+        following={f"next_{weight}": weight for weight in weights} if points else {},
         first="is_first" if points else None,
     )
+    stage = stage.running(keys, "y_score", values)
     if points:
         stage = stage.with_columns(fn=c("pos_total") - c("tp"), tn=c("neg_total") - c("fp"))
     return stage.named(f"{name}_curve")

@@ -170,7 +170,7 @@ def curve_table(
     >>> rows = PolarsFrame.values({"y_true": [0, 0, 1, 1], "y_score": [0.1, 0.4, 0.35, 0.8],
     ...                            "sample_weight": [1.0] * 4})
     >>> table = curve_table(rows, plan, [], plan_rows(plan), CURVES["roc_curve"], False)
-    >>> table.frame.collect().sort(table.order, descending=True)["tpr"].to_list()
+    >>> table.frame.collect().sort(list(table.order), descending=True)["tpr"].to_list()
     [0.0, 0.5, 0.5, 1.0, 1.0]
     """
     keys = [f"fm_g{i}" for i in range(len(by))]
@@ -183,8 +183,9 @@ def curve_table(
     table = curve_points(points, keys, curve, drop, max_points).named("fm_points")
     if checked:
         table = _with_invalid_groups(table, checks_table(rows, plan, keys, x), plan, keys)
-    table = table.keep(*keys, *curve_outputs(curve)).rename(dict(zip(keys, by, strict=True)))
-    return Table(table, (*by, "threshold"), descending=("threshold",) if curve.descending else ())
+    descending = ("threshold",) if curve.descending else ()
+    table = table.keep(*keys, *curve_outputs(curve))
+    return Table(table, (*keys, "threshold"), descending=descending, names=dict(zip(keys, by, strict=True)))
 
 
 def _with_invalid_groups(points: Frame, checks: Frame, plan: Plan, keys: Sequence[str]) -> Frame:

@@ -175,7 +175,7 @@ WITH fm_input AS (
     fm_g0
 )
 SELECT
-  "student",
+  fm_g0 AS "student",
   "threshold",
   "fpr",
   "tpr",
@@ -185,14 +185,14 @@ SELECT
   "fn"
 FROM (
   SELECT
-    fm_g0 AS "student",
-    threshold AS threshold,
-    fpr AS fpr,
-    tpr AS tpr,
-    tp AS tp,
-    fp AS fp,
-    tn AS tn,
-    fn AS fn
+    fm_g0,
+    threshold,
+    fpr,
+    tpr,
+    tp,
+    fp,
+    tn,
+    fn
   FROM (
     SELECT
       fm_g0,
@@ -206,6 +206,7 @@ FROM (
     FROM (
       SELECT
         fm_g0,
+        fm_valid,
         threshold,
         fpr,
         tpr,
@@ -215,56 +216,44 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_g0,
-          fm_valid,
-          threshold,
-          fpr,
-          tpr,
-          tp,
-          fp,
-          tn,
-          fn
+          fm_9.fm_g0,
+          fm_9.fm_valid,
+          fm_10.threshold,
+          fm_10.fpr,
+          fm_10.tpr,
+          fm_10.tp,
+          fm_10.fp,
+          fm_10.tn,
+          fm_10.fn
         FROM (
           SELECT
-            fm_9.fm_g0,
-            fm_9.fm_valid,
-            fm_10.threshold,
-            fm_10.fpr,
-            fm_10.tpr,
-            fm_10.tp,
-            fm_10.fp,
-            fm_10.tn,
-            fm_10.fn
-          FROM (
-            SELECT
-              fm_g0,
-              invalid_label_y_true + invalid_finite_y_score = 0 AS fm_valid
-            FROM fm_statistics
-          ) AS fm_9
-          LEFT JOIN (
-            SELECT
-              fm_g0,
-              threshold,
-              fpr,
-              tpr,
-              tp,
-              fp,
-              tn,
-              fn,
-              TRUE AS fm_valid
-            FROM fm_points
-          ) AS fm_10
-            ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-            AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-        ) AS fm_11
-        WHERE
-          NOT fm_valid OR NOT (
-            threshold IS NULL
-          )
-      ) AS fm_12
-    ) AS fm_13
-  ) AS fm_14
-) AS fm_15
+            fm_g0,
+            invalid_label_y_true + invalid_finite_y_score = 0 AS fm_valid
+          FROM fm_statistics
+        ) AS fm_9
+        LEFT JOIN (
+          SELECT
+            fm_g0,
+            threshold,
+            fpr,
+            tpr,
+            tp,
+            fp,
+            tn,
+            fn,
+            TRUE AS fm_valid
+          FROM fm_points
+        ) AS fm_10
+          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
+          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
+      ) AS fm_11
+      WHERE
+        NOT fm_valid OR NOT (
+          threshold IS NULL
+        )
+    ) AS fm_12
+  ) AS fm_13
+) AS fm_14
 ORDER BY
-  "student" ASC,
+  "fm_g0" ASC,
   "threshold" DESC

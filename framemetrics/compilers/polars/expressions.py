@@ -15,18 +15,9 @@ from dataclasses import replace
 import polars as pl
 
 from framemetrics.compilers.polars.namespace import POLARS
+from framemetrics.core import statistics
 from framemetrics.core.checks import Check
-from framemetrics.core.statistics import (
-    STATISTICS,
-    CurvePoints,
-    Rows,
-    curve_rows,
-    negative_weight,
-    positive_weight,
-    quantile_level,
-    roc_gap,
-    weighted_quantile,
-)
+from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
 
 __all__ = ["check_count", "curve_in_group", "curve_statistic", "row_statistic", "statistic_in_group"]
 
@@ -57,8 +48,8 @@ def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
     """
     statistic = STATISTICS[name]
     if statistic.quantile:
-        level = quantile_level(POLARS, statistic.quantile, points.alpha)
-        points = replace(points, quantile=weighted_quantile(POLARS, points, level))
+        level = statistics.quantile_level(POLARS, statistic.quantile, points.alpha)
+        points = replace(points, quantile=statistics.weighted_quantile(POLARS, points, level))
     return statistic.build(POLARS, points)
 
 
@@ -85,7 +76,7 @@ def curve_in_group(x: Rows) -> CurvePoints:
     def running(weight: pl.Expr) -> pl.Expr:
         return weight.sort_by(score, descending=True, nulls_last=True).cum_sum().filter(last)
 
-    tp, fp = running(positive_weight(POLARS, x)), running(negative_weight(POLARS, x))
+    tp, fp = running(statistics.positive_weight(POLARS, x)), running(statistics.negative_weight(POLARS, x))
     tp_prev, fp_prev = tp.shift(1, fill_value=0.0), fp.shift(1, fill_value=0.0)
     points = CurvePoints(
         y_score=ordered.filter(last),
@@ -95,18 +86,18 @@ def curve_in_group(x: Rows) -> CurvePoints:
         fp=fp,
         tp_prev=tp_prev,
         fp_prev=fp_prev,
-        pos_total=positive_weight(POLARS, x).sum(),
-        neg_total=negative_weight(POLARS, x).sum(),
+        pos_total=statistics.positive_weight(POLARS, x).sum(),
+        neg_total=statistics.negative_weight(POLARS, x).sum(),
         gap_max=None,
         max_fpr=x.max_fpr,
         alpha=x.alpha,
     )
-    return replace(points, gap_max=roc_gap(POLARS, points).max())
+    return replace(points, gap_max=statistics.roc_gap(POLARS, points).max())
 
 
 def statistic_in_group(name: str, x: Rows) -> pl.Expr:
     """Statistic ``name`` of one group inside ``group_by().agg()``: over its rows or its curve."""
     statistic = STATISTICS[name]
     if statistic.curve:
-        return curve_statistic(name, curve_in_group(curve_rows(POLARS, x, statistic.score)))
+        return curve_statistic(name, curve_in_group(statistics.curve_rows(POLARS, x, statistic.score)))
     return row_statistic(name, x)

@@ -11,7 +11,7 @@ import polars as pl
 
 from framemetrics.compilers.polars.expressions import curve_statistic
 from framemetrics.compilers.polars.namespace import POLARS
-from framemetrics.core.frame import Frame
+from framemetrics.core.frame import Frame, Running
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, negative_weight, positive_weight, roc_gap
 
@@ -128,26 +128,16 @@ class PolarsFrame(Frame):
             per_class.append(_grouped(curve, list(keys), sums).with_columns(column_index=pl.lit(j, dtype=pl.Int64)))
         return PolarsFrame(pl.concat(per_class).select(*keys, "column_index", *RANK_STATISTICS))
 
-    def running(
-        self,
-        partition: Sequence[str],
-        order: str,
-        *,
-        sums: Mapping[str, str],
-        before: Mapping[str, str] | None = None,
-        totals: Mapping[str, str] | None = None,
-        following: Mapping[str, str] | None = None,
-        first: str | None = None,
-    ) -> PolarsFrame:
+    def running(self, partition: Sequence[str], order: str, values: Running) -> PolarsFrame:
         """One sort on ``order`` alone, then plain windows over the partition (which keep each partition's
         rows in frame order): a multi-key sort (partition, order) measured 1.3-1.4x slower for the whole AUC."""
         c = pl.col
-        columns = {name: c(column).cum_sum() for name, column in sums.items()}
-        columns |= {name: c(column).sum() for name, column in (totals or {}).items()}
-        columns |= {name: c(column).cum_sum().shift(1, fill_value=0.0) for name, column in (before or {}).items()}
-        columns |= {name: c(column).shift(-1) for name, column in (following or {}).items()}
-        if first is not None:
-            columns[first] = pl.int_range(pl.len()) == 0
+        columns = {name: c(column).cum_sum() for name, column in values.sums.items()}
+        columns |= {name: c(column).sum() for name, column in values.totals.items()}
+        columns |= {name: c(column).cum_sum().shift(1, fill_value=0.0) for name, column in values.before.items()}
+        columns |= {name: c(column).shift(-1) for name, column in values.following.items()}
+        if values.first is not None:
+            columns[values.first] = pl.int_range(pl.len()) == 0
         ordered = self.lazy.sort(order, descending=True, nulls_last=True)
         windows = {name: value.over(list(partition)) if partition else value for name, value in columns.items()}
         return PolarsFrame(ordered.with_columns(**windows))

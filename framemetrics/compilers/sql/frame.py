@@ -19,7 +19,7 @@ from sqlglot import exp
 
 from framemetrics.compilers.sql.dialects import DEEP, DISTRIBUTE, INLINE, MATERIALIZE, ORDERED
 from framemetrics.compilers.sql.namespace import SQL, identifier
-from framemetrics.core.frame import Frame, Table
+from framemetrics.core.frame import Frame, Running, Table
 
 __all__ = ["SqlFrame", "Statement", "needed_stages"]
 
@@ -90,7 +90,11 @@ class Statement:
         >>> s.output(Table(f, ("x",), ("y",), descending=("x",))).sql()
         'SELECT "x" FROM (SELECT 1 AS x, 3 AS y UNION ALL SELECT 2 AS x, 4 AS y) AS fm_1 ORDER BY "x" DESC'
         """
-        visible = [exp.column(identifier(c)) for c in table.frame.columns if c not in table.hidden]
+        visible = [
+            exp.alias_(exp.column(c), identifier(table.names[c])) if c in table.names else exp.column(identifier(c))
+            for c in table.frame.columns
+            if c not in table.hidden
+        ]
         assert isinstance(table.frame, SqlFrame)
         select = exp.select(*visible).from_(table.frame.source())
         order = [
@@ -242,17 +246,7 @@ class SqlFrame(Frame):
         self.tree.meta[MATERIALIZE] = True
         return self.named(name)
 
-    def running(
-        self,
-        partition: Sequence[str],
-        order: str,
-        *,
-        sums: Mapping[str, str],
-        before: Mapping[str, str] | None = None,
-        totals: Mapping[str, str] | None = None,
-        following: Mapping[str, str] | None = None,
-        first: str | None = None,
-    ) -> SqlFrame:
+    def running(self, partition: Sequence[str], order: str, values: Running) -> SqlFrame:
         """Windows ``OVER (PARTITION BY partition ORDER BY order DESC ROWS ...)``, computed by one Window operator.
 
         Spark (the dialect's ``repartition``): the aggregate these rows come
@@ -271,18 +265,18 @@ class SqlFrame(Frame):
             window.meta[ORDERED] = over(exp.Sum(this=exp.column(column)), _ALL)
             return window
 
-        columns = {name: over(exp.Sum(this=exp.column(column)), _THROUGH) for name, column in sums.items()}
-        columns |= {name: total(column) for name, column in (totals or {}).items()}
+        columns = {name: over(exp.Sum(this=exp.column(column)), _THROUGH) for name, column in values.sums.items()}
+        columns |= {name: total(column) for name, column in values.totals.items()}
         columns |= {
             name: SQL.coalesce(over(exp.Sum(this=exp.column(column)), _BEFORE), SQL.lit(0.0))
-            for name, column in (before or {}).items()
+            for name, column in values.before.items()
         }
         columns |= {
             name: over(exp.Anonymous(this="LEAD", expressions=[exp.column(column)]))
-            for name, column in (following or {}).items()
+            for name, column in values.following.items()
         }
-        if first is not None:
-            columns[first] = exp.EQ(this=over(exp.RowNumber()), expression=exp.Literal.number(1))
+        if values.first is not None:
+            columns[values.first] = exp.EQ(this=over(exp.RowNumber()), expression=exp.Literal.number(1))
         _distribute(self, list(partition))
         return self.with_columns(**columns)
 

@@ -12,7 +12,7 @@ bootstrap, and the group order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlglot import exp
@@ -344,10 +344,7 @@ def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
     >>> to_sql(checks_query(make_plan("roc_auc_score", weighted=False), inputs)).endswith("SELECT * FROM fm_statistics")
     True
     """
-    keys = group_keys(inputs)
-    statement = Statement()
-    rows = input_frame(statement, plan, inputs, keys)
-    return statement.query(checks_table(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)
+    return _stage_query(checks_table, plan, inputs)
 
 
 def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
@@ -365,10 +362,15 @@ def shared_stage(plan: Plan, inputs: QueryInputs) -> exp.Select:
     >>> to_sql(shared_stage(make_plan("average_precision_score", weighted=False), inputs)).endswith("FROM fm_curve")
     True
     """
+    return _stage_query(stages.shared_stage, plan, inputs)
+
+
+def _stage_query(stage: Callable[[Frame, Plan, list[str], Rows], Frame], plan: Plan, inputs: QueryInputs) -> exp.Select:
+    """The statement of ``stage`` over ``fm_input`` of ``inputs``."""
     keys = group_keys(inputs)
     statement = Statement()
     rows = input_frame(statement, plan, inputs, keys)
-    return statement.query(stages.shared_stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)
+    return statement.query(stage(rows, plan, keys, rows_of(plan_literals(plan, inputs))), copy=False)
 
 
 @dataclass(frozen=True)
