@@ -76,8 +76,9 @@ def shared_results(
     of the positives (:data:`POSITIVES_SQUARED`), follows the metrics.
 
     ``call`` holds the columns, groups and engine (``"polars"`` or
-    ``"duckdb"``), the other parameters are those of :func:`framemetrics.evaluate`
-    (``metrics`` a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`. Invalid rows raise as in
+    ``"duckdb"``); ``metrics`` and ``threshold`` are those of
+    :func:`framemetrics.evaluate` (``metrics`` a list or dict), ``max_points``
+    that of :func:`framemetrics.roc_curve`. Invalid rows raise as in
     :func:`framemetrics.evaluate`, before any curve is computed.
     ``calibration_bins`` maps numbers of bins to whether the calibration
     curve is wanted per segment too (else over all rows alone): one query
