@@ -18,8 +18,7 @@ from framemetrics.columns import (
 )
 from framemetrics.core.calibration import OUTPUTS
 from framemetrics.engines import Backend
-from framemetrics.evaluation import run_checked
-from framemetrics.request import validated
+from framemetrics.request import Call, run, validated
 from framemetrics.sources import Source
 
 __all__ = ["OUTPUTS", "calibration_curve", "prepare_calibration"]
@@ -107,13 +106,10 @@ def calibration_curve(
     >>> out["prob_true"].to_list(), out["prob_pred"].round(4).to_list()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
-    prepared = prepare_calibration(
-        n_bins, by=by, nulls=nulls, y_true=y_true, y_score=y_score, sample_weight=sample_weight, pos_label=pos_label,
-        neg_label=neg_label,
-    )  # fmt: skip
-    plan, roles, by = prepared.resolved.plan, prepared.resolved.roles, prepared.by
+    call = Call.of(locals())
+    prepared = prepare_calibration(n_bins, by=call.by, nulls=nulls, **call.columns())
 
-    def bins(opened: Backend, columns: dict[str, Any], drop: bool) -> pl.DataFrame:
-        return opened.calibration(plan, columns, by, drop, n_bins)
+    def bins(opened: Backend, prepared: Prepared, columns: dict[str, Any]) -> pl.DataFrame:
+        return opened.calibration(prepared.resolved.plan, columns, prepared.by, prepared.drop, n_bins)
 
-    return run_checked(source, (plan, roles, by, nulls), engine, con, spark, bins)
+    return run(call, prepared, bins, counted=False)

@@ -14,6 +14,8 @@ import polars as pl
 from framemetrics.columns import (
     By,
     Engine,
+    Prepared,
+    Resolved,
     as_tuple,
     check_output_names,
     resolve_curve,
@@ -22,9 +24,8 @@ from framemetrics.core.curves import CURVES, Curve, curve_outputs
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import Plan
 from framemetrics.engines import Backend
-from framemetrics.evaluation import run_checked
 from framemetrics.multiclass.curves import one_vs_rest_curve
-from framemetrics.request import validated
+from framemetrics.request import Call, document, run, validated
 from framemetrics.sources import Source
 from framemetrics.wrapping import bound_function
 
@@ -49,6 +50,11 @@ class PreparedCurve:
     drop_intermediate: bool
     max_points: int | None
     drop_nulls: bool
+
+    @property
+    def prepared(self) -> Prepared:
+        """The request as :func:`framemetrics.request.run` checks and runs it."""
+        return Prepared(Resolved(self.plan, self.roles, False), self.by, self.drop_nulls)
 
 
 def prepare_curve(
@@ -146,33 +152,20 @@ def curve_table(
     >>> fm.curve_table("det_curve", df, y_true="y", y_score="s", engine="duckdb")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
+    call = Call.of(locals())
+    spec, drop = check_curve_arguments(curve, drop_intermediate)
     if labels is not None or not isinstance(y_score, str):
         if pos_label != 1 or neg_label is not None:
             raise ArgumentError("pos_label and neg_label are binary only: one-vs-rest curves take labels=")
-        spec, drop = check_curve_arguments(curve, drop_intermediate)
-        return one_vs_rest_curve(
-            curve, source, y_true=y_true, y_score=y_score, labels=labels, sample_weight=sample_weight,
-            by=as_tuple(by), drop_intermediate=drop, max_points=max_points, nulls=nulls, engine=engine, con=con,
-            spark=spark,
-        )  # fmt: skip
+        return one_vs_rest_curve(spec, call, drop_intermediate=drop, max_points=max_points)
     prepared = prepare_curve(
-        curve,
-        y_true=y_true,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        by=by,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        drop_intermediate=drop_intermediate,
-        max_points=max_points,
-        nulls=nulls,
+        curve, drop_intermediate=drop, max_points=max_points, by=call.by, nulls=nulls, **call.columns()
     )
-    spec, drop, plan, roles, by = prepared.spec, prepared.drop_intermediate, prepared.plan, prepared.roles, prepared.by
 
-    def points(opened: Backend, columns: dict[str, Any], drop_nulls: bool) -> pl.DataFrame:
-        return opened.curve(spec, plan, columns, by, drop_nulls, drop, max_points)
+    def points(opened: Backend, checked: Prepared, columns: dict[str, Any]) -> pl.DataFrame:
+        return opened.curve(spec, checked.resolved.plan, columns, checked.by, checked.drop, drop, max_points)
 
-    return run_checked(source, (plan, roles, by, nulls), engine, con, spark, points)
+    return run(call, prepared.prepared, points, counted=False)
 
 
 _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
@@ -190,20 +183,7 @@ _ARGUMENTS = """source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset
         Column of non-negative weights; rows of weight 0 are ignored (as scikit-learn).
     by : str or list of str, optional
         Group columns; each group gets its own curve.
-    pos_label, neg_label : Any, default 1 and the other of {0, 1}
-        The two class labels; any other value is invalid input.
-    nulls : {"error", "drop"}, default "error"
-        As in :func:`framemetrics.evaluate`.
-    engine : {"polars", "duckdb", "spark"}, optional
-        Where to compute, as in :func:`framemetrics.evaluate` (Spark for a
-        Spark DataFrame); all return the same frame.
-    con : duckdb.DuckDBPyConnection, optional
-        Connection for table names or to run on.
-    spark : pyspark.sql.SparkSession, optional
-        The session of a table name with ``engine="spark"``.
-    max_points : int, optional
-        Thin each group's curve to at most this many points, faithful to a
-        plot (see :func:`curve_table`)."""
+    .. parameters:: pos_label, nulls, engine, con, spark, max_points"""
 
 _RAISES = """ValueError
         Unknown column, wrongly typed column, or invalid rows (null label,
@@ -295,9 +275,8 @@ def _curve_function(curve: str) -> Callable[..., pl.DataFrame]:
         for name, p in signature.parameters.items()
         if name != "curve"
     ]
-    return bound_function(
-        curve, signature.replace(parameters=parameters), partial(curve_table, curve), _curve_doc(curve)
-    )
+    doc = document(_curve_doc(curve), curve)
+    return bound_function(curve, signature.replace(parameters=parameters), partial(curve_table, curve), doc)
 
 
 roc_curve = _curve_function("roc_curve")

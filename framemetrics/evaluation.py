@@ -2,82 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import duckdb
 import polars as pl
 
-from framemetrics.columns import (
-    By,
-    Engine,
-    Prepared,
-    check_output_names,
-    check_row_id,
-    input_columns,
-    prepare_metrics,
-)
-from framemetrics.core.checks import Check
-from framemetrics.core.checks import raise_for_invalid as raise_invalid_rows
+from framemetrics.columns import By, Engine, prepare_metrics
 from framemetrics.core.defaults import default_metrics
-from framemetrics.core.errors import ArgumentError, missing_column
-from framemetrics.core.plan import MetricsArg, Plan
-from framemetrics.engines import Backend, open_engine
+from framemetrics.core.errors import ArgumentError
+from framemetrics.core.plan import MetricsArg
 from framemetrics.multiclass.api import evaluate_multiclass
-from framemetrics.request import validated
+from framemetrics.request import Call, run, validated
+from framemetrics.request.call import forward
+from framemetrics.request.call import metrics as plan_metrics
 from framemetrics.sources import Source
-from framemetrics.tasks import check_metrics_of_task, infer_task, task_from_arguments
+from framemetrics.tasks import check_metrics_of_task, infer_task
+from framemetrics.wrapping import bound_function
 
-__all__ = [
-    "check_schema",
-    "evaluate",
-    "evaluate_binary_or_regression",
-    "per_group",
-    "raise_for_invalid",
-    "run_checked",
-    "run_prepared",
-]
-
-
-def check_schema(
-    plan: Plan, roles: dict[str, str], by: tuple[str, ...], kinds: dict[str, str], thresholded: bool
-) -> None:
-    """Raise if a column is missing, of the wrong kind, or named like an output column."""
-    labels = {c.role for c in plan.checks if c.domain == "label"}  # compared to pos_label, not numbers
-    named = {("y_score" if r == "y_pred" and thresholded else r): c for r, c in roles.items()}
-    for column, role in [*((b, "by") for b in by), *((c, r) for r, c in named.items())]:
-        if column not in kinds:
-            raise missing_column(column, role, kinds)
-        kind = kinds[column]
-        if kind == "null":
-            continue
-        if role in labels and (kind == "other" or (kind == "string") != isinstance(plan.pos_label, str)):
-            raise ValueError(
-                f"column {column!r} ({role}) holds {kind} values but pos_label={plan.pos_label!r}: "
-                "pass pos_label and neg_label of the column's type"
-            )
-        numeric = role not in labels or (role in ("y_true", "y_pred") and "regression" in plan.families)
-        if numeric and role != "by" and kind != "numeric":
-            raise ValueError(f"column {column!r} ({role}) must be numeric, got {kind} values")
-    check_output_names(by, ["n_rows", *plan.output_columns, *(c.name for c in plan.checks)])
-
-
-def raise_for_invalid(
-    result: pl.DataFrame, plan: Plan, roles: dict[str, str], nulls: str, opened: Backend
-) -> None:
-    """Raise naming each column with invalid rows (the check counts of ``result``), or if no rows are left.
-
-    The error is :func:`framemetrics.core.checks.raise_for_invalid`'s, every
-    task's; where a null counts as invalid, it says how many rows of the
-    source (``opened``) hold one.
-    """
-
-    def describe(check: Check, count: int) -> tuple[str, str]:
-        shown = check.describe(count, plan.pos_label, plan.neg_label)
-        return f"column {roles[check.role]!r} ({check.role}): {shown}", roles[check.role]
-
-    counts = {check: int(result[check.name].fill_null(0).sum()) for check in plan.checks}
-    raise_invalid_rows(counts, describe, opened.null_rows, nulls, int(result["n_rows"].sum()))
+__all__ = ["evaluate", "evaluate_binary_or_regression"]
 
 
 @validated("evaluate")
@@ -182,25 +126,17 @@ def evaluate(
     >>> fm.evaluate(animals, y_true="y", y_score=["cat", "dog"]).columns  # multiclass: the columns name the classes
     ['n_rows', 'accuracy_score', 'f1_macro', 'f1_weighted', 'log_loss', 'roc_auc_ovr']
     """
+    arguments = dict(locals())
     explicit = task is not None
     if task is None:
-        task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
-    if task is None:
-        with open_engine(source, engine, con, spark) as opened:
-            task = infer_task(opened, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels,
-                              pos_label=pos_label, neg_label=neg_label)  # fmt: skip
-    scored = y_score is not None
+        task = infer_task(Call.of(arguments), metrics)
+    chosen = default_metrics(task, y_score is not None) if metrics is None else metrics
     if task == "multiclass":
         given = {"threshold": threshold != 0.5, "pos_label": pos_label != 1, "neg_label": neg_label is not None}
         given["bins"] = bins is not None
         if any(given.values()):
             raise ArgumentError(f"{', '.join(k for k, v in given.items() if v)}: binary only, not for multiclass")
-        return evaluate_multiclass(
-            source, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels, sample_weight=sample_weight, by=by,
-            metrics=default_metrics(task, scored) if metrics is None else metrics, zero_division=zero_division,
-            nulls=nulls, ci=ci, ci_method=ci_method, n_resamples=n_resamples, seed=seed, row_id=row_id,
-            engine=engine, con=con, spark=spark,
-        )  # fmt: skip
+        return forward(evaluate_multiclass, arguments, metrics=chosen)
     if y_score is not None and not isinstance(y_score, str):
         raise ArgumentError(f"task={task!r} reads one score column, got y_score={list(y_score)!r}")
     if labels is not None:
@@ -208,46 +144,36 @@ def evaluate(
             raise ArgumentError(f"task={task!r} takes two labels (negative, positive), got {list(labels)!r}")
         if pos_label == 1 and neg_label is None:
             neg_label, pos_label = labels
-    chosen = default_metrics(task, scored) if metrics is None else metrics
     if explicit:  # inferred, binary and regression metrics may mix in one call (one engine path)
         check_metrics_of_task(chosen, task)
-    return evaluate_binary_or_regression(
-        source, y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, sample_weight=sample_weight,
-        by=by, metrics=chosen, pos_label=pos_label, neg_label=neg_label, zero_division=zero_division, bins=bins,
-        nulls=nulls, ci=ci, ci_method=ci_method, n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine,
-        con=con, spark=spark,
-    )  # fmt: skip
+    del arguments["task"], arguments["labels"]
+    return _binary_or_regression(**arguments | {"metrics": chosen, "pos_label": pos_label, "neg_label": neg_label})
 
 
-@validated("evaluate_binary_or_regression")
-def evaluate_binary_or_regression(
-    source: Source,
-    *,
-    y_true: str,
-    y_pred: str | None = None,
-    y_score: str | None = None,
-    threshold: float = 0.5,
-    sample_weight: str | None = None,
-    by: str | Sequence[str] | None = None,
-    metrics: MetricsArg | None = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    zero_division: float | None = None,
-    bins: int | None = None,
-    nulls: Literal["error", "drop"] = "error",
-    ci: float | None = None,
-    ci_method: str | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    row_id: str | None = None,
-    engine: Engine | None = None,
-    con: duckdb.DuckDBPyConnection | None = None,
-    spark: Any = None,
-) -> pl.DataFrame:
-    """Binary and regression metrics per group: :func:`evaluate` once the task is known.
+def _binary_or_regression(**arguments: Any) -> pl.DataFrame:
+    """Binary and regression metrics per group: the validated ``arguments`` of
+    :func:`evaluate_binary_or_regression` prepared (:func:`~framemetrics.columns.prepare_metrics`), then run."""
+    request = {k: v for k, v in arguments.items() if k not in ("source", "engine", "con", "spark")}
+    return run(Call.of(arguments), prepare_metrics(**request), plan_metrics)
 
-    The parameters are :func:`evaluate`'s (one prediction column); its
-    signature is also that of :func:`framemetrics.sql.query`.
+
+def _binary_or_regression_signature() -> inspect.Signature:
+    """:func:`evaluate`'s signature without ``task`` and ``labels``, ``y_score`` one column and ``by`` column names
+    (as :func:`framemetrics.sql.query`, whose signature it is too, reads them)."""
+    signature = inspect.signature(evaluate, eval_str=True)
+    narrowed = {"y_score": str | None, "by": str | Sequence[str] | None}
+    parameters = [
+        p.replace(annotation=narrowed[name]) if name in narrowed else p
+        for name, p in signature.parameters.items()
+        if name not in ("task", "labels")
+    ]
+    return signature.replace(parameters=parameters)
+
+
+_BINARY_OR_REGRESSION_DOC = """Binary and regression metrics per group: :func:`evaluate` once the task is known.
+
+    The parameters are :func:`evaluate`'s but ``task`` and ``labels`` (one
+    prediction column); its signature is also that of :func:`framemetrics.sql.query`.
 
     Examples
     --------
@@ -256,78 +182,13 @@ def evaluate_binary_or_regression(
     >>> evaluate_binary_or_regression(frame, y_true="y", y_pred="f", metrics=["max_error"]).rows()
     [(2, 0.5)]
     """
-    prepared = prepare_metrics(
-        metrics,
-        threshold=threshold,
-        by=by,
-        nulls=nulls,
-        y_true=y_true,
-        y_pred=y_pred,
-        y_score=y_score,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        zero_division=zero_division,
-        bins=bins,
-        ci=ci,
-        ci_method=ci_method,
-        n_resamples=n_resamples,
-        seed=seed,
-        row_id=row_id,
+
+evaluate_binary_or_regression = validated("evaluate_binary_or_regression")(
+    bound_function(
+        "evaluate_binary_or_regression",
+        _binary_or_regression_signature(),
+        _binary_or_regression,
+        _BINARY_OR_REGRESSION_DOC,
+        module=__name__,
     )
-    return run_prepared(source, prepared, nulls, engine, con, spark)
-
-
-def run_prepared(
-    source: Source,
-    prepared: Prepared,
-    nulls: str,
-    engine: Engine,
-    con: duckdb.DuckDBPyConnection | None,
-    spark: Any,
-) -> pl.DataFrame:
-    """Run a binary or regression request (:func:`~framemetrics.columns.prepare_metrics`) on ``engine``.
-
-    The body of :func:`evaluate_binary_or_regression`, shared by the
-    functions of :mod:`framemetrics.uncertainty`: the schema checked, the
-    plan run, invalid rows raised, the check counts dropped.
-    """
-    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    by, drop = prepared.by, prepared.drop
-    with open_engine(source, engine, con, spark) as opened:
-        kinds = opened.kinds()
-        check_schema(plan, roles, by, kinds, thresholded)
-        check_row_id(plan, kinds, opened.null_rows)
-        columns = input_columns(opened.ns, opened.column, plan, roles, thresholded, prepared.threshold)
-        result = opened.metrics(plan, columns, by, drop)
-        raise_for_invalid(result, plan, roles, nulls, opened)
-    return per_group(result, plan, by)
-
-
-def per_group(result: pl.DataFrame, plan: Plan, by: Sequence[str]) -> pl.DataFrame:
-    """A per-group ``result`` as returned: without the check counts, sorted by group (nulls last)."""
-    result = result.drop([c.name for c in plan.checks])
-    return result.sort(list(by), nulls_last=True) if by else result
-
-
-def run_checked(
-    source: Source,
-    request: tuple[Plan, dict[str, str], tuple[str, ...], str],
-    engine: Engine,
-    con: duckdb.DuckDBPyConnection | None,
-    spark: Any,
-    compute: Callable[[Backend, dict[str, Any], bool], pl.DataFrame],
-) -> pl.DataFrame:
-    """``compute(opened, columns, drop)`` on ``engine`` once the source's schema and rows are checked.
-
-    ``request`` is the plan, each role's column, the group columns and
-    ``nulls``: the stage of a curve or the calibration curve reads the
-    checked rows (a score with no threshold, ``drop`` whether nulls are dropped).
-    """
-    plan, roles, by, nulls = request
-    drop = nulls == "drop"
-    with open_engine(source, engine, con, spark) as opened:
-        check_schema(plan, roles, by, opened.kinds(), False)
-        columns = input_columns(opened.ns, opened.column, plan, roles, False, 0.5)
-        raise_for_invalid(opened.checks(plan, columns, by, drop), plan, roles, nulls, opened)
-        return compute(opened, columns, drop)
+)

@@ -12,15 +12,14 @@ The default metrics of each task are :data:`framemetrics.core.defaults.DEFAULT_M
 Examples
 --------
 >>> import polars as pl
->>> from framemetrics.engines import open_engine
->>> with open_engine(pl.DataFrame({"y": [0, 1, 2], "p": [0.5, 1.5, 2.0]}), "duckdb") as opened:
-...     infer_task(opened, y_true="y", y_pred="p")
+>>> from framemetrics.request import Call
+>>> infer_task(Call(pl.DataFrame({"y": [0, 1, 2], "p": [0.5, 1.5, 2.0]}), y_true="y", y_pred="p", engine="duckdb"))
 'regression'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -30,6 +29,7 @@ from framemetrics.core.namespace import Namespace
 from framemetrics.core.plan import requested_metrics
 from framemetrics.core.registry import MULTICLASS, REGISTRY
 from framemetrics.engines import Backend
+from framemetrics.request import Call
 
 __all__ = ["TASKS", "check_metrics_of_task", "infer_task", "task_from_arguments"]
 
@@ -105,18 +105,7 @@ def check_metrics_of_task(metrics: Any, task: str) -> None:
             raise ArgumentError(f"{name} is not a {task} metric (task={task!r})")
 
 
-def infer_task(
-    opened: Backend,
-    *,
-    y_true: str,
-    y_pred: str | None = None,
-    y_score: str | Sequence[str] | None = None,
-    labels: Sequence[Any] | None = None,
-    metrics: Any = None,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    dtypes: Mapping[str, pl.DataType] | None = None,
-) -> str:
+def infer_task(call: Call, metrics: Any = None) -> str:
     """The task of a call: binary, multiclass or regression.
 
     In order: several score columns, a list or array score column, or more
@@ -126,27 +115,35 @@ def infer_task(
     booleans are binary; numbers go to one aggregate (:func:`_probe`): a
     non-integer value means regression, values within ``{pos_label,
     neg_label}`` binary; more than two distinct values are ambiguous (labels
-    or counts?) and raise, asking for ``task=``.
+    or counts?) and raise, asking for ``task=``. The source is opened on the
+    call's engine only where the arguments do not tell (:func:`task_from_arguments`).
 
     Examples
     --------
     >>> import polars as pl
-    >>> from framemetrics.engines.polars import PolarsBackend
-    >>> opened = PolarsBackend(pl.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 2, 2, 1], "p": [[0.1, 0.9, 0.0]] * 4}))
-    >>> infer_task(opened, y_true="y", y_score="p")
+    >>> frame = pl.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 2, 2, 1], "p": [[0.1, 0.9, 0.0]] * 4})
+    >>> infer_task(Call(frame, y_true="y", y_score="p"))
     'multiclass'
-    >>> infer_task(opened, y_true="y", y_pred="yhat")
+    >>> infer_task(Call(frame, y_true="y", y_pred="yhat"))
     Traceback (most recent call last):
     ...
     framemetrics.core.errors.ArgumentError: y_true and y_pred hold integers from 0 to 2: classes or counts? \
 Pass task="multiclass" (with labels= to fix the classes), task="regression", or pos_label= and neg_label= if they \
 are two classes
     """
-    known = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
+    known = task_from_arguments(y_score=call.y_score, labels=call.labels, metrics=metrics)
     if known is not None:
         return known
+    with call.open() as opened:
+        return _task_of_columns(opened, call)
+
+
+def _task_of_columns(opened: Backend, call: Call) -> str:
+    """:func:`infer_task` from the columns' types (and values) of the source ``opened``."""
+    y_true, y_pred, y_score = call.y_true, call.y_pred, call.y_score
+    pos_label, neg_label = call.pos_label, call.neg_label
     used = [c for c in (y_true, y_pred, y_score) if isinstance(c, str)]
-    dtypes = dict(dtypes if dtypes is not None else opened.dtypes(used))
+    dtypes = opened.dtypes(used)
     if y_score is not None:
         kind = dtypes.get(y_score)
         return "multiclass" if isinstance(kind, (pl.List, pl.Array)) else "binary"
@@ -155,7 +152,7 @@ are two classes
     kinds = [dtypes.get(y_true), dtypes.get(y_pred)]
     if any(k is not None and _is_text(k) for k in kinds):
         return "binary" if isinstance(pos_label, str) else "multiclass"
-    if all(k == pl.Boolean for k in kinds) or labels is not None:
+    if all(k == pl.Boolean for k in kinds) or call.labels is not None:
         return "binary"
     true, pred = _probe(opened, [y_true, y_pred])
     if true["fractional"] or pred["fractional"]:

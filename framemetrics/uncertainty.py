@@ -9,7 +9,7 @@ says when each interval is used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -19,23 +19,24 @@ import polars as pl
 from framemetrics.columns import (
     By,
     Engine,
+    Prepared,
+    Resolved,
     check_output_names,
-    input_columns,
     prepare_metrics,
+    sql_columns,
 )
-from framemetrics.compilers.sql.namespace import SQL
-from framemetrics.compilers.sql.query import QueryInputs, user_column
+from framemetrics.compilers.sql.query import QueryInputs
 from framemetrics.compose import interval_expr
 from framemetrics.core.checks import check
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.intervals import PAIRED_OUTPUTS, interval_z
-from framemetrics.core.namespace import Namespace
-from framemetrics.core.plan import MetricsArg, Plan
+from framemetrics.core.plan import MetricsArg
 from framemetrics.core.registry import get_metric
-from framemetrics.engines import open_engine
+from framemetrics.engines import Backend
 from framemetrics.engines.sql import paired_statement
-from framemetrics.evaluation import check_schema, evaluate, per_group, raise_for_invalid, run_prepared
-from framemetrics.request import validated
+from framemetrics.evaluation import evaluate
+from framemetrics.request import Call, run, validated
+from framemetrics.request.call import forward, metrics
 from framemetrics.sources import Source
 
 __all__ = [
@@ -175,12 +176,10 @@ def roc_auc_ci(
     >>> fm.roc_auc_ci(df, y_true="y", y_score="p").select(pl.all().round(6)).rows()  # pROC: 0.580910 - 1
     [(6, 0.888889, 0.157135, 0.58091, 1.0)]
     """
-    prepared = prepare_metrics(
-        ["roc_auc_score"], threshold=0.5, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
-        sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None,
-        ci=level, interval_outputs=AUC_INTERVAL,
-    )  # fmt: skip
-    return run_prepared(source, prepared, nulls, engine, con, spark)
+    call = Call.of(locals())
+    prepared = prepare_metrics(["roc_auc_score"], threshold=0.5, by=call.by, nulls=nulls, y_pred=None,
+                               zero_division=None, ci=level, interval_outputs=AUC_INTERVAL, **call.columns())  # fmt: skip
+    return run(call, prepared, metrics)
 
 
 _BOOTSTRAP_METHODS = {"percentile": "bootstrap", "bca": "bca"}  # fm.bootstrap's method= to evaluate's ci_method=
@@ -278,12 +277,7 @@ def bootstrap(
     ...              n_resamples=50).columns
     ['n_rows', 'f1_macro', 'f1_macro_low', 'f1_macro_high']
     """
-    return evaluate(
-        source, y_true=y_true, y_pred=y_pred, y_score=y_score, task=task, labels=labels, threshold=threshold,
-        sample_weight=sample_weight, by=by, metrics=metrics, pos_label=pos_label, neg_label=neg_label,
-        zero_division=zero_division, nulls=nulls, ci=level, ci_method=_BOOTSTRAP_METHODS[method],
-        n_resamples=n_resamples, seed=seed, row_id=row_id, engine=engine, con=con, spark=spark,
-    )  # fmt: skip
+    return forward(evaluate, locals(), ci=level, ci_method=_BOOTSTRAP_METHODS[method])
 
 
 @validated("compare_auc")
@@ -338,25 +332,21 @@ def compare_auc(
     >>> out.select(pl.col("roc_auc_1", "roc_auc_2", "diff", "p_value").round(4)).rows()
     [(0.8889, 0.6667, 0.2222, 0.1573)]
     """
-    paired = prepare_paired(y_true=y_true, y_score=y_score, by=by, level=level, sample_weight=sample_weight,
-                            pos_label=pos_label, neg_label=neg_label, nulls=nulls)  # fmt: skip
-    plan, roles, by = paired.plan, paired.roles, paired.by
-    with open_engine(source, engine, con, spark) as opened:
-        check_schema(plan, roles, by, opened.kinds(), False)
-        result = opened.paired(plan, _paired_columns(paired, opened.ns, opened.column), by, paired.drop, paired.z)
-        raise_for_invalid(result, plan, roles, nulls, opened)
-    return per_group(result, plan, by)
+    call = Call.of(locals())
+    paired = prepare_paired(by=call.by, level=level, nulls=nulls, **call.columns())
+
+    def test(opened: Backend, prepared: Prepared, columns: dict[str, Any]) -> pl.DataFrame:
+        return opened.paired(prepared.resolved.plan, columns, prepared.by, prepared.drop, paired.z)
+
+    return run(call, paired.prepared, test)
 
 
 @dataclass(frozen=True)
 class Paired:
-    """A paired test's request checked: the plan of ``roc_auc_score`` with the second score's check, each
-    role's column (``y_score_2`` the second score), the group columns, whether nulls are dropped, ``z``."""
+    """A paired test's request checked: the plan of ``roc_auc_score`` with the second score's check, each role's
+    column (``y_score_2`` the second score), the group columns and whether nulls are dropped (``prepared``); ``z``."""
 
-    plan: Plan
-    roles: dict[str, str]
-    by: tuple[str, ...]
-    drop: bool
+    prepared: Prepared
     z: float
 
 
@@ -365,8 +355,9 @@ def prepare_paired(*, y_true: str, y_score: Sequence[str], by: Any, level: float
 
     Examples
     --------
-    >>> prepare_paired(y_true="y", y_score=["a", "b"], by="g", level=0.95, sample_weight=None, pos_label=1,
-    ...                neg_label=None, nulls="error").roles
+    >>> paired = prepare_paired(y_true="y", y_score=["a", "b"], by="g", level=0.95, sample_weight=None, pos_label=1,
+    ...                         neg_label=None, nulls="error")
+    >>> paired.prepared.resolved.roles
     {'y_true': 'y', 'y_score': 'a', 'y_score_2': 'b'}
     """
     if isinstance(y_score, str) or len(y_score) != 2 or y_score[0] == y_score[1]:
@@ -378,17 +369,12 @@ def prepare_paired(*, y_true: str, y_score: Sequence[str], by: Any, level: float
     plan = replace(plan, checks=(*plan.checks, check("finite", "y_score_2")))
     check_output_names(prepared.by, ["n_rows", *PAIRED_OUTPUTS])
     roles = prepared.resolved.roles | {"y_score_2": y_score[1]}
-    return Paired(plan, roles, prepared.by, prepared.drop, z)
-
-
-def _paired_columns(paired: Paired, ns: Namespace, column: Callable[[str], Any]) -> dict[str, Any]:
-    """Each input role's expression (``y_score_2`` the second score), ``column`` making a source column's."""
-    columns = input_columns(ns, column, paired.plan, paired.roles, False, 0.5)
-    return columns | {"y_score_2": column(paired.roles["y_score_2"])}
+    return Paired(replace(prepared, resolved=Resolved(plan, roles, False)), z)
 
 
 def paired_tree(paired: Paired, table: Any) -> Any:
     """The paired test's statement over ``table`` (a sqlglot FROM clause), as a tree."""
-    plan = paired.plan
-    inputs = QueryInputs(table, _paired_columns(paired, SQL, user_column), paired.by, paired.drop)
+    prepared = paired.prepared
+    plan, roles = prepared.resolved.plan, prepared.resolved.roles
+    inputs = QueryInputs(table, sql_columns(plan, roles, False, 0.5), prepared.by, prepared.drop)
     return paired_statement(plan, inputs, paired.z)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,8 +27,9 @@ from framemetrics.core.errors import ArgumentError, missing_column
 from framemetrics.core.multiclass import AVERAGE_ROWS, CLASS_TABLE
 from framemetrics.core.plan import MetricsArg, Plan, make_plan, needs_predictions
 from framemetrics.core.resampling import ROW_KEY
-from framemetrics.engines import Backend, open_engine
-from framemetrics.request import validated
+from framemetrics.engines import Backend
+from framemetrics.request import Call, validated
+from framemetrics.request.call import per_group
 from framemetrics.sources import Source
 
 __all__ = ["classification_report", "evaluate_multiclass", "multiclass_confusion_matrix"]
@@ -115,15 +117,6 @@ def _label(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return expr.cast(pl.String) if _is_text(dtype) else expr
 
 
-def _used(columns: dict[str, Any]) -> list[str | None]:
-    """The column names among the arguments of an entry point (``y_score`` may be a list, ``by`` a tuple)."""
-    used: list[str | None] = []
-    for role in ("y_true", "y_pred", "y_score", "sample_weight", "by"):
-        value = columns.get(role)
-        used += [value] if value is None or isinstance(value, str) else list(value)
-    return used
-
-
 def _kind(dtype: pl.DataType) -> str:
     if _is_text(dtype):
         return "string"
@@ -135,18 +128,14 @@ def _kind(dtype: pl.DataType) -> str:
 def _resolve(
     dtypes: dict[str, pl.DataType],
     metrics: MetricsArg,
-    *,
-    y_true: str,
-    y_pred: str | None,
-    y_score: str | Sequence[str] | None,
-    labels: Sequence[Any] | None,
-    sample_weight: str | None,
-    by: tuple[str, ...],
-    zero_division: float | None,
-    nulls: str,
+    call: Call,
     outputs: Sequence[str],
-    intervals: Mapping[str, Any] | None = None,
+    zero_division: float | None,
+    intervals: Mapping[str, Any] | None,
 ) -> _Request:
+    """The request of ``call`` for ``metrics``, its columns checked against the source's ``dtypes``."""
+    y_true, y_pred, y_score, labels, by = call.y_true, call.y_pred, call.y_score, call.labels, call.by
+    sample_weight = call.sample_weight
     score_list = y_score if isinstance(y_score, str) else None
     scores = () if y_score is None or score_list else tuple(y_score)
     roles = [(y_true, "y_true"), (y_pred, "y_pred"), (score_list, "y_score"), (sample_weight, "sample_weight")]
@@ -196,8 +185,7 @@ def _resolve(
     row_id = plan.resampling.row_id if plan.resampling else None
     if row_id is not None:
         check_column_name(row_id, "row_id")
-    drop = nulls == "drop"
-    return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, drop, labels_named)
+    return _Request(plan, y_true, y_pred, scores, score_list, sample_weight, by, dtypes, call.drop, labels_named)
 
 
 def _labels_named_by(scores: Sequence[str], true_dtype: pl.DataType) -> tuple[Any, ...]:
@@ -210,6 +198,25 @@ def _labels_named_by(scores: Sequence[str], true_dtype: pl.DataType) -> tuple[An
         f"scores {list(scores)!r} need labels=: the class of each score column, in order "
         "(without it, the columns must be named after the classes)"
     )
+
+
+@contextmanager
+def _opened(
+    call: Call,
+    metrics: MetricsArg,
+    *,
+    outputs: Sequence[str] = (),
+    zero_division: float | None = None,
+    intervals: Mapping[str, Any] | None = None,
+) -> Iterator[tuple[Backend, _Request]]:
+    """The call's source opened on its engine and its request for ``metrics`` resolved against the source's types
+    (``outputs``: the columns named beside the plan's; ``intervals``: :func:`make_plan`'s interval arguments)."""
+    row_id = (intervals or {}).get("row_id")
+    with call.open() as opened:
+        dtypes = opened.dtypes([*call.used(), *([row_id] if row_id is not None else [])])
+        request = _resolve(dtypes, metrics, call, outputs, zero_division, intervals)
+        check_row_id(request.plan, {name: _kind(dtype) for name, dtype in dtypes.items()}, opened.null_rows)
+        yield opened, request
 
 
 def _raise_for_invalid(result: pl.DataFrame, request: _Request, nulls: str, opened: Backend, rows_used: bool) -> None:
@@ -263,8 +270,7 @@ def evaluate_multiclass(
 
     Parameters
     ----------
-    source : path, glob, DataFrame, LazyFrame, pyarrow Table/Dataset, DuckDB relation or table name
-        The data, as in :func:`framemetrics.evaluate`.
+    .. parameters:: source
     y_true : str
         Column of true classes (numbers, strings, categoricals or booleans).
     y_pred : str, optional
@@ -281,10 +287,7 @@ def evaluate_multiclass(
         outside the list is invalid input. Default: per group, the classes
         present in ``y_true`` or ``y_pred``, sorted (as scikit-learn on that
         group's rows). Required with ``y_score``.
-    sample_weight : str, optional
-        Column of non-negative weights.
-    by : str or list of str, optional
-        Group columns.
+    .. parameters:: sample_weight, by
     metrics : list of str or dict, default accuracy, macro and weighted F1
         Names of :data:`framemetrics.multiclass.MULTICLASS` (scikit-learn's
         scorer names: ``f1_macro``, ``precision_weighted``, ``roc_auc_ovo``...),
@@ -295,8 +298,7 @@ def evaluate_multiclass(
         Value of a per-class ratio whose denominator is 0, for the metrics
         that take it; None leaves the class out of macro and weighted
         averages (scikit-learn's ``zero_division=np.nan``).
-    nulls : {"error", "drop"}, default "error"
-        "drop" removes rows with a null in any used column first.
+    .. parameters:: nulls
     ci : float, optional
         A confidence level (0.95): each metric ``m`` gets ``m_low`` and
         ``m_high`` beside it, the Poisson bootstrap's percentile interval
@@ -306,17 +308,7 @@ def evaluate_multiclass(
         replicate (``n_resamples + 1`` times the rows).
     ci_method : {"bootstrap"}, optional
         The only method of multiclass intervals.
-    n_resamples, seed, row_id
-        The bootstrap's replicates (2 to 10,000), its seed, and the integer
-        column identifying a row (by default its position as read), as in
-        :func:`framemetrics.evaluate`.
-    engine : {"polars", "duckdb", "spark"}, optional
-        Where to compute, as in :func:`framemetrics.evaluate` (Spark for a
-        Spark DataFrame); all return the same frame.
-    con : duckdb.DuckDBPyConnection, optional
-        Connection for table names or to run on.
-    spark : pyspark.sql.SparkSession, optional
-        The session of a table name with ``engine="spark"``.
+    .. parameters:: n_resamples, engine, con, spark
 
     Returns
     -------
@@ -345,30 +337,13 @@ def evaluate_multiclass(
     ...                        engine="duckdb").rows()
     [(4, 0.5, 0.5)]
     """
-    used = _used({"y_true": y_true, "y_pred": y_pred, "y_score": y_score, "sample_weight": sample_weight, "by": by})
+    call = Call.of(locals())
     intervals = None if ci is None else {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed,
                                          "row_id": row_id}  # fmt: skip
-    with open_engine(source, engine, con, spark) as opened:
-        dtypes = opened.dtypes([c for c in (*used, row_id) if c is not None])
-        request = _resolve(
-            dtypes,
-            metrics,
-            y_true=y_true,
-            y_pred=y_pred,
-            y_score=y_score,
-            labels=labels,
-            sample_weight=sample_weight,
-            by=as_tuple(by),
-            zero_division=zero_division,
-            nulls=nulls,
-            outputs=(),
-            intervals=intervals,
-        )
-        check_row_id(request.plan, {name: _kind(dtype) for name, dtype in dtypes.items()}, opened.null_rows)
+    with _opened(call, metrics, zero_division=zero_division, intervals=intervals) as (opened, request):
         result = opened.multiclass(request)
         _raise_for_invalid(result, request, nulls, opened, rows_used=True)
-    result = result.drop([c.name for c in request.plan.checks])
-    return result.sort(list(request.by), nulls_last=True) if request.by else result
+    return per_group(result, request.plan, request.by)
 
 
 _REPORT_METRICS = [f"{m}_{a}" for a in ("micro", "macro", "weighted") for m in ("precision", "recall", "f1")]
@@ -379,23 +354,18 @@ _RANKING_METRICS += [f"average_precision_{a}" for a in ("macro", "weighted", "mi
 def _table(kind: str, metrics: MetricsArg, arguments: dict[str, Any]) -> pl.DataFrame:
     """The class report, the class table or the confusion matrix of a call's validated ``arguments``, after
     raising for invalid rows."""
-    source, engine, con, spark, nulls = (arguments[k] for k in ("source", "engine", "con", "spark", "nulls"))
-    columns = {k: arguments.get(k) for k in ("y_true", "y_pred", "y_score", "labels", "sample_weight", "by")}
-    columns["zero_division"] = arguments.get("zero_division")
+    call = Call.of(arguments)
     outputs = {
         "report": ("class", "precision", "recall", "f1_score", "support", "roc_auc", "average_precision"),
         "classes": ("class", *CLASS_TABLE),
         "confusion": ("y_true", "y_pred", "weight"),
     }[kind]
-    with open_engine(source, engine, con, spark) as opened:
-        dtypes = opened.dtypes([c for c in _used(columns) if c is not None])
-        by = as_tuple(columns.pop("by"))
-        request = _resolve(dtypes, metrics, by=by, nulls=nulls, outputs=outputs, **columns)
+    with _opened(call, metrics, outputs=outputs, zero_division=arguments.get("zero_division")) as (opened, request):
         result = opened.class_table(kind, request)
         checks = [c.name for c in request.plan.checks]
         # Each row repeats its group's check counts: one row per group.
-        once = result.select(*by, *checks).unique(subset=list(by) or None)
-        _raise_for_invalid(once, request, nulls, opened, rows_used=False)
+        once = result.select(*call.by, *checks).unique(subset=list(call.by) or None)
+        _raise_for_invalid(once, request, call.nulls, opened, rows_used=False)
     no_class = kind != "confusion" and not (result["fm_order"] < AVERAGE_ROWS).any()
     if result.height == 0 or no_class or (kind == "confusion" and result["y_true"].is_null().all()):
         raise ValueError("no rows to evaluate")

@@ -15,8 +15,9 @@ import polars as pl
 
 from framemetrics.columns import resolve_curve
 from framemetrics.engines import open_engine
-from framemetrics.evaluation import check_schema
 from framemetrics.report.shared import POSITIVES_SQUARED, shared_results
+from framemetrics.request import Call
+from framemetrics.request.call import check_schema
 from framemetrics.sources import Source
 
 __all__ = [
@@ -183,7 +184,8 @@ def collect(
 ) -> ReportData:
     """Run every query of the report (see :func:`framemetrics.evaluation_report` for the parameters)."""
     started = time.perf_counter()
-    by = tuple(by)
+    call = Call.of(locals())
+    by = call.by
     low, high = score_range(source, y_score, engine, con)
     probabilities = low is not None and high is not None and low >= 0 and high <= 1
     notes = []
@@ -191,12 +193,8 @@ def collect(
         metrics = [m for m in REPORT_METRICS if probabilities or m not in _PROBABILITY_ONLY]
     if not probabilities:
         notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
-    scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
-    scored |= {"neg_label": neg_label, "nulls": nulls, "engine": engine, "con": con}
     bins = {10: True, HISTOGRAM_BINS: False} if probabilities else {}
-    shared = shared_results(
-        source, by=by, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins, **scored
-    )
+    shared = shared_results(call, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins)
     squares = f"fm_{POSITIVES_SQUARED}"
     overall = shared.level(shared.metrics, 0).drop(squares)
     segments = shared.level(shared.metrics, 1).drop(squares) if by else None

@@ -75,14 +75,11 @@ def collect_multiclass(
     if y_pred is None:
         notes.append("Predicted classes are the argmax of the scores (ties: the first class).")
     shown = largest_segments(segments, by, max_segments, notes)
-    classes = class_table(source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None})
-    matrices = multiclass_confusion_matrix(
-        source, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None}
-    )
+    predicted = {k: v for k, v in common.items() if k != "y_score" or y_pred is None}  # else the argmax of y_score
+    classes = class_table(source, **predicted)
+    matrices = multiclass_confusion_matrix(source, **predicted)
     if by:
-        per_segment = multiclass_confusion_matrix(
-            source, by=by, **{k: v for k, v in common.items() if k != "y_score" or y_pred is None}
-        )
+        per_segment = multiclass_confusion_matrix(source, by=by, **predicted)
         matrices = stack(matrices, per_segment, by, shown[:CONFUSION_SEGMENTS])
     else:
         matrices = matrices.with_columns(segment=pl.lit(OVERALL))
@@ -95,25 +92,11 @@ def collect_multiclass(
     if len(classes) > len(classes_shown):
         notes.append(f"The curves show the {len(classes_shown)} largest of {len(classes)} classes.")
     return report_data(
-        source,
-        started,
-        title=title or f"Evaluation of the classes of {y_true}",
-        engine=engine,
-        by=by,
-        overall=overall,
-        segments=segments,
-        shown=shown,
-        roc=roc,
-        pr=pr,
-        calibration=None,
-        distribution=None,
-        max_points=max_points,
-        notes=notes,
-        task="multiclass",
-        classes=classes,
-        confusion=matrices.with_columns(pl.col("y_true", "y_pred").cast(pl.String)),
-        classes_shown=classes_shown,
-    )
+        source, started, title=title or f"Evaluation of the classes of {y_true}", engine=engine, by=by,
+        overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=None, distribution=None,
+        max_points=max_points, notes=notes, task="multiclass", classes=classes,
+        confusion=matrices.with_columns(pl.col("y_true", "y_pred").cast(pl.String)), classes_shown=classes_shown,
+    )  # fmt: skip
 
 
 def _by_class(points: pl.DataFrame, shown: tuple[str, ...]) -> pl.DataFrame:

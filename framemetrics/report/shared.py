@@ -19,16 +19,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from framemetrics.calibration import prepare_calibration
 from framemetrics.columns import Prepared, input_columns, prepare_metrics
 from framemetrics.core.curves import CURVES
 from framemetrics.core.plan import Plan
-from framemetrics.engines import Backend, open_engine
-from framemetrics.evaluation import check_schema, raise_for_invalid
-from framemetrics.sources import Source
+from framemetrics.engines import Backend
+from framemetrics.request import Call
+from framemetrics.request.call import checked_columns, raise_for_invalid
 
 __all__ = ["POSITIVES_SQUARED", "REPORT_LEVEL", "Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
@@ -62,19 +61,10 @@ class Shared:
 
 
 def shared_results(
-    source: Source,
+    call: Call,
     *,
-    y_true: str,
-    y_score: str,
-    by: tuple[str, ...],
-    sample_weight: str | None,
     metrics: Sequence[str] | dict[str, dict[str, Any]],
     threshold: float,
-    pos_label: Any,
-    neg_label: Any,
-    nulls: str,
-    engine: str,
-    con: duckdb.DuckDBPyConnection | None,
     max_points: int,
     calibration_bins: Mapping[int, bool] | None = None,
 ) -> Shared:
@@ -85,9 +75,10 @@ def shared_results(
     at :data:`REPORT_LEVEL` beside it; ``fm_sum_pos_sq``, the squared weight
     of the positives (:data:`POSITIVES_SQUARED`), follows the metrics.
 
-    The parameters are those of :func:`framemetrics.evaluate` (``metrics``
-    a list or dict) and ``max_points`` of :func:`framemetrics.roc_curve`;
-    ``engine`` is ``"polars"`` or ``"duckdb"``. Invalid rows raise as in
+    ``call`` holds the columns, groups and engine (``"polars"`` or
+    ``"duckdb"``); ``metrics`` and ``threshold`` are those of
+    :func:`framemetrics.evaluate` (``metrics`` a list or dict), ``max_points``
+    that of :func:`framemetrics.roc_curve`. Invalid rows raise as in
     :func:`framemetrics.evaluate`, before any curve is computed.
     ``calibration_bins`` maps numbers of bins to whether the calibration
     curve is wanted per segment too (else over all rows alone): one query
@@ -96,30 +87,24 @@ def shared_results(
     Examples
     --------
     >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.1, 0.3]})
-    >>> out = shared_results(df, y_true="y", y_score="p", by=("g",), sample_weight=None, metrics=["roc_auc_score"],
-    ...                      threshold=0.5, pos_label=1, neg_label=None, nulls="error", engine="duckdb", con=None,
-    ...                      max_points=100)
+    >>> call = Call(df, y_true="y", y_score="p", by=("g",), engine="duckdb")
+    >>> out = shared_results(call, metrics=["roc_auc_score"], threshold=0.5, max_points=100)
     >>> out.level(out.metrics, 1)["roc_auc_score"].to_list(), out.level(out.metrics, 0)["roc_auc_score"].item()
     ([1.0, 0.0], 0.5)
     """
-    scored = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "pos_label": pos_label}
-    scored["neg_label"] = neg_label
     requested = list(metrics)
     anchored = metrics if _STAGE_ANCHOR in requested else _with_anchor(metrics)
-    prepared = prepare_metrics(
-        anchored, threshold=threshold, by=by, nulls=nulls, y_true=y_true, y_pred=None, y_score=y_score,
-        sample_weight=sample_weight, pos_label=pos_label, neg_label=neg_label, zero_division=None, bins=None,
-        ci=REPORT_LEVEL, ci_method="own",
-    )  # fmt: skip
+    prepared = prepare_metrics(anchored, threshold=threshold, by=call.by, nulls=call.nulls, y_pred=None,
+                               zero_division=None, ci=REPORT_LEVEL, ci_method="own", **call.columns())  # fmt: skip
     banded = replace(prepared.resolved, plan=prepared.resolved.plan.exposing([POSITIVES_SQUARED]))
     prepared = replace(prepared, resolved=banded)
     per_segment = calibration_bins or {}
-    bins = _calibration_plans(per_segment, **scored)
-    with open_engine(source, engine, con) as opened:
-        result, curves, calibration, level = _levels(opened, prepared, by, nulls, max_points, per_segment, bins)
+    bins = _calibration_plans(per_segment, **call.columns())
+    with call.open() as opened:
+        result, curves, calibration, level = _levels(opened, prepared, call.nulls, max_points, per_segment, bins)
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR, f"{_STAGE_ANCHOR}_low", f"{_STAGE_ANCHOR}_high"]
     checks = [c.name for c in prepared.resolved.plan.checks]
-    return Shared(result.drop(checks, *hidden), curves, calibration, by, level)
+    return Shared(result.drop(checks, *hidden), curves, calibration, call.by, level)
 
 
 _Results = tuple[pl.DataFrame, dict[str, pl.DataFrame], dict[int, pl.DataFrame], str]
@@ -128,7 +113,6 @@ _Results = tuple[pl.DataFrame, dict[str, pl.DataFrame], dict[int, pl.DataFrame],
 def _levels(
     opened: Backend,
     prepared: Prepared,
-    by: tuple[str, ...],
     nulls: str,
     max_points: int,
     per_segment: Mapping[int, bool],
@@ -139,11 +123,9 @@ def _levels(
 
     Invalid rows raise from the all-rows level, before any curve is computed.
     """
-    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
-    kinds = opened.kinds()
-    check_schema(plan, roles, by, kinds, thresholded)
-    level = level_name(kinds)
-    columns = input_columns(opened.ns, opened.column, plan, roles, thresholded, prepared.threshold)
+    plan, roles, by = prepared.resolved.plan, prepared.resolved.roles, prepared.by
+    columns = checked_columns(opened, prepared)
+    level = level_name(opened.kinds())
     with opened.shared_stage(plan, columns, by, prepared.drop, level) as stage:
         result = opened.metrics(plan, columns, by, prepared.drop, stage, level)
         raise_for_invalid(result.filter(pl.col(level) == 0) if by else result, plan, roles, nulls, opened)
@@ -189,5 +171,3 @@ def _with_anchor(metrics: Sequence[str] | dict[str, dict[str, Any]]) -> Sequence
     if isinstance(metrics, dict):
         return {**metrics, _STAGE_ANCHOR: {}}
     return [*metrics, _STAGE_ANCHOR]
-
-

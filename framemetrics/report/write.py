@@ -10,12 +10,12 @@ import duckdb
 
 from framemetrics.columns import By, as_tuple
 from framemetrics.core.errors import ArgumentError
-from framemetrics.engines import open_engine
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
 from framemetrics.report.multiclass import collect_multiclass
 from framemetrics.report.page import render_page
 from framemetrics.report.plots import figures
-from framemetrics.request import validated
+from framemetrics.request import Call, validated
+from framemetrics.request.call import forward
 from framemetrics.sources import Source
 from framemetrics.tasks import infer_task, task_from_arguments
 
@@ -114,41 +114,17 @@ def evaluation_report(
     >>> "ROC curve" in path.read_text()
     True
     """
+    arguments = dict(locals())
     if engine == "spark":
         raise ArgumentError("the report runs on Polars or DuckDB: compute on Spark with fm.evaluate and fm.roc_curve")
-    if task is None:
-        task = task_from_arguments(y_score=y_score, labels=labels, metrics=metrics)
-    if task is None and y_score is None:
-        with open_engine(source, engine, con) as opened:
-            task = infer_task(opened, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
-                              neg_label=neg_label)  # fmt: skip
+    if task is None:  # with a score column, binary unless the arguments tell (the report reads no list of scores)
+        scored = y_score is not None
+        task = task_from_arguments(y_score, labels, metrics) if scored else infer_task(Call.of(arguments), metrics)
     if task == "multiclass":
-        data = collect_multiclass(
-            source, y_true=y_true, y_pred=y_pred, y_score=y_score, labels=labels, by=as_tuple(by),
-            sample_weight=sample_weight, metrics=metrics, nulls=nulls, engine=engine, con=con, title=title,
-            max_points=max_points, max_segments=max_segments,
-        )  # fmt: skip
-        return _write(data, output)
+        return _write(forward(collect_multiclass, arguments, by=as_tuple(by)), output)
     if task not in (None, "binary") or not isinstance(y_score, str):
         raise ArgumentError("the report evaluates classifiers: a binary one needs y_score= (one score column)")
-    data = collect(
-        source,
-        y_true=y_true,
-        y_score=y_score,
-        by=as_tuple(by),
-        sample_weight=sample_weight,
-        metrics=metrics,
-        threshold=threshold,
-        pos_label=pos_label,
-        neg_label=neg_label,
-        nulls=nulls,
-        engine=engine,
-        con=con,
-        title=title,
-        max_points=max_points,
-        max_segments=max_segments,
-    )
-    return _write(data, output)
+    return _write(forward(collect, arguments, by=as_tuple(by)), output)
 
 
 def _write(data: ReportData, output: str | Path) -> Path:
