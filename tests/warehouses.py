@@ -129,10 +129,7 @@ def datafusion() -> Iterator[Warehouse]:
 
 @contextmanager
 def spark() -> Iterator[Warehouse]:
-    """A Spark session, local[2], bound to 127.0.0.1, its UI off, a driver of 4 GB; its JVM compiles with the client
-    compiler (C1) alone and collects with the serial collector: the tests' time goes to planning statements, whose
-    code C2 would spend more CPU compiling than it saves on two cores (the first COCO script of
-    ``test_detection_warehouses.py``: 72 s of the JVM's CPU time with C2, 47 s without, measured)."""
+    """A Spark session, local[2], bound to 127.0.0.1, its UI off, a driver of 4 GB."""
     from pyspark.sql import SparkSession
 
     session = (
@@ -143,7 +140,6 @@ def spark() -> Iterator[Warehouse]:
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.driver.memory", "4g")  # Clopper-Pearson's and the bootstrap's plans outgrow the default 1g
-        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
         .getOrCreate()
     )
 
