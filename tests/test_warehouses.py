@@ -5,7 +5,9 @@ session (:mod:`warehouses`); every case writes its SQL with ``dialect=``,
 runs it there and compares every group, every column, with the same SQL run
 on DuckDB (which the rest of the suite compares with scikit-learn), to
 1e-9. Each frame has a group of invalid rows, whose metrics are null on
-every engine, and a null group, sorted last.
+every engine, and a null group, sorted last. Spark, which plans each
+statement for seconds, runs each stage once: the cases of
+:data:`_SPARK_ONCE` run there through the ``engine="spark"`` entry points.
 """
 
 from __future__ import annotations
