@@ -7,7 +7,8 @@ on DuckDB (which the rest of the suite compares with scikit-learn), to
 1e-9. Each frame has a group of invalid rows, whose metrics are null on
 every engine, and a null group, sorted last. Spark, which plans each
 statement for seconds, runs each stage once: the cases of
-:data:`_SPARK_ONCE` run there through the ``engine="spark"`` entry points.
+:data:`_SPARK_ONCE` are left to the ``engine="spark"`` entry points and
+to ROC's thinning.
 """
 
 from __future__ import annotations
