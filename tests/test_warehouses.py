@@ -5,10 +5,7 @@ session (:mod:`warehouses`); every case writes its SQL with ``dialect=``,
 runs it there and compares every group, every column, with the same SQL run
 on DuckDB (which the rest of the suite compares with scikit-learn), to
 1e-9. Each frame has a group of invalid rows, whose metrics are null on
-every engine, and a null group, sorted last. Spark, which plans each
-statement for seconds, runs each stage once: the cases of
-:data:`_SPARK_ONCE` are left to the ``engine="spark"`` entry points and
-to ROC's thinning.
+every engine, and a null group, sorted last.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import duckdb
 import numpy as np
 import polars as pl
 import pytest
-from warehouses import WAREHOUSES, Warehouse
+from warehouses import Warehouse
 
 import framemetrics as fm
 from framemetrics.core.intervals import PROPORTIONS
@@ -281,28 +278,7 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-# Spark plans each statement for seconds: it runs a stage once. The stages of these cases run on Spark in
-# test_engine_spark_returns_the_duckdb_frame (the entry point named, from a Spark DataFrame and from a table name), the
-# curves' thinning in "roc_curve, 4 points", an invalid group's nulls in the other cases.
-_SPARK_ONCE = {
-    "roc_curve",  # roc_curve
-    "precision_recall_curve, 4 points",
-    "det_curve, 4 points",
-    "calibration curve",  # calibration_curve
-    "compare_auc",  # compare_auc
-    "regression metrics",  # evaluate, regression
-    "multiclass metrics, weighted",  # evaluate_multiclass
-    "bootstrap",  # bootstrap
-}
-_WAREHOUSE_CASES = [
-    pytest.param(name, case, id=f"{name}-{case}")
-    for name in WAREHOUSES
-    for case in CASES
-    if not (name == "spark" and case in _SPARK_ONCE)
-]
-
-
-@pytest.mark.parametrize(("warehouse", "case"), _WAREHOUSE_CASES, indirect=["warehouse"])
+@pytest.mark.parametrize("case", list(CASES))
 def test_warehouse_sql_equals_duckdb_per_group(loaded, reference_engine, case):
     expected = reference_engine.sql(CASES[case]("duckdb")).pl()
     got = loaded.run(CASES[case](loaded.dialect))
