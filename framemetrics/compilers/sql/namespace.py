@@ -93,6 +93,10 @@ class SqlNamespace(Namespace):
         return exp.cast(x, exp.DataType.Type.DOUBLE)
 
     def to_int(self, x: exp.Expression) -> exp.Expression:
+        """An integer literal stays one (a cast constant, repeated in each branch of the multiclass unpivot, made
+        DuckDB's one-vs-rest AUC 25 % slower at 1e7 rows x 10 classes); anything else is cast to ``BIGINT``."""
+        if isinstance(x, exp.Literal) and x.is_int:
+            return x
         return exp.cast(x, exp.DataType.Type.BIGINT)
 
     def _value(self, x: Any) -> exp.Expression:

@@ -537,7 +537,7 @@ WITH fm_input AS (
         fm_g0,
         true_index,
         sample_weight,
-        CAST(0 AS BIGINT) AS column_index,
+        0 AS column_index,
         s_0 AS y_score,
         true_index = 0 AS is_pos
       FROM fm_input
@@ -555,7 +555,7 @@ WITH fm_input AS (
         fm_g0,
         true_index,
         sample_weight,
-        CAST(1 AS BIGINT) AS column_index,
+        1 AS column_index,
         s_1 AS y_score,
         true_index = 1 AS is_pos
       FROM fm_input
@@ -574,7 +574,7 @@ WITH fm_input AS (
       fm_g0,
       true_index,
       sample_weight,
-      CAST(2 AS BIGINT) AS column_index,
+      2 AS column_index,
       s_2 AS y_score,
       true_index = 2 AS is_pos
     FROM fm_input
