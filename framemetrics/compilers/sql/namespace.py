@@ -127,10 +127,10 @@ class SqlNamespace(Namespace):
         return exp.func("isfinite", x)
 
     def case(self, branches: list[tuple[Any, Any]], otherwise: Any) -> exp.Expression:
-        case = exp.Case()
-        for condition, value in branches:
-            case = case.when(self._value(condition), self._value(value))
-        return case.else_(self._value(otherwise))
+        """Each branch copied once (``Case.when`` copies the whole ``CASE`` at each branch: quadratic, 2.5 s for
+        the bootstrap's 200-branch choices)."""
+        ifs = [exp.If(this=self._value(c).copy(), true=self._value(v).copy()) for c, v in branches]
+        return exp.Case(ifs=ifs, default=self._value(otherwise).copy())
 
     def coalesce(self, *values: Any) -> exp.Expression:
         first, *rest = (self._value(v) for v in values)
