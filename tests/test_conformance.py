@@ -30,7 +30,6 @@ matrix stage x backend on the edge-case groups.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -327,12 +326,7 @@ def _no_score(args: dict) -> dict:
 
 # -- the matrix: stage x backend, its known disagreements and its cost -----------------------------------------------
 
-# The whole matrix costs minutes (Spark plans each statement for seconds, Clopper-Pearson's nested Beta quantiles
-# for over ten on ClickHouse, DataFusion and Spark); by default Spark runs a few stages and the Beta quantiles run on
-# PostgreSQL only. FM_CONFORMANCE=full runs every case.
-FULL = os.environ.get("FM_CONFORMANCE") == "full"
-SPARK_STAGES = ("cells, thresholded", "roc_curve, 8 points")
-_COSTLY = {("Clopper-Pearson", w) for w in ("spark", "clickhouse", "datafusion")}
+# Every stage runs on every backend (Spark's share of the matrix, about a minute, on the worker that holds Spark).
 
 _TOTALS = (
     "DataFusion: at weights ~1e300 (group w1e+300) the curve's last cells tn (and fn) are 2.4e285 and -2.4e285 "
@@ -357,9 +351,6 @@ def _case(name: str, backend: str) -> object:
     marks = []
     if (name, backend) in XFAIL:
         marks.append(pytest.mark.xfail(strict=True, reason=XFAIL[name, backend]))
-    slow = (backend == "spark" and name not in SPARK_STAGES) or (name, backend) in _COSTLY
-    if slow and not FULL:
-        marks.append(pytest.mark.skip(reason="costly on this engine: FM_CONFORMANCE=full runs it"))
     return pytest.param(name, backend, id=f"{name}-{backend}", marks=marks)
 
 
@@ -449,8 +440,6 @@ def test_a_nan_score_raises_the_same_error_on_both_engines(nulls):
 
 def test_a_nan_score_raises_the_same_error_on_spark(request):
     """engine="spark" reports the invalid rows with the message of the other engines."""
-    if not FULL:
-        pytest.skip("costly on this engine: FM_CONFORMANCE=full runs it")
     session = _warehouse(request.getfixturevalue("engines"), "spark").session
     messages = []
     for source, engine in (
@@ -471,8 +460,6 @@ def _checks_sql(dialect: str) -> str:
 def test_the_sql_checks_count_the_same_invalid_rows(backend, request):
     """The SQL text cannot raise: with checks=True it counts the invalid rows of each group (the nan group's NaN) and
     nulls that group's metrics, the same on every warehouse as on DuckDB."""
-    if backend == "spark" and not FULL:
-        pytest.skip("costly on this engine: FM_CONFORMANCE=full runs it")
     want = _duckdb().sql(_checks_sql("duckdb")).pl()
     invalid = [c for c in want.columns if c.startswith("invalid")]
     assert invalid, want.columns
