@@ -20,6 +20,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import ROW_KEY
 from framemetrics.engines.base import Backend, Tables
 from framemetrics.sources import Source, open_polars, schema
+from framemetrics.stages import group_keys
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
@@ -36,10 +37,6 @@ _CLASS_TABLES = {
     "classes": classes.class_rows_table,
     "confusion": classes.confusion_table,
 }
-
-
-def _keys(by: tuple[str, ...]) -> list[str]:
-    return [f"fm_g{i}" for i in range(len(by))]
 
 
 def _levels(by: tuple[str, ...], level: str | None) -> list[tuple[str, ...]]:
@@ -102,7 +99,7 @@ class PolarsBackend(Backend):
         shared = []
         for groups in _levels(by, level):
             rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
-            stage = stages.shared_stage(rows, plan, _keys(groups), plan_rows(plan))
+            stage = stages.shared_stage(rows, plan, group_keys(groups), plan_rows(plan))
             shared.append(stage.lazy.collect(optimizations=NO_SHARED_SCANS).lazy())
         yield shared
 
@@ -124,7 +121,7 @@ class PolarsBackend(Backend):
         self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, stage: pl.LazyFrame | None
     ) -> pl.DataFrame:
         """The stage :func:`framemetrics.stages.statistics.metrics_table` of one level, sorted by group."""
-        keys = _keys(by)
+        keys = group_keys(by)
         extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
         rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop, extra=extra))
         # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
@@ -143,7 +140,7 @@ class PolarsBackend(Backend):
 
     def checks(self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
         rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop))
-        return stages.checks_table(rows, plan, _keys(by), plan_rows(plan, group_means=True)).collect()
+        return stages.checks_table(rows, plan, group_keys(by), plan_rows(plan, group_means=True)).collect()
 
     def curve(
         self,
@@ -178,7 +175,7 @@ class PolarsBackend(Backend):
         x, bins = plan_rows(plan), []
         for groups in _levels(by, level):
             rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
-            binned = calibration_bins(rows, x, _keys(groups), groups, n_bins)
+            binned = calibration_bins(rows, x, group_keys(groups), groups, n_bins)
             bins.append(binned.lazy.sort([*groups, "bin"], nulls_last=True))
         return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
 
@@ -189,7 +186,7 @@ class PolarsBackend(Backend):
         second = {"y_score_2": columns["y_score_2"]}
         data = PolarsFrame(canonical_frame(self.opened, plan, scored, by, drop_nulls=drop, extra=second))
         counts = check_counts(plan.checks, POLARS, plan.pos_label, plan.neg_label)
-        return paired_test(data, _keys(by), by, plan_rows(plan), counts, z).collect()
+        return paired_test(data, group_keys(by), by, plan_rows(plan), counts, z).collect()
 
     def multiclass(self, request: Any) -> pl.DataFrame:
         plan, by = request.plan, request.by
@@ -213,7 +210,7 @@ class PolarsBackend(Backend):
     def _class_input(self, request: Any) -> PolarsFrame:
         """``fm_input`` of a multiclass ``request``: its rows without those holding a null where it drops them."""
         raw = PolarsFrame(request.polars_input(self.opened))
-        keys = _keys(request.by)
+        keys = group_keys(request.by)
         required = [c for c in raw.columns if c not in keys] if request.drop_nulls else []
         return classes.input_stage(raw, request.plan, required)
 

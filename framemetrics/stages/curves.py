@@ -23,6 +23,7 @@ from framemetrics.core.curves import COUNTS, Curve, curve_column, curve_outputs
 from framemetrics.core.frame import Frame, Table
 from framemetrics.core.plan import Plan
 from framemetrics.core.statistics import Rows
+from framemetrics.stages import group_keys
 from framemetrics.stages.curve_stage import curve_stage
 from framemetrics.stages.statistics import checks_table
 
@@ -173,7 +174,7 @@ def curve_table(
     >>> table.frame.collect().sort(list(table.order), descending=True)["tpr"].to_list()
     [0.0, 0.5, 0.5, 1.0, 1.0]
     """
-    keys = [f"fm_g{i}" for i in range(len(by))]
+    keys = group_keys(by)
     if stage is None:
         points = curve_stage(rows, keys, x, points=True)
     elif drop is not False:

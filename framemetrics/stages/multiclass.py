@@ -39,6 +39,7 @@ from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.plan import Plan
 from framemetrics.core.registry import PER_CLASS, RANK_PER_CLASS
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
+from framemetrics.stages import group_keys
 from framemetrics.stages.cells import cells as cells_stage
 from framemetrics.stages.curve_stage import curve_stage
 from framemetrics.stages.curves import curve_points
@@ -63,17 +64,6 @@ __all__ = [
 ]
 
 Expr = Any
-
-
-def group_keys(by: Sequence[str]) -> list[str]:
-    """The stages' names of the group columns ``by``.
-
-    Examples
-    --------
-    >>> group_keys(["country", "month"])
-    ['fm_g0', 'fm_g1']
-    """
-    return [f"fm_g{i}" for i in range(len(by))]
 
 
 def _join(left: Frame, right: Frame, keys: Sequence[str], how: str = "left") -> Frame:
