@@ -14,6 +14,7 @@ from framemetrics.core.intervals import has_own_interval
 from framemetrics.report.collect import HISTOGRAM_BINS, collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
+from framemetrics.request import Call
 
 RNG = np.random.default_rng(11)
 N = 600
@@ -32,7 +33,7 @@ FRAME = pl.DataFrame(
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 def test_the_multiclass_report_holds_the_library_numbers(engine):
-    data = collect_multiclass(FRAME, y_true="species", y_score=LABELS, by=("zoo",), engine=engine, max_segments=2)
+    data = collect_multiclass(Call(FRAME, y_true="species", y_score=LABELS, by=("zoo",), engine=engine), max_segments=2)
     metrics = [*MULTICLASS_REPORT_METRICS, "log_loss", "roc_auc_ovr", "average_precision_macro"]
     assert_frame_equal(data.overall, fm.evaluate(FRAME, y_true="species", y_score=LABELS, metrics=metrics))
     want = fm.evaluate(FRAME, y_true="species", y_score=LABELS, metrics=metrics, by="zoo")
@@ -105,7 +106,7 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
     frame = pl.DataFrame(rows, schema=["g", "y", "p", "w"], orient="row")
     assume(frame["w"].sum() > 0)
     columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "engine": engine}
-    data = collect(frame, by=("g",), max_points=8, max_segments=3, **columns)
+    data = collect(Call(frame, by=("g",), **columns), max_points=8, max_segments=3)
     metrics = list(data.metrics)
     assert_frame_equal(data.overall, _library(frame, metrics, **columns), rel_tol=1e-12, abs_tol=1e-12)
     want = _library(frame, metrics, by="g", **columns)
@@ -130,7 +131,7 @@ def test_a_column_named_like_the_report_level_changes_nothing(engine):
         }
     )
     columns = {"y_true": "y", "y_score": "p", "engine": engine}
-    data = collect(frame, by=("fm_level",), **columns)
+    data = collect(Call(frame, by=("fm_level",), **columns))
     assert_frame_equal(data.segments, _library(frame, list(data.metrics), by="fm_level", **columns))
     assert_frame_equal(data.overall, _library(frame, list(data.metrics), **columns))
 
@@ -167,7 +168,7 @@ def test_the_roc_band_is_wilsons_interval_of_the_tpr_at_each_point(engine, weigh
     rng = np.random.default_rng(4)
     frame = pl.DataFrame({"g": rng.choice(["a", "b"], 300), "y": rng.integers(0, 2, 300), "p": rng.random(300).round(2),
                           "w": rng.integers(1, 4, 300) / 2})  # fmt: skip
-    data = collect(frame, y_true="y", y_score="p", by=("g",), sample_weight="w" if weighted else None, engine=engine,
+    data = collect(Call(frame, y_true="y", y_score="p", by=("g",), sample_weight="w" if weighted else None, engine=engine),
                    max_points=20)  # fmt: skip
     positives = frame.filter(pl.col("y") == 1).with_columns(w=pl.col("w") if weighted else pl.lit(1.0))
     squares = {"all": (positives["w"] ** 2).sum()} | {

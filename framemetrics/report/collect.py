@@ -165,28 +165,28 @@ def source_size(source: Source) -> tuple[str, int | None]:
 
 
 def collect(
-    source: Source,
+    call: Call,
     *,
-    y_true: str,
-    y_score: str,
-    by: Sequence[str] = (),
-    sample_weight: str | None = None,
     metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
     threshold: float = 0.5,
-    pos_label: Any = 1,
-    neg_label: Any = None,
-    nulls: str = "error",
-    engine: str = "duckdb",
-    con: duckdb.DuckDBPyConnection | None = None,
     title: str | None = None,
     max_points: int = 1000,
     max_segments: int = 8,
 ) -> ReportData:
-    """Run every query of the report (see :func:`framemetrics.evaluation_report` for the parameters)."""
+    """Run every query of a binary classifier's report: the ``call``'s columns and engine, the report's options.
+
+    See :func:`framemetrics.evaluation_report` for the parameters.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.4, 0.3]})
+    >>> collect(Call(df, y_true="y", y_score="p")).overall["roc_auc_score"].item()
+    1.0
+    """
     started = time.perf_counter()
-    call = Call.of(locals())
-    by = call.by
-    low, high = score_range(source, y_score, engine, con)
+    source, y_true, y_score, by, engine = call.source, call.y_true, call.y_score, call.by, call.engine
+    low, high = score_range(source, y_score, engine, call.con)
     probabilities = low is not None and high is not None and low >= 0 and high <= 1
     notes = []
     if metrics is None:

@@ -6,14 +6,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from framemetrics.curves import precision_recall_curve, roc_curve
 from framemetrics.evaluation import evaluate
 from framemetrics.multiclass.api import class_table, multiclass_confusion_matrix
 from framemetrics.report.collect import OVERALL, ReportData, largest_segments, report_data, stack
-from framemetrics.sources import Source
+from framemetrics.request import Call
 
 __all__ = ["MULTICLASS_REPORT_METRICS", "collect_multiclass"]
 
@@ -29,18 +28,9 @@ CONFUSION_SEGMENTS = 3  # heatmaps of the largest segments, beside the whole dat
 
 
 def collect_multiclass(
-    source: Source,
+    call: Call,
     *,
-    y_true: str,
-    y_pred: str | None = None,
-    y_score: str | Sequence[str] | None = None,
-    labels: Sequence[Any] | None = None,
-    by: Sequence[str] = (),
-    sample_weight: str | None = None,
     metrics: Sequence[str] | dict[str, dict[str, Any]] | None = None,
-    nulls: str = "error",
-    engine: str = "duckdb",
-    con: duckdb.DuckDBPyConnection | None = None,
     title: str | None = None,
     max_points: int = 1000,
     max_segments: int = 8,
@@ -56,18 +46,25 @@ def collect_multiclass(
     --------
     >>> frame = pl.DataFrame({"y": ["a", "b", "c", "a", "b"], "a": [0.6, 0.2, 0.1, 0.3, 0.5],
     ...                       "b": [0.3, 0.5, 0.3, 0.3, 0.4], "c": [0.1, 0.3, 0.6, 0.4, 0.1]})
-    >>> data = collect_multiclass(frame, y_true="y", y_score=["a", "b", "c"])
+    >>> data = collect_multiclass(Call(frame, y_true="y", y_score=["a", "b", "c"]))
     >>> data.classes["class"].to_list(), data.confusion.height, sorted(set(data.roc["segment"]))
     (['a', 'b', 'c'], 9, ['a', 'b', 'c'])
     """
     started = time.perf_counter()
-    by = tuple(by)
+    source, y_true, y_pred, y_score, by, engine = (
+        call.source,
+        call.y_true,
+        call.y_pred,
+        call.y_score,
+        call.by,
+        call.engine,
+    )
     scored = y_score is not None
     if metrics is None:
         metrics = [*MULTICLASS_REPORT_METRICS, *(_SCORED if scored else ())]
     common = {
-        "y_true": y_true, "y_pred": y_pred, "y_score": y_score, "labels": labels, "sample_weight": sample_weight,
-        "nulls": nulls, "engine": engine, "con": con,
+        "y_true": y_true, "y_pred": y_pred, "y_score": y_score, "labels": call.labels,
+        "sample_weight": call.sample_weight, "nulls": call.nulls, "engine": engine, "con": call.con,
     }  # fmt: skip
     overall = evaluate(source, task="multiclass", metrics=metrics, **common)
     segments = evaluate(source, task="multiclass", metrics=metrics, by=by, **common) if by else None

@@ -207,9 +207,9 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
 
     Examples
     --------
-    >>> from framemetrics.report.collect import collect
+    >>> from framemetrics.report.collect import Call, collect
     >>> df = pl.DataFrame({"y": [0, 1, 0, 1], "p": [0.1, 0.8, 0.4, 0.35]})
-    >>> page = render_page(collect(df, y_true="y", y_score="p"), {})
+    >>> page = render_page(collect(Call(df, y_true="y", y_score="p")), {})
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page
     (True, True)
     """

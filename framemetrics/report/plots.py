@@ -140,9 +140,9 @@ def figures(data: ReportData, bins: int) -> dict[str, str]:
     Examples
     --------
     >>> import framemetrics as fm
-    >>> from framemetrics.report.collect import collect
+    >>> from framemetrics.report.collect import Call, collect
     >>> df = pl.DataFrame({"y": [0, 1, 0, 1], "p": [0.1, 0.8, 0.4, 0.35]})
-    >>> sorted(figures(collect(df, y_true="y", y_score="p"), 10))
+    >>> sorted(figures(collect(Call(df, y_true="y", y_score="p")), 10))
     ['calibration', 'distribution', 'pr', 'roc']
     """
     if data.task == "multiclass":

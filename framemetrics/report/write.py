@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from framemetrics.columns import By, as_tuple
+from framemetrics.columns import By
 from framemetrics.core.errors import ArgumentError
 from framemetrics.report.collect import HISTOGRAM_BINS, ReportData, collect
 from framemetrics.report.multiclass import collect_multiclass
@@ -115,16 +115,17 @@ def evaluation_report(
     True
     """
     arguments = dict(locals())
+    call = Call.of(arguments)
     if engine == "spark":
         raise ArgumentError("the report runs on Polars or DuckDB: compute on Spark with fm.evaluate and fm.roc_curve")
     if task is None:  # with a score column, binary unless the arguments tell (the report reads no list of scores)
         scored = y_score is not None
-        task = task_from_arguments(y_score, labels, metrics) if scored else infer_task(Call.of(arguments), metrics)
+        task = task_from_arguments(y_score, labels, metrics) if scored else infer_task(call, metrics)
     if task == "multiclass":
-        return _write(forward(collect_multiclass, arguments, by=as_tuple(by)), output)
+        return _write(forward(collect_multiclass, arguments, call=call), output)
     if task not in (None, "binary") or not isinstance(y_score, str):
         raise ArgumentError("the report evaluates classifiers: a binary one needs y_score= (one score column)")
-    return _write(forward(collect, arguments, by=as_tuple(by)), output)
+    return _write(forward(collect, arguments, call=call), output)
 
 
 def _write(data: ReportData, output: str | Path) -> Path:
