@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 import pytest
@@ -48,8 +50,7 @@ def test_the_multiclass_report_holds_the_library_numbers(engine):
         data.roc.filter(pl.col("segment") == "cat")["tpr"].to_list()
         == roc.filter(pl.col("class") == "cat")["tpr"].to_list()
     )
-    by_support = data.classes.sort("support", descending=True, maintain_order=True)["class"].to_list()
-    assert data.classes_shown == tuple(by_support[:2])  # the largest classes
+    assert data.classes_shown == tuple(LABELS)  # every class, whatever max_segments
 
 
 def test_a_multiclass_report_is_written_with_its_figures(tmp_path):
@@ -184,3 +185,104 @@ def test_the_roc_band_is_wilsons_interval_of_the_tpr_at_each_point(engine, weigh
         got = data.positives_squared.filter(pl.col("segment") == segment)["positives_squared"].item()
         assert got == pytest.approx(squares[segment], rel=1e-12)
     assert roc_svg(data).count('class="band"') == data.roc["segment"].n_unique() == 3
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_header_states_every_input_that_changes_a_number(engine, tmp_path):
+    """Threshold, labels, weights and nulls (binary); the classes and the predicted class (multiclass)."""
+    frame = pl.DataFrame({"y": ["yes", "no", "yes", "no", None], "p": [0.9, 0.2, 0.4, 0.35, 0.5],
+                          "w": [1.0, 2.0, 1.0, 1.0, 1.0], "g": ["a", "a", "b", "b", "b"]})  # fmt: skip
+    page = fm.evaluation_report(frame, y_true="y", y_score="p", sample_weight="w", by="g", threshold=0.3,
+                                pos_label="yes", neg_label="no", nulls="drop", engine=engine,
+                                output=tmp_path / "b.html").read_text()  # fmt: skip
+    header = page[page.index('<p class="inputs"') : page.index("<h2>")]
+    for stated in ("Decision threshold", "y_score ≥ 0.3", "pos_label=&#x27;yes&#x27;, neg_label=&#x27;no&#x27;",
+                   "Weights:</span> column &#x27;w&#x27;", "nulls=&#x27;drop&#x27;", "y_true=&#x27;y&#x27;"):  # fmt: skip
+        assert stated in header, stated
+    default = fm.evaluation_report(frame.drop_nulls(), y_true="y", y_score="p", pos_label="yes", neg_label="no",
+                                   engine=engine, output=tmp_path / "d.html").read_text()  # fmt: skip
+    assert "y_score ≥ 0.5" in default and "none (each row counts 1)" in default and "nulls=&#x27;error&#x27;" in default
+    page = fm.evaluation_report(FRAME, y_true="species", y_score=LABELS, labels=LABELS, engine=engine,
+                                output=tmp_path / "m.html").read_text()  # fmt: skip
+    header = page[page.index('<p class="inputs"') : page.index("<h2>")]
+    assert "cat, dog, pig (labels=)" in header and "the argmax of the scores" in header
+    assert "threshold" not in header  # no threshold in a multiclass evaluation
+
+
+def _classes(n_classes: int, worst: int) -> tuple[pl.DataFrame, list[str]]:
+    """Scores of ``n_classes`` where class ``worst`` is the hardest to recall; the largest classes come first."""
+    rng = np.random.default_rng(5)
+    sizes = [60 - 2 * k for k in range(n_classes)]
+    y = np.repeat(np.arange(n_classes), sizes)
+    noise = rng.random((y.size, n_classes))
+    noise[np.arange(y.size), y] += np.where(y == worst, 0.05, 0.6 + 0.02 * y)
+    noise /= noise.sum(axis=1, keepdims=True)  # probabilities: the log loss of the report's defaults
+    names = [f"c{k}" for k in range(n_classes)]
+    frame = pl.DataFrame({"y": [names[k] for k in y], **{name: noise[:, k] for k, name in enumerate(names)}})
+    return frame, names
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_every_class_is_plotted_up_to_12_else_those_of_lowest_recall(engine):
+    """Ten classes: all ten curves (the worst, among the smallest, too). Fourteen: the twelve of lowest recall by
+    scikit-learn, named in a note."""
+    from sklearn.metrics import recall_score
+
+    frame, names = _classes(10, worst=8)
+    data = collect_multiclass(Call(frame, y_true="y", y_score=names, engine=engine), max_segments=3)
+    assert data.classes_shown == tuple(names) and sorted(set(data.roc["segment"])) == sorted(names)
+    assert not any("curves show" in note for note in data.notes)
+    frame, names = _classes(14, worst=13)
+    data = collect_multiclass(Call(frame, y_true="y", y_score=names, engine=engine))
+    predicted = [names[k] for k in frame.select(names).to_numpy().argmax(axis=1)]
+    recall = recall_score(frame["y"].to_list(), predicted, labels=names, average=None)
+    lowest = sorted(np.argsort(recall, kind="stable")[:12])
+    assert data.classes_shown == tuple(names[k] for k in lowest) and "c13" in data.classes_shown
+    assert set(data.roc["segment"]) == set(data.classes_shown)
+    assert f"The curves show the 12 classes of lowest recall of 14: {', '.join(data.classes_shown)}." in data.notes
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_confusion_counts_and_class_counts_read_as_counts(weighted, tmp_path):
+    """The heatmaps hold scikit-learn's confusion matrix, integers without weights (never 177.0000), with the
+    fewest decimals with weights; the class table's counts likewise."""
+    from sklearn.metrics import confusion_matrix
+
+    from framemetrics.report.plots import confusion_svg
+
+    rows = FRAME.with_columns(w=pl.Series([0.5, 1.0, 1.25, 2.0] * (N // 4)))
+    weights = rows["w"].to_numpy() if weighted else None
+    data = collect_multiclass(Call(rows, y_true="species", y_score=LABELS, sample_weight="w" if weighted else None))
+    predicted = [LABELS[k] for k in rows.select(LABELS).to_numpy().argmax(axis=1)]
+    matrix = confusion_matrix(rows["species"].to_list(), predicted, labels=LABELS, sample_weight=weights)
+    svg = confusion_svg(data).split("</svg>")[0]  # all rows
+    cells = re.findall(r'<text class="count"[^>]*>([^<]+)</text>', svg)
+    assert cells == [f"{v:,.4f}".rstrip("0").rstrip(".") for v in matrix.ravel()]
+    if not weighted:
+        assert cells == [f"{v:,}" for v in matrix.ravel().astype(int)]
+    page = fm.evaluation_report(rows, y_true="species", y_score=LABELS, sample_weight="w" if weighted else None,
+                                output=tmp_path / "m.html").read_text()  # fmt: skip
+    table = page[page.index('id="classes"') :]
+    support = matrix.sum(axis=1)
+    for value in support:
+        text = f"{value:,.4f}".rstrip("0").rstrip(".")
+        assert f">{text}</td>" in table
+    assert ".0000</td>" not in table
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_calibration_plot_shows_the_size_of_each_bin(engine, weighted):
+    """Beneath the reliability diagram, each bin's rows (its weight with weights), as scikit-learn bins them."""
+    from framemetrics.report.plots import calibration_svg
+
+    rng = np.random.default_rng(8)
+    frame = pl.DataFrame({"y": rng.integers(0, 2, 500), "p": rng.beta(1, 3, 500), "w": rng.integers(1, 5, 500) / 4})
+    data = collect(Call(frame, y_true="y", y_score="p", sample_weight="w" if weighted else None, engine=engine))
+    binids = np.searchsorted(np.linspace(0, 1, 11)[1:-1], frame["p"].to_numpy())  # scikit-learn's bins
+    sizes = np.bincount(binids, weights=frame["w"].to_numpy() if weighted else None, minlength=10)
+    svg = calibration_svg(data)
+    histogram = svg[svg.rindex('<g transform="translate(0 ') :]
+    shown = [f"{v:,.4f}".rstrip("0").rstrip(".") for v in sizes if v > 0]
+    assert re.findall(r'<text class="count"[^>]*>([^<]+)</text>', histogram) == shown
+    assert histogram.count("<rect") == len(shown) and ("Weight" if weighted else "Rows") in histogram

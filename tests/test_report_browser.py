@@ -59,7 +59,7 @@ def page(browser, tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_the_report_loads_with_no_console_errors_and_no_network(page):
-    tab, events, report = page
+    _, events, report = page
     assert events["console"] == []
     assert events["requests"] == [report.resolve().as_uri()]
 
@@ -141,7 +141,59 @@ def test_a_multiclass_report_draws_in_the_browser(browser, tmp_path):
     tab.screenshot(path=str(folder / "report-multiclass-1280.png"), full_page=True)
     assert errors == []
     assert tab.evaluate("document.documentElement.scrollWidth") <= 1280
-    for name in ("confusion", "roc", "pr"):
+    for name in ("roc", "pr"):
         assert tab.locator(f"#figure-{name} svg").bounding_box()["width"] > 300
+    assert tab.locator("#figure-confusion svg").count() == 3  # all rows, north, south
+    assert tab.locator("#figure-confusion svg").first.bounding_box()["width"] > 200
     assert tab.locator("#classes tbody tr").count() == 3
+    tab.close()
+
+
+def test_the_segment_table_fits_1280_px_with_its_intervals(page):
+    """Every default column of the binary report (4 segments, intervals beneath the values) is in view at 1,280 px:
+    the table does not scroll sideways in its box."""
+    tab, _, _ = page
+    assert tab.locator("#segments td .ci").count() > 10 and tab.locator("#segments svg.bar").count() > 10
+    for table in ("#overall", "#segments"):
+        box = tab.locator(table).locator("xpath=..")
+        width, room = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert width <= room, f"{table} is {width} px wide in a box of {room} px"
+    headers = tab.locator("#segments th")
+    assert headers.count() == 12  # the segment, n_rows and the ten default metrics
+    right = headers.evaluate_all("hs => hs.map(h => h.getBoundingClientRect().right)")
+    assert max(right) <= 1280
+    assert (
+        headers.nth(3).get_attribute("title") is None
+        and headers.nth(3).locator("span").get_attribute("title") == "roc_auc_score"
+    )
+
+
+def test_confusion_matrices_are_readable_with_counts(browser, tmp_path):
+    """Ten classes, three segments: every text of the heatmaps is 11 px or more as drawn, each cell shows its
+    share and its count as an integer (scikit-learn's confusion matrix)."""
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 10, 3000)
+    scores = rng.dirichlet(np.ones(10), 3000)
+    scores[np.arange(3000), y] += rng.random(3000)
+    scores /= scores.sum(axis=1, keepdims=True)
+    names = [f"class_{k}" for k in range(10)]
+    frame = pl.DataFrame({"zoo": rng.choice(["north", "south", "east"], 3000), "y": [names[k] for k in y],
+                          **{name: scores[:, k] for k, name in enumerate(names)}})  # fmt: skip
+    report = fm.evaluation_report(frame, y_true="y", y_score=names, labels=names, by="zoo",
+                                  output=tmp_path / "classes.html")  # fmt: skip
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    tab.goto(report.resolve().as_uri())
+    tab.wait_for_load_state("load")
+    folder = Path(os.environ.get("FRAMEMETRICS_SCREENSHOTS", tmp_path))
+    tab.locator("#figure-confusion").screenshot(path=str(folder / "report-confusion-1280.png"))
+    sizes = tab.locator("#figure-confusion svg text").evaluate_all(
+        "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a)"
+    )
+    assert len(sizes) > 400 and min(sizes) >= 11
+    counts = tab.locator("#figure-confusion svg").first.locator("text.count").all_text_contents()
+    matrix = confusion_matrix(frame["y"].to_list(), [names[k] for k in scores.argmax(axis=1)], labels=names)
+    assert counts == [f"{v:,}" for v in matrix.ravel()]
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 1280
     tab.close()

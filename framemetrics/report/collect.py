@@ -14,6 +14,7 @@ import duckdb
 import polars as pl
 
 from framemetrics.columns import resolve_curve
+from framemetrics.core.plan import default_neg_label
 from framemetrics.engines import open_engine
 from framemetrics.report.shared import POSITIVES_SQUARED, shared_results
 from framemetrics.request import Call
@@ -32,6 +33,7 @@ __all__ = [
     "segment_label",
     "source_size",
     "stack",
+    "stated_inputs",
 ]
 
 # The columns of a metric's interval beside it (framemetrics.evaluate(ci=...)).
@@ -81,6 +83,9 @@ class ReportData:
     is the class table and ``confusion`` the confusion matrices (long, with
     ``segment``). ``positives_squared`` holds, per ``segment`` of a binary
     model, the sum of the positives' squared weights (Kish's n of the ROC band).
+    ``inputs`` names every input that changes a number, with its value
+    (:func:`stated_inputs`): the page's header states them; ``weighted``
+    tells whether rows have weights (the calibration's bin sizes are weights).
     """
 
     title: str
@@ -105,6 +110,8 @@ class ReportData:
     confusion: pl.DataFrame | None = None
     classes_shown: tuple[str, ...] = ()
     positives_squared: pl.DataFrame | None = None
+    inputs: tuple[tuple[str, str], ...] = ()
+    weighted: bool = False
 
     @property
     def n_rows(self) -> int:
@@ -154,6 +161,46 @@ def stack(
         labelled = per_segment.with_columns(segment_label(by)).drop(list(by))
         parts.append(labelled.filter(pl.col("segment").is_in(list(shown))))
     return pl.concat([p.select("segment", pl.exclude("segment")) for p in parts])
+
+
+def stated_inputs(
+    call: Call, *, threshold: float | None = None, classes: Sequence[Any] = ()
+) -> tuple[tuple[str, str], ...]:
+    """Every input of ``call`` that changes a number, as (what, its value) for the report's header.
+
+    The columns read; a binary model's decision ``threshold`` and its
+    positive and negative labels; a multiclass model's classes (``labels``,
+    else the ``classes`` found) and where its predicted classes come from;
+    the weights; what ``nulls`` does.
+
+    Examples
+    --------
+    >>> call = Call(pl.DataFrame(), y_true="y", y_score="p", sample_weight="w", nulls="drop")
+    >>> dict(stated_inputs(call, threshold=0.3))["Decision threshold"]
+    'y_score ≥ 0.3 predicts the positive class'
+    >>> dict(stated_inputs(call, threshold=0.3))["Weights"]
+    "column 'w'"
+    """
+    scores = [call.y_score] if isinstance(call.y_score, str) else list(call.y_score or ())
+    read = {"y_true": call.y_true, "y_pred": call.y_pred, "y_score": ", ".join(scores) or None}
+    stated = [("Columns", ", ".join(f"{role}={name!r}" for role, name in read.items() if name))]
+    if threshold is not None:
+        positive, negative = call.pos_label, default_neg_label(call.pos_label, call.neg_label)
+        stated += [
+            ("Decision threshold", f"y_score ≥ {threshold:g} predicts the positive class"),
+            ("Labels", f"pos_label={positive!r}, neg_label={negative!r}"),
+        ]
+    else:
+        given = call.labels is not None
+        names = ", ".join(map(str, call.labels if given else classes))
+        stated.append(("Classes", f"{names} ({'labels=' if given else 'found in the data'})"))
+        predicted = f"column {call.y_pred!r}" if call.y_pred is not None else "the argmax of the scores"
+        stated.append(("Predicted class", predicted))
+    weights = f"column {call.sample_weight!r}" if call.sample_weight else "none (each row counts 1)"
+    nulls = (
+        "rows with a null in a column read are dropped first" if call.drop else "a null in a column read is an error"
+    )
+    return (*stated, ("Weights", weights), ("Nulls", f"nulls={call.nulls!r} ({nulls})"))
 
 
 def source_size(source: Source) -> tuple[str, int | None]:
@@ -215,6 +262,7 @@ def collect(
         overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=calibration,
         distribution=distribution, max_points=max_points, notes=notes,
         positives_squared=positives.rename({squares: "positives_squared"}),
+        inputs=stated_inputs(call, threshold=threshold), weighted=call.sample_weight is not None,
     )  # fmt: skip
 
 

@@ -11,10 +11,10 @@ import polars as pl
 from framemetrics.curves import precision_recall_curve, roc_curve
 from framemetrics.evaluation import evaluate
 from framemetrics.multiclass.api import class_table, multiclass_confusion_matrix
-from framemetrics.report.collect import OVERALL, ReportData, largest_segments, report_data, stack
+from framemetrics.report.collect import OVERALL, ReportData, largest_segments, report_data, stack, stated_inputs
 from framemetrics.request import Call
 
-__all__ = ["MULTICLASS_REPORT_METRICS", "collect_multiclass"]
+__all__ = ["MAX_CLASSES", "MULTICLASS_REPORT_METRICS", "classes_to_show", "collect_multiclass"]
 
 MULTICLASS_REPORT_METRICS = (
     "accuracy_score",
@@ -25,6 +25,7 @@ MULTICLASS_REPORT_METRICS = (
 )
 _SCORED = ("log_loss", "roc_auc_ovr", "average_precision_macro")
 CONFUSION_SEGMENTS = 3  # heatmaps of the largest segments, beside the whole data's
+MAX_CLASSES = 12  # one-vs-rest curves drawn: every class up to this many, else those of lowest recall
 
 
 def collect_multiclass(
@@ -40,7 +41,8 @@ def collect_multiclass(
     The metrics overall and per segment; the class table over all rows
     (:func:`framemetrics.class_table`); the confusion matrix of all rows and of
     the largest segments; with scores, the one-vs-rest ROC and precision-recall
-    curves of the largest classes (:func:`framemetrics.roc_curve`).
+    curves of every class, or of the :data:`MAX_CLASSES` of lowest recall
+    (:func:`classes_to_show`; :func:`framemetrics.roc_curve`).
 
     Examples
     --------
@@ -81,19 +83,41 @@ def collect_multiclass(
     else:
         matrices = matrices.with_columns(segment=pl.lit(OVERALL))
     roc = pr = pl.DataFrame(schema={"segment": pl.String})
-    classes_shown = tuple(classes.sort("support", descending=True, maintain_order=True)["class"].head(max_segments))
+    classes_shown = classes_to_show(classes, notes)
     if scored:
         curve_args = {k: common[k] for k in ("y_true", "y_score", "labels", "sample_weight", "nulls", "engine", "con")}
         roc = _by_class(roc_curve(source, max_points=max_points, **curve_args), classes_shown)
         pr = _by_class(precision_recall_curve(source, max_points=max_points, **curve_args), classes_shown)
-    if len(classes) > len(classes_shown):
-        notes.append(f"The curves show the {len(classes_shown)} largest of {len(classes)} classes.")
     return report_data(
         source, started, title=title or f"Evaluation of the classes of {y_true}", engine=engine, by=by,
         overall=overall, segments=segments, shown=shown, roc=roc, pr=pr, calibration=None, distribution=None,
         max_points=max_points, notes=notes, task="multiclass", classes=classes,
         confusion=matrices.with_columns(pl.col("y_true", "y_pred").cast(pl.String)), classes_shown=classes_shown,
+        inputs=stated_inputs(call, classes=classes["class"].to_list()), weighted=call.sample_weight is not None,
     )  # fmt: skip
+
+
+def classes_to_show(classes: pl.DataFrame, notes: list[str]) -> tuple[str, ...]:
+    """The classes whose curves are drawn, in the class table's order: all of them up to :data:`MAX_CLASSES`,
+    else the :data:`MAX_CLASSES` of lowest recall (a class with no true row last), named in a note.
+
+    Examples
+    --------
+    >>> table = pl.DataFrame({"class": [str(i) for i in range(14)], "recall": [0.9] * 12 + [0.5, None]})
+    >>> notes = []
+    >>> shown = classes_to_show(table, notes)
+    >>> len(shown), "12" in shown, "13" in shown
+    (12, True, False)
+    >>> notes[0][:60]
+    'The curves show the 12 classes of lowest recall of 14: 0, 1,'
+    """
+    names = classes["class"].cast(pl.String)
+    if classes.height <= MAX_CLASSES:
+        return tuple(names)
+    worst = set(classes.with_row_index().sort("recall", "index", nulls_last=True).head(MAX_CLASSES)["index"])
+    shown = tuple(name for i, name in enumerate(names) if i in worst)
+    notes.append(f"The curves show the {len(shown)} classes of lowest recall of {classes.height}: {', '.join(shown)}.")
+    return shown
 
 
 def _by_class(points: pl.DataFrame, shown: tuple[str, ...]) -> pl.DataFrame:

@@ -10,22 +10,41 @@ import polars as pl
 
 import framemetrics
 from framemetrics.report.collect import INTERVAL_SUFFIXES, ReportData, direction, segment_label
+from framemetrics.report.svg import count_text
 
-__all__ = ["FULL_RED_GAP", "FULL_RED_RATIO", "badness", "error_bar", "render_page"]
+__all__ = ["COUNTS", "FULL_RED_GAP", "FULL_RED_RATIO", "badness", "error_bar", "header", "render_page"]
 
 
 def _asset(name: str) -> str:
     return files("framemetrics.report").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def _text(value: object) -> str:
+# Columns of counts (sums of weights): integers without weights, with as few decimals as their values need.
+COUNTS = ("n_rows", "tp", "fp", "fn", "tn", "support", "weight")
+
+
+def _text(value: object, column: str = "") -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "null"
+    if isinstance(value, float) and column in COUNTS and math.isfinite(value):
+        return count_text(value)
     if isinstance(value, float):
         return f"{value:.4f}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
+
+
+def header(column: str) -> str:
+    """A column's header: its name, free to wrap after each underscore, in full as its tooltip.
+
+    Examples
+    --------
+    >>> header("roc_auc_score")
+    '<span title="roc_auc_score">roc_<wbr>auc_<wbr>score</span>'
+    """
+    parts = [html.escape(part) for part in column.split("_")]
+    return f'<span title="{html.escape(column)}">{"_<wbr>".join(parts)}</span>'
 
 
 # A segment's cell is fully red when it is this much worse than the overall value: 0.10 in the metric's own
@@ -130,8 +149,8 @@ def _table(
             tints[c][i] = tint
     sorted_by = ' aria-sort="ascending"'
     classes = {c: f' class="{pinned[c]}"' for c in pinned}
-    header = "".join(
-        f'<th scope="col"{classes.get(c, "")}{sorted_by if c == sort_by else ""}>{html.escape(c)}</th>' for c in shown
+    headers = "".join(
+        f'<th scope="col"{classes.get(c, "")}{sorted_by if c == sort_by else ""}>{header(c)}</th>' for c in shown
     )
     rows = []
     for i in range(frame.height):
@@ -145,17 +164,17 @@ def _table(
                 attributes += f' class="{" ".join(names)}"'
             if value is not None and tints[column].get(i):
                 attributes += f' style="background: rgba(230, 73, 60, {0.42 * tints[column][i]:.3f})"'
-            text = html.escape(_text(value))
+            text = html.escape(_text(value, column))
             bounds = _interval(frame, column)
             if bounds is not None and value is not None and bounds[0][i] is not None:
                 low, high = bounds[0][i], bounds[1][i]
                 span = _span(*bounds, reference.get(column))
-                text += f' <span class="ci">[{low:.3f}, {high:.3f}]</span>'
                 text += error_bar(low, high, value, reference.get(column), span)
+                text += f'<span class="ci">[{low:.3f}, {high:.3f}]</span>'
             cells.append(f"<td{attributes}>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "\n".join(rows)
-    table = f'<table class="sortable" id="{table_id}"><thead><tr>{header}</tr></thead>\n<tbody>{body}</tbody></table>'
+    table = f'<table class="sortable" id="{table_id}"><thead><tr>{headers}</tr></thead>\n<tbody>{body}</tbody></table>'
     return f'<div class="scroll">{table}</div>'
 
 
@@ -191,13 +210,15 @@ def _size(n_bytes: int | None) -> str:
 
 _CAPTIONS = {
     "confusion": "Confusion matrices of all rows and of the largest segments: each row (true class) shares its "
-    "weight among the predicted classes.",
+    "weight among the predicted classes; in each cell its share of the row and, beneath, its count (its sum of "
+    "weights, with weights).",
     "roc": "ROC curve per segment; black: all rows. Shaded: Wilson's 95 % interval of the true positive rate at "
     "each point (pointwise; the segment's positives as trials, Kish's effective count with weights).",
     "pr": "Precision-recall curve per segment; dotted: the overall prevalence (no skill).",
-    "roc_multiclass": "One-vs-rest ROC curve of each of the largest classes, over all rows.",
-    "pr_multiclass": "One-vs-rest precision-recall curve of each of the largest classes, over all rows.",
-    "calibration": "Reliability diagram: per bin of predicted probability, the observed share of positives.",
+    "roc_multiclass": "One-vs-rest ROC curve of each class shown (see the notes), over all rows.",
+    "pr_multiclass": "One-vs-rest precision-recall curve of each class shown (see the notes), over all rows.",
+    "calibration": "Reliability diagram: per bin of predicted probability, the observed share of positives; "
+    "beneath, the rows (or the weight) of each bin, all rows.",
     "distribution": "Distribution of the score among true negatives and true positives (all rows).",
 }
 
@@ -222,6 +243,10 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
         f"<span>framemetrics {html.escape(framemetrics.__version__)}</span>",
         f"<span>{html.escape(data.generated)}</span>",
     ]
+    inputs = "".join(
+        f'<span><span class="what">{html.escape(what)}:</span> {html.escape(value)}</span>'
+        for what, value in data.inputs
+    )
     key = _key_metric(data)
     parts = [f"<h2>Overall</h2>\n{_table(data.overall, 'overall')}"]
     if data.segments is not None:
@@ -274,6 +299,7 @@ def render_page(data: ReportData, figures: dict[str, str]) -> str:
 <main>
 <h1>{html.escape(data.title)}</h1>
 <p class="meta">{"".join(meta)}</p>
+<p class="inputs" id="inputs">{inputs}</p>
 {body}
 </main>
 <script>

@@ -9,7 +9,7 @@ from framemetrics.core.normal import normal_quantile
 from framemetrics.core.proportions import wilson_bounds
 from framemetrics.report.collect import OVERALL, ReportData, segment_label
 from framemetrics.report.shared import REPORT_LEVEL
-from framemetrics.report.svg import PALETTE, Axes, heatmaps
+from framemetrics.report.svg import PALETTE, Axes, heatmap, stacked
 
 __all__ = ["calibration_svg", "confusion_svg", "distribution_svg", "figures", "pr_svg", "roc_svg", "tpr_band"]
 
@@ -92,7 +92,8 @@ def pr_svg(data: ReportData) -> str:
 
 
 def calibration_svg(data: ReportData) -> str:
-    """Reliability diagram: mean predicted probability against the observed share of positives, per bin."""
+    """Reliability diagram: mean predicted probability against the observed share of positives, per bin; beneath
+    it, the size of each bin over all rows (its rows, or its weight with weights)."""
     axes = Axes("Calibration (10 bins)", "Mean predicted probability", "Fraction of positives")
     axes.line([0.0, 1.0], [0.0, 1.0], color="grey", width=0.8, dashed=True, label="perfectly calibrated")
     frame = data.calibration
@@ -100,7 +101,14 @@ def calibration_svg(data: ReportData) -> str:
         points = frame.filter(pl.col("segment") == segment).drop_nulls(["prob_pred", "prob_true"])
         xs, ys = points["prob_pred"].to_list(), points["prob_true"].to_list()
         axes.line(xs, ys, markers=True, label=segment, **_style(segment, data))
-    return axes.svg("upper left")
+    whole = frame.filter(pl.col("segment") == OVERALL)
+    weighted = data.weighted
+    sizes = (whole["positive_weight"] + whole["negative_weight"]) if weighted else whole["n_rows"].cast(pl.Float64)
+    top = max(sizes.max() or 0.0, 1.0) * 1.18  # room for the numbers above the bars
+    counts = Axes("", "Predicted probability (bin)", "Weight" if weighted else "Rows", ylim=(0.0, top), height=170,
+                  top=14)  # fmt: skip
+    counts.bars(whole["bin_lower"].to_list(), whole["bin_upper"].to_list(), sizes.to_list(), color="#6b7280")
+    return stacked([(axes, "upper left"), (counts, "")])
 
 
 def distribution_svg(data: ReportData, bins: int) -> str:
@@ -121,7 +129,8 @@ def distribution_svg(data: ReportData, bins: int) -> str:
 
 
 def confusion_svg(data: ReportData) -> str:
-    """Heatmaps of the confusion matrices: each true class's weight shared among the predicted classes."""
+    """The confusion matrices, one heatmap each (all rows, then the largest segments), side by side as room allows:
+    each true class's weight shared among the predicted classes, with its count."""
     frame = data.confusion
     panels = []
     for segment in frame["segment"].unique(maintain_order=True).to_list():
@@ -129,9 +138,8 @@ def confusion_svg(data: ReportData) -> str:
         classes = [str(c) for c in part["y_true"].unique(maintain_order=True).to_list()]
         weights = part["weight"].to_list()
         k = len(classes)
-        rows = [weights[i * k : (i + 1) * k] for i in range(k)]
-        panels.append((segment, classes, [[v / sum(row) if sum(row) else 0.0 for v in row] for row in rows]))
-    return heatmaps(panels)
+        panels.append(heatmap(segment, classes, [weights[i * k : (i + 1) * k] for i in range(k)]))
+    return f'<div class="panels">{"".join(panels)}</div>'
 
 
 def figures(data: ReportData, bins: int) -> dict[str, str]:
