@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shlex
 from pathlib import Path
 
 import duckdb
@@ -19,8 +20,8 @@ from rich.console import Console
 
 import framemetrics as fm
 from framemetrics.cli import cli
-from framemetrics.cli.progress import progress
 from framemetrics.cli.output import write_frame
+from framemetrics.cli.progress import progress
 from framemetrics.demo import run_demo, sample_path
 
 SAMPLE = str(sample_path("default_predictions.csv"))
@@ -152,6 +153,24 @@ def test_curve_prints_the_points_per_segment(kind, parquet):
     assert got.group_by("country").len()["len"].max() <= 40
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_curve_prints_the_calibration_curve(engine, parquet):
+    """`curve calibration` (as `sql calibration`): fm.calibration_curve's rows, its --n-bins, per segment."""
+    code, out, err = invoke("curve", "calibration", parquet, "--y-true", "y", "--y-score", "p", "--weight", "w",
+                            "--by", "country", "--n-bins", "7", "--engine", engine)  # fmt: skip
+    assert (code, err) == (0, "")
+    want = fm.calibration_curve(parquet, y_true="y", y_score="p", sample_weight="w", by="country", n_bins=7)
+    assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, out, _ = invoke("curve", "calibration", SAMPLE, *CREDIT, "--format", "json", "--engine", engine)
+    want = fm.calibration_curve(SAMPLE, y_true="default", y_score="p_default")
+    assert code == 0
+    assert_frame_equal(pl.read_json(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    code, _, err = invoke("curve", "calibration", parquet, "--y-true", "y", "--y-score", "p", "--max-points", "9")
+    assert code == 2 and "--max-points does not apply to a calibration curve" in err
+    code, _, err = invoke("curve", "roc", parquet, "--y-true", "y", "--y-score", "p", "--n-bins", "9")
+    assert code == 2 and "--n-bins applies to a calibration curve" in err
+
+
 def test_sql_prints_a_statement_that_duckdb_runs(parquet):
     code, out, _ = invoke("sql", "roc_auc_score", "log_loss", "--table", "preds", "--y-true", "y", "--y-score", "p",
                           "--by", "country")  # fmt: skip
@@ -184,7 +203,7 @@ def test_sql_prints_a_curve(curve, parquet):
 
 def test_report_writes_a_small_self_contained_file(parquet, tmp_path):
     output = tmp_path / "report.html"
-    code, out, err = invoke("report", parquet, "--y-true", "y", "--y-score", "p", "--by", "country", "-o", str(output))
+    code, _out, err = invoke("report", parquet, "--y-true", "y", "--y-score", "p", "--by", "country", "-o", str(output))
     assert code == 0 and f"wrote {output}" in err
     page = output.read_text()
     bars = page.count('<svg class="bar"')  # the intervals' error bars in the tables
@@ -201,9 +220,23 @@ def test_demo_prints_every_segment_and_writes_the_report(tmp_path):
     assert (tmp_path / "demo.html").exists()
 
 
-def test_metrics_lists_the_registry():
+def test_metrics_lists_every_task_and_what_each_reads():
+    """Binary and regression (fm.REGISTRY) and multiclass (fm.MULTICLASS) metrics, each with its task."""
     code, out, _ = invoke("metrics", "--format", "csv")
-    assert code == 0 and pl.read_csv(io.StringIO(out))["metric"].to_list() == list(fm.REGISTRY)
+    listed = pl.read_csv(io.StringIO(out))
+    assert code == 0 and listed.height == len(fm.REGISTRY) + len(fm.MULTICLASS) == 82
+    assert listed.select("metric", "task").rows() == [
+        *((name, metric.task) for name, metric in fm.REGISTRY.items()),
+        *((name, "multiclass") for name in fm.MULTICLASS),
+    ]
+    reads = dict(zip(listed["metric"] + "/" + listed["task"], listed["reads"], strict=True))
+    assert reads["f1_score/binary"] == "y_pred, or y_score >= --threshold"
+    assert reads["f1_macro/multiclass"] == "y_pred, or the argmax of y_score (a column per class)"
+    assert reads["log_loss/multiclass"] == "y_score: a probability column per class"
+    assert reads["r2_score/regression"] == "y_pred (a value)"
+    assert listed.filter(pl.col("metric") == "fbeta_score")["parameters"].to_list() == ["beta=1.0, zero_division=None"]
+    code, out, _ = invoke("metrics", "--task", "multiclass", "--format", "csv")
+    assert code == 0 and pl.read_csv(io.StringIO(out))["metric"].to_list() == list(fm.MULTICLASS)
 
 
 @pytest.mark.parametrize("command", ["evaluate", "curve", "sql", "report", "demo", "metrics"])
@@ -211,6 +244,58 @@ def test_every_command_has_help_with_examples(command):
     code, out, _ = invoke(command, "--help")
     assert code == 0 and "Usage: " in out
     assert command in ("demo", "metrics") or "Examples:" in out
+
+
+def _examples(help_text: str) -> list[str]:
+    """The commands of a help text's examples: each line of a block, joined on its backslash continuations.
+
+    Every line of an example is a command or the continuation of one; a run of spaces inside a line is a
+    lost continuation (click rewrapped the paragraph).
+    """
+    commands, lines = [], help_text.splitlines()
+    for i, line in enumerate(lines):
+        text = line.strip()
+        continued = i > 0 and lines[i - 1].rstrip().endswith("\\")
+        if continued:
+            commands[-1] = commands[-1].rstrip("\\ ") + " " + text
+        elif text.startswith("framemetrics ") and not line.startswith("Usage"):
+            commands.append(text)
+    for command in commands:
+        assert not re.search(r"\S {3,}\S", command.split("  #")[0]), f"a lost continuation: {command}"
+    return commands
+
+
+def _example_files() -> None:
+    """The files the help's examples read, in the working folder."""
+    frame = pl.DataFrame({"y": [0, 1] * 50, "p": [(i % 10) / 10 + 0.05 for i in range(100)],
+                          "country": ["fr", "de", "it", "es"] * 25, "month": [1, 2, 3, 4, 5] * 20})  # fmt: skip
+    frame.write_parquet("preds.parquet")
+    Path("exports").mkdir()
+    frame.head(50).write_parquet("exports/a.parquet")
+    frame.tail(50).write_parquet("exports/b.parquet")
+    pl.DataFrame({"n": [3.0, 5.0, 8.0, 2.0], "pred": [2.5, 5.5, 7.0, 2.0]}).write_csv("bikes.csv")
+    animals = pl.DataFrame({"species": ["cat", "dog", "pig"] * 20, "zoo": ["north", "south"] * 30,
+                            "p_cat": [0.6, 0.2, 0.1] * 20, "p_dog": [0.3, 0.5, 0.3] * 20})  # fmt: skip
+    animals.with_columns(p_pig=1 - pl.col("p_cat") - pl.col("p_dog")).write_parquet("animals.parquet")
+
+
+@pytest.mark.parametrize("command", [[], ["evaluate"], ["curve"], ["sql"], ["report"], ["metrics"]])
+def test_the_help_examples_paste_and_run(command, tmp_path, monkeypatch):
+    """Each example of the help, its continuation lines joined as a shell would, runs (exit code 0) on small
+    files of the columns it names; a shell's `> file` is left to the shell."""
+    code, out, _ = invoke(*command, "--help")
+    commands = _examples(out)
+    assert code == 0 and commands
+    monkeypatch.chdir(tmp_path)
+    _example_files()
+    for example in commands:
+        arguments = shlex.split(example, comments=True)[1:]
+        if ">" in arguments:
+            arguments = arguments[: arguments.index(">")]
+        result = CliRunner().invoke(cli, arguments, catch_exceptions=False)
+        assert result.exit_code == 0, f"{example}: {result.stderr}"
+    if command in (["evaluate"], ["report"], ["curve"]):
+        assert any("--y-score p_pig --labels cat,dog,pig" in example for example in commands)
 
 
 def _corrupt(tmp_path) -> str:
@@ -289,7 +374,7 @@ def test_python_dash_m_runs_the_command():
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "framemetrics", "--version"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "framemetrics", "--version"], capture_output=True, check=False, text=True,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})  # fmt: skip
     assert done.returncode == 0 and fm.__version__ in done.stdout
 
@@ -321,7 +406,7 @@ def test_threads_reach_polars_before_it_loads(tmp_path):
         "import polars\n"
         "print('pool', polars.thread_pool_size())\n"
     )
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, check=False, text=True,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})  # fmt: skip
     assert done.stdout.startswith("n_rows") and "pool 1" in done.stdout, done.stderr
 

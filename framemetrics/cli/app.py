@@ -22,7 +22,7 @@ from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_labels, par
 from framemetrics.cli.progress import count_rows, progress
 from framemetrics.compilers.sql.dialects import DIALECTS
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main", "metric_rows"]
 
 EXIT_CODES = """\b
 Exit codes: 0 done; 1 the data was rejected (invalid rows, missing or
@@ -51,7 +51,7 @@ _COLUMNS = _options(
         default="error",
         show_default=True,
         help="Reject rows with nulls, or drop them first.",
-    ),  # fmt: skip
+    ),
     click.option("--engine", type=click.Choice(["duckdb", "polars"]), default="duckdb", show_default=True),
     click.option("--threads", type=click.IntRange(min=1), help="Threads of the engine [default: one per core]."),
     click.option(
@@ -73,7 +73,7 @@ _OUTPUT = _options(
         "fmt",
         type=click.Choice(FORMATS),
         help="Output format [default: from --output's suffix; a table on a terminal, else csv].",
-    ),  # fmt: skip
+    ),
     click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout."),
 )
 
@@ -85,10 +85,11 @@ def _consoles() -> tuple[Console, Console]:
 def _common(y_true: str, sample_weight: str | None, by: tuple[str, ...], pos_label: str, neg_label: str | None,
             nulls: str, engine: str, threads: int | None, memory_limit: str | None) -> dict[str, Any]:  # fmt: skip
     """The library's arguments of the shared options; ``_run`` takes the engine settings out."""
-    return dict(
-        y_true=y_true, sample_weight=sample_weight, by=list(by) or None, pos_label=parse_label(pos_label),
-        neg_label=parse_label(neg_label), nulls=nulls, engine=engine, threads=threads, memory_limit=memory_limit,
-    )  # fmt: skip
+    return {
+        "y_true": y_true, "sample_weight": sample_weight, "by": list(by) or None,
+        "pos_label": parse_label(pos_label), "neg_label": parse_label(neg_label), "nulls": nulls, "engine": engine,
+        "threads": threads, "memory_limit": memory_limit,
+    }  # fmt: skip
 
 
 def _score_columns(y_score: tuple[str, ...], labels: str | None, task: str | None) -> str | list[str] | None:
@@ -164,7 +165,7 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
           -m roc_auc_score,log_loss,'fbeta_score(beta=2)' --by country --by month -o metrics.csv
       framemetrics evaluate bikes.csv --y-true n --y-pred pred -m r2_score,mean_absolute_error
       framemetrics evaluate preds.parquet --y-true y --y-score p -m roc_auc_score,recall_score --ci 0.95
-      framemetrics evaluate animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+      framemetrics evaluate animals.parquet --y-true species --y-score p_cat --y-score p_dog \\
           --y-score p_pig --labels cat,dog,pig -m f1_macro,log_loss,roc_auc_ovr
 
     The task (binary, multiclass or regression) is inferred as by
@@ -181,11 +182,11 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
     if not y_score and y_pred is None:
         raise click.UsageError("pass --y-score or --y-pred")
     path = resolve_path(path)
-    kwargs = _common(**columns) | dict(
-        y_score=_score_columns(y_score, labels, task), y_pred=y_pred, task=task, labels=parse_labels(labels),
-        metrics=parse_metrics(metrics), threshold=threshold, bins=bins,
-        zero_division=None if zero_division is None else float(zero_division),
-    )  # fmt: skip
+    kwargs = _common(**columns) | {
+        "y_score": _score_columns(y_score, labels, task), "y_pred": y_pred, "task": task,
+        "labels": parse_labels(labels), "metrics": parse_metrics(metrics), "threshold": threshold, "bins": bins,
+        "zero_division": None if zero_division is None else float(zero_division),
+    }  # fmt: skip
     if ci is not None:
         kwargs |= {"ci": ci, "ci_method": ci_method, "n_resamples": n_resamples, "seed": seed, "row_id": row_id}
     elif ci_method is not None:
@@ -194,8 +195,11 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
     write_frame(result, fmt, output, out)
 
 
+CALIBRATION = ("calibration", "calibration_curve")  # the kinds of curve of fm.calibration_curve
+
+
 @cli.command(epilog=EXIT_CODES)
-@click.argument("kind", metavar="{roc|pr|det}", type=click.Choice(sorted(CURVE_NAMES)))
+@click.argument("kind", metavar="{roc|pr|det|calibration}", type=click.Choice([*sorted(CURVE_NAMES), *CALIBRATION]))
 @click.argument("path")
 @_COLUMNS
 @click.option("--y-score", required=True, multiple=True,
@@ -206,28 +210,46 @@ def evaluate(path: str, y_score: tuple[str, ...], y_pred: str | None, task: str 
               help="Thin each curve to at most this many points, faithful to a plot [default: all].")  # fmt: skip
 @click.option("--drop-intermediate/--keep-intermediate", default=None,
               help="Drop collinear points as scikit-learn [default: its default for the curve].")  # fmt: skip
+@click.option("--n-bins", type=click.IntRange(min=1), help="Calibration: equal-width bins of [0, 1] [default: 10].")
 @_OUTPUT
 def curve(kind: str, path: str, y_score: tuple[str, ...], labels: str | None, max_points: int | None,
-          drop_intermediate: bool | None, fmt: str | None, output: str | None, **columns: Any) -> None:  # fmt: skip
-    """The points of a ROC, precision-recall or DET curve per segment (and class) of PATH.
+          drop_intermediate: bool | None, n_bins: int | None, fmt: str | None, output: str | None,
+          **columns: Any) -> None:  # fmt: skip
+    """The points of a ROC, precision-recall, DET or calibration curve per segment (and class) of PATH.
+
+    A calibration curve (fm.calibration_curve) has a row per segment and bin
+    holding rows: its bounds, rows, weights of positives and negatives, the
+    fraction of positives (prob_true) and the mean probability (prob_pred).
 
     \b
     Examples:
       framemetrics curve roc preds.parquet --y-true y --y-score p --by country -o roc.csv
       framemetrics curve pr preds.parquet --y-true y --y-score p --max-points 400 --format json
-      framemetrics curve roc animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+      framemetrics curve calibration preds.parquet --y-true y --y-score p --n-bins 20 --by country
+      framemetrics curve roc animals.parquet --y-true species --y-score p_cat --y-score p_dog \\
           --y-score p_pig --labels cat,dog,pig    # one-vs-rest: a curve per class
     """
     out, _ = _consoles()
     fmt = choose_format(fmt, output, out.is_terminal)
     path = resolve_path(path)
-    kwargs = _common(**columns) | dict(
-        y_score=_score_columns(y_score, labels, None), labels=parse_labels(labels), max_points=max_points,
-        drop_intermediate=drop_intermediate,
-    )  # fmt: skip
-    name = CURVE_NAMES[kind]
-    result = _run(path, kwargs, "Computing the curve",
-                  lambda con: fm.curve_table(name, path, con=con, **kwargs))  # fmt: skip
+    kwargs = _common(**columns)
+    if kind in CALIBRATION:
+        for option, value in (("--max-points", max_points), ("--drop-intermediate", drop_intermediate),
+                              ("--labels", labels)):  # fmt: skip
+            if value is not None:
+                raise click.UsageError(f"{option} does not apply to a calibration curve")
+        kwargs |= {"y_score": _score_columns(y_score, None, "binary"), "n_bins": 10 if n_bins is None else n_bins}
+        result = _run(path, kwargs, "Computing the curve", lambda con: fm.calibration_curve(path, con=con, **kwargs))
+    else:
+        if n_bins is not None:
+            raise click.UsageError("--n-bins applies to a calibration curve")
+        kwargs |= {
+            "y_score": _score_columns(y_score, labels, None), "labels": parse_labels(labels), "max_points": max_points,
+            "drop_intermediate": drop_intermediate,
+        }  # fmt: skip
+        name = CURVE_NAMES[kind]
+        result = _run(path, kwargs, "Computing the curve",
+                      lambda con: fm.curve_table(name, path, con=con, **kwargs))  # fmt: skip
     write_frame(result, fmt, output, out)
 
 
@@ -260,9 +282,9 @@ def sql(metrics: tuple[str, ...], table: str, y_true: str, y_score: str | None, 
       framemetrics sql roc --table preds --y-true y --y-score p > roc.sql
       framemetrics sql roc_auc_score --dialect spark --table analytics.preds --y-true y --y-score p
     """
-    labels = dict(pos_label=parse_label(pos_label), neg_label=parse_label(neg_label))
-    columns = dict(table=table, y_true=y_true, sample_weight=sample_weight, by=list(by) or None, nulls=nulls,
-                   dialect=dialect)  # fmt: skip
+    labels = {"pos_label": parse_label(pos_label), "neg_label": parse_label(neg_label)}
+    columns = {"table": table, "y_true": y_true, "sample_weight": sample_weight, "by": list(by) or None, "nulls": nulls,
+                   "dialect": dialect}  # fmt: skip
     curves = [m for m in metrics if m in CURVE_NAMES or m == "calibration"]
     if curves and len(metrics) > 1:
         raise click.UsageError("a curve is printed alone: pass one curve, or metrics only")
@@ -317,17 +339,17 @@ def report(path: str, y_score: tuple[str, ...], y_pred: str | None, labels: str 
     \b
     Examples:
       framemetrics report preds.parquet --y-true y --y-score p --by country -o report.html
-      framemetrics report animals.parquet --y-true species --y-score p_cat --y-score p_dog \
+      framemetrics report animals.parquet --y-true species --y-score p_cat --y-score p_dog \\
           --y-score p_pig --labels cat,dog,pig --by zoo
     """
     if not y_score and y_pred is None:
         raise click.UsageError("pass --y-score (or, multiclass, --y-pred)")
     path = resolve_path(path)
-    kwargs = _common(**columns) | dict(
-        y_score=_score_columns(y_score, labels, task), y_pred=y_pred, labels=parse_labels(labels), task=task,
-        metrics=parse_metrics(metrics), threshold=threshold, output=output, title=title, max_points=max_points,
-        max_segments=max_segments,
-    )  # fmt: skip
+    kwargs = _common(**columns) | {
+        "y_score": _score_columns(y_score, labels, task), "y_pred": y_pred, "labels": parse_labels(labels),
+        "task": task, "metrics": parse_metrics(metrics), "threshold": threshold, "output": output, "title": title,
+        "max_points": max_points, "max_segments": max_segments,
+    }  # fmt: skip
     started = time.perf_counter()
     written = _run(path, kwargs, "Writing the report",
                    lambda con: fm.evaluation_report(path, con=con, **kwargs))  # fmt: skip
@@ -338,14 +360,55 @@ def report(path: str, y_score: tuple[str, ...], y_pred: str | None, labels: str 
 cli.add_command(detection)
 
 
+_READS = {
+    ("binary", "classification"): "y_pred, or y_score >= --threshold",
+    ("binary", "probability"): "y_score (a probability)",
+    ("binary", "ranking"): "y_score",
+    ("regression", "regression"): "y_pred (a value)",
+    ("multiclass", "classification"): "y_pred, or the argmax of y_score (a column per class)",
+    ("multiclass", "probability"): "y_score: a probability column per class",
+    ("multiclass", "ranking"): "y_score: a column per class",
+}
+
+
+def metric_rows(task: str | None = None) -> pl.DataFrame:
+    """Every metric of every task (or of ``task``): name, task, family, what it reads, weights, parameters.
+
+    A name may be that of a binary and of a multiclass metric (``accuracy_score``): one row each.
+
+    Examples
+    --------
+    >>> rows = metric_rows()
+    >>> rows.columns
+    ['metric', 'task', 'family', 'reads', 'weights', 'parameters']
+    >>> rows.filter(pl.col("metric") == "roc_auc_ovr").row(0)[1:4]
+    ('multiclass', 'ranking', 'y_score: a column per class')
+    """
+    metrics = [*fm.REGISTRY.values(), *fm.MULTICLASS.values()]
+    rows = [
+        (m.name, m.task, m.family, _READS[m.task, m.family], m.weighted,
+         ", ".join(f"{name}={value!r}" for name, value in m.parameters.items()))
+        for m in metrics
+        if task is None or m.task == task
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema=["metric", "task", "family", "reads", "weights", "parameters"], orient="row")
+
+
 @cli.command(name="metrics")
+@click.option("--task", type=click.Choice(["binary", "multiclass", "regression"]), help="Only this task's metrics.")
 @_OUTPUT
-def list_metrics(fmt: str | None, output: str | None) -> None:
-    """List every metric: its name, family, the prediction it reads and whether it takes weights."""
+def list_metrics(task: str | None, fmt: str | None, output: str | None) -> None:
+    """List every metric of every task: its name, task, family, what it reads, weights, parameters.
+
+    Pass a metric's parameters as -m 'fbeta_score(beta=2)' (evaluate).
+
+    \b
+    Examples:
+      framemetrics metrics
+      framemetrics metrics --task multiclass --format markdown
+    """
     out, _ = _consoles()
-    rows = [(m.name, m.family, m.prediction, m.weighted) for m in fm.REGISTRY.values()]
-    frame = pl.DataFrame(rows, schema=["metric", "family", "reads", "weights"], orient="row")
-    write_frame(frame, choose_format(fmt, output, out.is_terminal), output, out)
+    write_frame(metric_rows(task), choose_format(fmt, output, out.is_terminal), output, out)
 
 
 @cli.command()
