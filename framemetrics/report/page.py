@@ -20,7 +20,7 @@ def _asset(name: str) -> str:
 
 
 # Columns of counts (sums of weights): integers without weights, with as few decimals as their values need.
-COUNTS = ("n_rows", "tp", "fp", "fn", "tn", "support", "weight")
+COUNTS = ("n_rows", "tp", "fp", "fn", "tn", "support")
 
 
 def _text(value: object, column: str = "") -> str:

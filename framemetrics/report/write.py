@@ -50,16 +50,18 @@ def evaluation_report(
     The report holds the metrics over all rows and per segment (a sortable
     table, worst segments tinted red and named), ROC and precision-recall
     curves per segment overlaid on the overall curve, a reliability diagram
-    and the score distribution of each class, with the data's size, the time
-    taken and the framemetrics version. Every number is computed in the
+    with the size of each bin and the score distribution of each class,
+    with the data's size, the time taken and the framemetrics version. Its
+    header states every input that changes a number (the threshold, the
+    labels, the weights, ``nulls``). Every number is computed in the
     engine; the page needs no network (inline SVG, CSS and script).
 
     For a multiclass model (inferred as :func:`framemetrics.evaluate` does:
     one score column per class, more than two ``labels``...), the report
     holds the multiclass metrics overall and per segment, the class table,
     confusion-matrix heatmaps of all rows and of the largest segments and,
-    with scores, the one-vs-rest ROC and precision-recall curves of the
-    largest classes.
+    with scores, the one-vs-rest ROC and precision-recall curves of every
+    class up to 12, else of the 12 of lowest recall.
 
     Parameters
     ----------
