@@ -203,9 +203,11 @@ def test_sql_prints_a_curve(curve, parquet):
 
 def test_report_writes_a_small_self_contained_file(parquet, tmp_path):
     output = tmp_path / "report.html"
-    code, _out, err = invoke("report", parquet, "--y-true", "y", "--y-score", "p", "--by", "country", "-o", str(output))
+    code, _, err = invoke("report", parquet, "--y-true", "y", "--y-score", "p", "--by", "country", "--threshold", "0.3",
+                          "-o", str(output))  # fmt: skip
     assert code == 0 and f"wrote {output}" in err
     page = output.read_text()
+    assert "Decision threshold:</span> y_score ≥ 0.3" in page  # the header states it
     bars = page.count('<svg class="bar"')  # the intervals' error bars in the tables
     assert page.count("<svg") - bars == 4 and bars > 20 and "country_19" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched from a network
