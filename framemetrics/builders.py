@@ -152,9 +152,7 @@ def _signature(metric: Metric) -> inspect.Signature:
         positional.append(roles["sample_weight"].replace(annotation=roles["sample_weight"].annotation | ArrayLike))
     keywords = [roles["pos_label"], roles["neg_label"]] if metric.task == "binary" else []
     keywords += [
-        inspect.Parameter(
-            name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=PARAMETERS[name].annotation
-        )
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=PARAMETERS[name].annotation)
         for name, default in metric.parameters.items()
     ]
     parameters = [p.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in positional] + keywords

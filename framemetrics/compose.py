@@ -6,9 +6,12 @@ inside ``group_by().agg()``. Given array-likes in place of columns (NumPy
 arrays, pandas or Polars Series, lists, pyarrow arrays), the same expression
 runs at once over a frame of them (:func:`input_frame`): a scikit-learn-style
 call returns the value, and an invalid row raises ``evaluate``'s ``ValueError``.
-Each input's type is checked against the metric's labels when the expression
-is planned (:func:`typed`), so that text labels with the default
-``pos_label=1`` fail with ``evaluate``'s message, not a Polars comparison error.
+The expression is one node whose inputs are the columns, made into the
+metric's expression when a query plans it (``pl.pipe_with_dtype``), once their
+dtypes are known: each input's type is checked then, as ``evaluate`` checks
+its columns, so that text labels with the default ``pos_label=1`` fail with
+``evaluate``'s short message, not a Polars comparison error with the
+expression's dump.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from framemetrics.compilers.polars.expressions import check_count, statistic_in_group
-from framemetrics.compilers.polars.inputs import ColumnLike, MetricInputs, rows_of, to_expr
+from framemetrics.compilers.polars.inputs import MetricInputs, rows_of, to_expr
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.query import formula_expr
 from framemetrics.core.checks import Check, raise_for_invalid
@@ -30,7 +33,7 @@ from framemetrics.core.statistics import Rows
 from framemetrics.request.call import check_schema
 from framemetrics.sources import schema
 
-__all__ = ["INPUT_ROLES", "ArrayLike", "SupportsArray", "input_frame", "interval_expr", "metric_expr", "typed"]
+__all__ = ["INPUT_ROLES", "ArrayLike", "SupportsArray", "input_frame", "interval_expr", "metric_expr"]
 
 # The arguments of metric_expr that are inputs, not metric parameters.
 INPUT_ROLES = ("y_true", "y_pred", "y_score", "sample_weight", "pos_label", "neg_label")
@@ -106,30 +109,9 @@ def input_frame(inputs: Mapping[str, Any]) -> pl.DataFrame | None:
     return pl.DataFrame(series)
 
 
-def _checked_type(plan: Plan, role: str, inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
-    ((column, dtype),) = inputs
-    name = column.meta.output_name(raise_if_undetermined=False) or role
-    check_schema(plan, {role: name}, (), schema(pl.LazyFrame(schema={name: dtype})), thresholded=False)
-    return column
-
-
-def typed(plan: Plan, role: str, column: ColumnLike) -> pl.Expr:
-    """``column`` of input ``role``, its type checked against ``plan`` when a query plans it (its dtype then known).
-
-    Labels compared with ``pos_label`` must be of its kind (text or not), the
-    other inputs numeric: otherwise the query raises ``evaluate``'s
-    ``ValueError`` (:func:`~framemetrics.request.call.check_schema`) before
-    any row is read.
-
-    Examples
-    --------
-    >>> plan = make_plan("f1_score", weighted=False)
-    >>> pl.DataFrame({"y": ["yes", "no"]}).select(typed(plan, "y_true", "y"))
-    Traceback (most recent call last):
-    ...
-    ValueError: column 'y' (y_true) holds string values but pos_label=1: pass pos_label and neg_label of the column's type
-    """
-    return pl.pipe_with_dtype([to_expr(column)], partial(_checked_type, plan, role))
+def _kind(dtype: pl.DataType) -> str:
+    """The coarse kind of ``dtype`` that :func:`~framemetrics.request.call.check_schema` reads (numeric, bool...)."""
+    return schema(pl.LazyFrame(schema={"column": dtype}))["column"]
 
 
 def _prepared(name: str, arguments: dict[str, Any], **plan_options: Any) -> tuple[Plan, Rows]:
@@ -139,9 +121,31 @@ def _prepared(name: str, arguments: dict[str, Any], **plan_options: Any) -> tupl
     weighted = columns.get("sample_weight") is not None
     plan = make_plan({name: arguments}, weighted=weighted, **labels, **plan_options)
     labels = {"pos_label": plan.pos_label, "neg_label": plan.neg_label}
-    columns = {role: None if c is None else typed(plan, role, c) for role, c in columns.items()}
     inputs = MetricInputs.of(**columns, **labels, alpha=plan.alpha, max_fpr=plan.max_fpr, power=plan.power)
     return plan, rows_of(inputs)
+
+
+def _planned(
+    name: str,
+    roles: tuple[str, ...],
+    parameters: dict[str, Any],
+    build: Build,
+    plan_options: dict[str, Any],
+    inputs: list[tuple[pl.Expr, pl.DataType]],
+) -> pl.Expr:
+    """``build``'s expression of metric ``name`` over ``inputs`` (one per role), once a query knows their dtypes.
+
+    Each input is checked first, as ``evaluate`` checks its columns
+    (:func:`~framemetrics.request.call.check_schema`): labels compared with
+    ``pos_label`` of its kind (text or not), the other inputs numeric;
+    otherwise the query raises its short ``ValueError`` before reading a row.
+    """
+    columns = {role: column for role, (column, _) in zip(roles, inputs, strict=True)}
+    plan, x = _prepared(name, {**parameters, **columns}, **plan_options)
+    for role, (column, dtype) in zip(roles, inputs, strict=True):
+        named = column.meta.output_name(raise_if_undetermined=False) or role
+        check_schema(plan, {role: named}, (), {named: _kind(dtype)}, thresholded=False)
+    return build(plan, x)[0]
 
 
 def _computed(frame: pl.DataFrame, plan: Plan, x: Rows, value: pl.Expr, checks: tuple[Check, ...]) -> Any:
@@ -158,13 +162,20 @@ def _computed(frame: pl.DataFrame, plan: Plan, x: Rows, value: pl.Expr, checks: 
 
 
 def _lowered(name: str, arguments: dict[str, Any], build: Build, **plan_options: Any) -> Any:
-    """``build``'s expression of metric ``name``; with array-likes as inputs, its value over them, computed now."""
+    """``build``'s expression of metric ``name``, planned once its inputs' dtypes are known (:func:`_planned`: one
+    node, whose inputs are checked first); with array-likes as inputs, its value over them, computed now."""
     frame = input_frame({role: arguments[role] for role in _COLUMNS if role in arguments})
     if frame is not None:
         arguments |= {role: role for role in frame.columns}
-    plan, x = _prepared(name, arguments, **plan_options)
+    parameters = {key: value for key, value in arguments.items() if key not in _COLUMNS}
+    plan, x = _prepared(name, dict(arguments), **plan_options)  # the arguments are checked now
     value, checks = build(plan, x)
-    return value if frame is None else _computed(frame, plan, x, value, checks)
+    if frame is not None:
+        check_schema(plan, {role: role for role in frame.columns}, (), schema(frame.lazy()), thresholded=False)
+        return _computed(frame, plan, x, value, checks)
+    columns = {role: to_expr(arguments[role]) for role in _COLUMNS if arguments.get(role) is not None}
+    planned = partial(_planned, name, tuple(columns), parameters, build, plan_options)
+    return pl.pipe_with_dtype(list(columns.values()), planned).alias(value.meta.output_name())
 
 
 def _interval(name: str, plan: Plan, x: Rows) -> tuple[pl.Expr, tuple[Check, ...]]:
