@@ -187,7 +187,7 @@ def _docstring(metric: Metric) -> str:
     return "\n\n".join([doc.summary, *(_section(title, body) for title, body in sections.items())])
 
 
-def make_builder(metric: Metric) -> Callable[..., pl.Expr]:
+def make_builder(metric: Metric) -> Callable[..., pl.Expr | float | None]:
     """The public Polars builder of ``metric``, named ``framemetrics.<name>``.
 
     The signature follows the registry: ``y_true``, the prediction (``y_pred``
@@ -206,8 +206,8 @@ def make_builder(metric: Metric) -> Callable[..., pl.Expr]:
     Returns
     -------
     callable
-        A function returning a ``polars.Expr``, with the metric's name,
-        signature and docstring.
+        A function returning a ``polars.Expr`` (given columns) or the value
+        (given array-likes), with the metric's name, signature and docstring.
 
     Examples
     --------
@@ -220,6 +220,8 @@ def make_builder(metric: Metric) -> Callable[..., pl.Expr]:
     >>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0, 1, 0]})
     >>> df.select(recall("y", "p")).item()
     0.5
+    >>> recall(df["y"], df["p"])
+    0.5
     >>> recall("y", "p", beta=2)
     Traceback (most recent call last):
     ...
@@ -228,7 +230,9 @@ def make_builder(metric: Metric) -> Callable[..., pl.Expr]:
     return bound_function(metric.name, _signature(metric), partial(metric_expr, metric.name), _docstring(metric))
 
 
-BUILDERS: dict[str, Callable[..., pl.Expr]] = {name: make_builder(metric) for name, metric in REGISTRY.items()}
+BUILDERS: dict[str, Callable[..., pl.Expr | float | None]] = {
+    name: make_builder(metric) for name, metric in REGISTRY.items()
+}
 
 # Module attributes too, for ``from framemetrics.builders import f1_score`` (as framemetrics/__init__.py does).
 globals().update(BUILDERS)
