@@ -129,6 +129,8 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         return source
     if isinstance(source, pl.DataFrame):
         return source.lazy()
+    if isinstance(source, str) and con is None:
+        raise ValueError(_no_such_source(source))
     # A DuckDB relation or table is read once, eagerly: a lazy scan read twice by one
     # plan (AUC, R^2) would query a connection that is still busy with the first read.
     if isinstance(source, duckdb.DuckDBPyRelation) or (isinstance(source, str) and con is not None):
@@ -139,8 +141,6 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         return pl.from_arrow(source).lazy()
     if module.startswith("pyarrow") and hasattr(source, "to_batches"):
         return pl.scan_pyarrow_dataset(source)
-    if isinstance(source, str):
-        raise ValueError(_no_such_source(source))
     raise TypeError(_unsupported(source))
 
 
