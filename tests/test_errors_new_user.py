@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import math
-
 import duckdb
 import pandas as pd
 import polars as pl
 import pytest
+from reference import close
+from sklearn import metrics as skm
 
 import framemetrics as fm
+from framemetrics.core.defaults import DEFAULT_METRICS
 
 ENGINES = ("polars", "duckdb")
 
@@ -88,3 +89,39 @@ def test_a_table_name_without_con_says_it_needs_con(engine, tmp_path, monkeypatc
     con.execute("CREATE TABLE preds AS SELECT * FROM staging")
     got = fm.evaluate("preds", y_true="y", y_score="p", metrics=["roc_auc_score"], engine=engine, con=con)
     assert got["roc_auc_score"].item() == 1.0
+
+
+# --- two text classes without pos_label -----------------------------------------------------------------------------
+
+YES_NO = pl.DataFrame({"y": ["yes", "no", "yes", "no", "yes"], "yhat": ["yes", "yes", "no", "no", "yes"]})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("dtype", [pl.String, pl.Categorical, pl.Enum(["no", "yes"])])
+def test_two_text_classes_without_pos_label_ask_which_is_positive(engine, dtype):
+    """They silently became a multiclass evaluation (f1_macro in place of f1_score)."""
+    frame = YES_NO.with_columns(pl.all().cast(dtype))
+    message = (
+        r"y_true and y_pred hold two classes, 'no' and 'yes': which is positive\? Pass pos_label= and neg_label= "
+        r"\(e.g. pos_label='yes', neg_label='no'\) or labels=\['no', 'yes'\] for a binary evaluation, "
+        r"or task=\"multiclass\""
+    )
+    with pytest.raises(fm.ArgumentError, match=message):
+        fm.evaluate(frame, y_true="y", y_pred="yhat", engine=engine)
+    with pytest.raises(fm.ArgumentError, match=message):
+        fm.evaluate(frame.to_pandas(), y_true="y", y_pred="yhat", engine=engine)
+    want = skm.f1_score(YES_NO["y"], YES_NO["yhat"], pos_label="yes")
+    for kwargs in ({"pos_label": "yes", "neg_label": "no"}, {"labels": ["no", "yes"]}):
+        got = fm.evaluate(frame, y_true="y", y_pred="yhat", engine=engine, **kwargs)
+        assert got.columns[1:] == list(DEFAULT_METRICS["binary", "y_pred"])
+        assert close(got["f1_score"].item(), want)
+    multiclass = fm.evaluate(frame, y_true="y", y_pred="yhat", task="multiclass", engine=engine)
+    assert close(multiclass["f1_macro"].item(), skm.f1_score(YES_NO["y"], YES_NO["yhat"], average="macro"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_three_text_classes_or_one_stay_multiclass(engine):
+    three = YES_NO.with_columns(yhat=pl.Series(["yes", "maybe", "no", "no", "yes"]))
+    assert "f1_macro" in fm.evaluate(three, y_true="y", y_pred="yhat", engine=engine).columns
+    one = YES_NO.with_columns(y=pl.lit("yes"), yhat=pl.lit("yes"))
+    assert "f1_macro" in fm.evaluate(one, y_true="y", y_pred="yhat", engine=engine).columns
