@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import duckdb
 import pandas as pd
 import polars as pl
@@ -10,6 +12,8 @@ from reference import close
 from sklearn import metrics as skm
 
 import framemetrics as fm
+from framemetrics.compilers.polars import POLARS
+from framemetrics.core.checks import DOMAINS, check
 from framemetrics.core.defaults import DEFAULT_METRICS
 
 ENGINES = ("polars", "duckdb")
@@ -125,3 +129,87 @@ def test_three_text_classes_or_one_stay_multiclass(engine):
     assert "f1_macro" in fm.evaluate(three, y_true="y", y_pred="yhat", engine=engine).columns
     one = YES_NO.with_columns(y=pl.lit("yes"), yhat=pl.lit("yes"))
     assert "f1_macro" in fm.evaluate(one, y_true="y", y_pred="yhat", engine=engine).columns
+
+
+# --- invalid rows: one sentence per column, each problem once ---------------------------------------------------------
+
+NAN_SCORES = pl.DataFrame({"y": [0, 1, 1, 0, 1, 0, 1], "p": [math.nan] * 5 + [0.3, 0.4]})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_scores_are_told_once(engine):
+    """The 5 NaN rows were told three times ("null or NaN; null, NaN or infinite; null, NaN or outside [0, 1]")."""
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(NAN_SCORES, y_true="y", y_score="p", engine=engine)  # thresholded, ranking and probability
+    assert str(error.value) == "invalid input: column 'p' (y_score): 5 rows are null or NaN"
+    mixed = NAN_SCORES.with_columns(p=pl.Series([math.nan, None, math.inf, 1.5, -0.5, 0.3, 0.4]))
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(mixed, y_true="y", y_score="p", engine=engine)
+    assert str(error.value) == (
+        "invalid input: column 'p' (y_score): 2 rows are null or NaN, 1 is infinite, 2 are outside [0, 1] "
+        "(1 row has a null: nulls='drop' drops such rows)"
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_check_that_finds_nothing_rules_its_problems_out(engine):
+    outside = NAN_SCORES.with_columns(p=pl.Series([1.5, -0.5, 0.2, 0.3, 0.4, 0.3, 0.4]))
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(outside, y_true="y", y_score="p", metrics=["f1_score", "log_loss"], engine=engine)
+    assert str(error.value) == "invalid input: column 'p' (y_score): 2 rows are outside [0, 1]"
+    with pytest.raises(ValueError) as error:  # one check on the column: its words as they were
+        fm.evaluate(outside, y_true="y", y_score="p", metrics=["log_loss"], engine=engine)
+    assert str(error.value) == "invalid input: column 'p' (y_score): 2 rows are null, NaN or outside [0, 1]"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nulls_drop_says_that_nan_is_not_dropped(engine):
+    """A Polars NaN is not a null: nulls="drop" keeps it, and the message now says so."""
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(NAN_SCORES, y_true="y", y_score="p", nulls="drop", engine=engine)
+    assert str(error.value) == (
+        "invalid input: column 'p' (y_score): 5 rows are NaN (nulls='drop' drops nulls, not NaN)"
+    )
+    with_null = NAN_SCORES.with_columns(p=pl.Series([None, math.nan, 0.2, 0.3, 0.4, 0.3, 0.4]))
+    without_nan = with_null.filter(~pl.col("p").is_nan().fill_null(False))
+    got = fm.evaluate(without_nan, y_true="y", y_score="p", nulls="drop", engine=engine)
+    assert (without_nan.height, got["n_rows"].item()) == (6, 5)  # the null is dropped: only NaN is an error
+    multiclass = pl.DataFrame({"y": ["a", "b", "a"], "a": [0.5, math.nan, 0.9], "b": [0.5, 0.5, 0.1]})
+    with pytest.raises(
+        ValueError, match=r"column 'a' \(y_score\): 1 row is NaN .*\(nulls='drop' drops nulls, not NaN\)"
+    ):
+        fm.evaluate(multiclass, y_true="y", y_score=["a", "b"], nulls="drop", engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_regression_checks_of_one_column_are_one_sentence(engine):
+    frame = pl.DataFrame({"y": [1.0, 2.0, -3.0, 0.0, 4.0], "f": [1.0, 0.0, 2.0, -2.0, 1.0]})
+    with pytest.raises(ValueError) as error:
+        fm.evaluate(
+            frame, y_true="y", y_pred="f", engine=engine, metrics=["mean_squared_log_error", "mean_gamma_deviance"]
+        )
+    assert str(error.value) == (
+        "invalid input: column 'y' (y_true): 1 row is <= -1 (log(1 + x) is undefined), 1 is zero or negative; "
+        "column 'f' (y_pred): 1 row is <= -1 (log(1 + x) is undefined), 1 is zero or negative"
+    )
+    with pytest.raises(ValueError) as error:  # Poisson: y >= 0, f > 0; 0 is the only problem of f beyond y's
+        fm.evaluate(frame, y_true="y", y_pred="f", engine=engine, metrics=["r2_score", "mean_poisson_deviance"])
+    assert str(error.value) == (
+        "invalid input: column 'y' (y_true): 1 row is negative; column 'f' (y_pred): 2 rows are zero or negative"
+    )
+
+
+def test_each_domain_covers_what_it_says():
+    """A domain's invalid values include those of every domain it covers, on sample values of each problem."""
+    values = [None, math.nan, math.inf, -math.inf, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0]
+    frame = pl.DataFrame({"x": values}, schema={"x": pl.Float64})
+    numeric = [d for d, spec in DOMAINS.items() if not spec.labels_listed and d not in ("label", "simplex")]
+
+    def invalid(domain: str) -> set[int]:
+        flags = frame.select(check(domain, "x").invalid(POLARS, pl.col("x")).fill_null(False))["x"].to_list()
+        return {i for i, flag in enumerate(flags) if flag}
+
+    for domain in numeric:
+        for covered in DOMAINS[domain].covers:
+            assert invalid(covered) <= invalid(domain), (domain, covered)
+            assert DOMAINS[covered].covers <= DOMAINS[domain].covers | {domain}, (domain, covered)  # transitive
