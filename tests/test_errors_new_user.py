@@ -213,3 +213,49 @@ def test_each_domain_covers_what_it_says():
         for covered in DOMAINS[domain].covers:
             assert invalid(covered) <= invalid(domain), (domain, covered)
             assert DOMAINS[covered].covers <= DOMAINS[domain].covers | {domain}, (domain, covered)  # transitive
+
+
+# --- the DuckDB macros on text labels with only pos_label := --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def macros() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(fm.sql.macro_file().read_text())
+    tumours = pl.DataFrame(
+        {
+            "y": ["malignant", "benign", "malignant", "benign", "benign"],
+            "yhat": ["malignant", "malignant", "benign", "benign", "benign"],
+            "p": [0.9, 0.6, 0.4, 0.2, 0.1],
+        }
+    )
+    con.register("staging", tumours)
+    con.execute("CREATE TABLE tumours AS SELECT * FROM staging")
+    return con
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT fm_f1_score(y, yhat, pos_label := 'malignant') FROM tumours",
+        "SELECT fm_roc_auc_score(y, p, pos_label := 'malignant') FROM tumours",
+        "SELECT fm_log_loss(y, p, pos_label := 'malignant') FROM tumours",
+        "SELECT count(*) FROM fm_roc_curve('tumours', y, p, pos_label := 'malignant')",
+    ],
+)
+def test_a_text_pos_label_without_neg_label_names_neg_label_in_the_macros(macros, query):
+    """DuckDB said "Could not convert string 'malignant' to INT32" (the default neg_label is 0)."""
+    with pytest.raises(duckdb.InvalidInputException, match=r"pos_label is text \(malignant\): pass neg_label :="):
+        macros.sql(query).fetchall()
+
+
+def test_the_macros_with_both_text_labels_equal_scikit_learn(macros):
+    labels = "pos_label := 'malignant', neg_label := 'benign'"
+    f1, auc = macros.sql(
+        f"SELECT fm_f1_score(y, yhat, {labels}), fm_roc_auc_score(y, p, {labels}) FROM tumours"
+    ).fetchall()[0]
+    frame = macros.sql("SELECT * FROM tumours").pl()
+    assert close(f1, skm.f1_score(frame["y"], frame["yhat"], pos_label="malignant"))
+    assert close(auc, skm.roc_auc_score(frame["y"] == "malignant", frame["p"]))
+    points = macros.sql(f"SELECT count(*) FROM fm_roc_curve('tumours', y, p, {labels})").fetchall()[0][0]
+    assert points == len(skm.roc_curve(frame["y"] == "malignant", frame["p"], drop_intermediate=True)[0])
