@@ -129,8 +129,8 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         return source
     if isinstance(source, pl.DataFrame):
         return source.lazy()
-    if isinstance(source, str) and con is None:
-        raise ValueError(_no_such_source(source))
+    if isinstance(source, (str, Path)) and con is None:
+        raise ValueError(_no_such_source(str(source)))
     # A DuckDB relation or table is read once, eagerly: a lazy scan read twice by one
     # plan (AUC, R^2) would query a connection that is still busy with the first read.
     if isinstance(source, duckdb.DuckDBPyRelation) or (isinstance(source, str) and con is not None):
@@ -345,8 +345,8 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         run = partial(source.query, "fm_source")
         return _probed(run, exp.to_table("fm_source"))
     kind = _file_kind(source)
-    if isinstance(source, str) and not kind and con is None:
-        raise ValueError(_no_such_source(source))
+    if isinstance(source, (str, Path)) and not kind and con is None:
+        raise ValueError(_no_such_source(str(source)))
     con = con if con is not None else quiet_connection()
     if kind:
         _check_files(str(source))

@@ -83,8 +83,9 @@ def test_an_index_level_that_is_also_a_column_is_read_as_the_column():
 def test_a_table_name_without_con_says_it_needs_con(engine, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     message = r"no file or table 'preds'; a table name needs con= \(DuckDB\) or spark="
-    with pytest.raises(ValueError, match=message):
-        fm.evaluate("preds", y_true="y", y_score="p", engine=engine)
+    for name in ("preds", tmp_path / "preds"):
+        with pytest.raises(ValueError, match=message.replace("'preds'", f"'{name}'")):
+            fm.evaluate(name, y_true="y", y_score="p", engine=engine)
     (tmp_path / "preds").mkdir()
     with pytest.raises(ValueError, match=r"cannot read 'preds': .* \(a directory: pass a glob, 'preds/\*.parquet'\)"):
         fm.evaluate("preds", y_true="y", y_score="p", engine=engine)
