@@ -30,6 +30,7 @@ __all__ = [
     "check_engine",
     "check_output_names",
     "check_row_id",
+    "check_threshold",
     "input_columns",
     "polars_columns",
     "prepare_metrics",
@@ -274,7 +275,33 @@ def prepare_metrics(
     if metrics is None:
         metrics = default_metrics("binary", scored=columns.get("y_score") is not None)
     resolved = resolve(metrics, **columns)
+    check_threshold(threshold, resolved)
     return Prepared(resolved, as_tuple(by), nulls == "drop", threshold)
+
+
+def check_threshold(threshold: float, resolved: Resolved) -> None:
+    """Raise unless ``threshold`` is in [0, 1] where label metrics read ``y_score >= threshold``.
+
+    ``y_score`` is then the probability of ``pos_label`` (as for
+    ``log_loss``): a threshold of 50 would predict no positive at all. A
+    call whose metrics do not threshold the score (ranking metrics on raw
+    scores, a ``y_pred`` column) takes any finite threshold, unused.
+
+    Examples
+    --------
+    >>> f1 = resolve(["f1_score"], y_true="y", y_pred=None, y_score="p", sample_weight=None, pos_label=1,
+    ...              neg_label=None, zero_division=None)
+    >>> check_threshold(50.0, f1)
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: threshold must be in [0, 1] (y_score >= threshold predicts pos_label, \
+y_score the probability of pos_label), got 50.0; for other scores pass y_pred= (a column of predicted labels)
+    """
+    if resolved.thresholded and "y_pred" in resolved.roles and not 0 <= threshold <= 1:
+        raise ArgumentError(
+            "threshold must be in [0, 1] (y_score >= threshold predicts pos_label, y_score the probability of "
+            f"pos_label), got {threshold!r}; for other scores pass y_pred= (a column of predicted labels)"
+        )
 
 
 def resolve_curve(

@@ -32,6 +32,7 @@ __all__ = [
     "Source",
     "duckdb_schema",
     "from_pandas",
+    "index_levels",
     "open_duckdb",
     "open_polars",
     "quiet_connection",
@@ -43,6 +44,7 @@ __all__ = [
 Source = Any
 _PARQUET = (".parquet", ".pq")
 _CSV = (".csv", ".tsv", ".csv.gz")
+_EXTENSIONS = ".parquet, .pq, .csv, .tsv or .csv.gz"
 _names = itertools.count()
 # DuckDB's CSV types limited to those Polars infers (DuckDB would read "Yes"/"No" as BOOLEAN).
 _CSV_TYPES = ("BIGINT", "DOUBLE", "DATE", "TIMESTAMP", "VARCHAR")
@@ -80,6 +82,26 @@ def from_pandas(source: Source) -> Source:
     return source
 
 
+def index_levels(source: Source) -> list[str]:
+    """The named index levels of a pandas DataFrame that are not also columns (none for other sources).
+
+    :func:`from_pandas` does not read the index; a call naming a level as a
+    column is told so (:func:`~framemetrics.core.errors.index_column`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> index_levels(pd.DataFrame({"y": [1]}, index=pd.Index(["a"], name="segment")))
+    ['segment']
+    >>> index_levels(pl.DataFrame({"y": [1]}))
+    []
+    """
+    kind = type(source)
+    if not (kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas")):
+        return []
+    return [n for n in source.index.names if isinstance(n, str) and n not in source.columns]
+
+
 def _check_files(path: str) -> None:
     if not glob.glob(path):
         raise ValueError(f"no file matches {path!r}")
@@ -107,6 +129,8 @@ def open_polars(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         return source
     if isinstance(source, pl.DataFrame):
         return source.lazy()
+    if isinstance(source, (str, Path)) and con is None:
+        raise ValueError(_no_such_source(str(source)))
     # A DuckDB relation or table is read once, eagerly: a lazy scan read twice by one
     # plan (AUC, R^2) would query a connection that is still busy with the first read.
     if isinstance(source, duckdb.DuckDBPyRelation) or (isinstance(source, str) and con is not None):
@@ -321,8 +345,8 @@ def open_duckdb(source: Source, con: duckdb.DuckDBPyConnection | None = None) ->
         run = partial(source.query, "fm_source")
         return _probed(run, exp.to_table("fm_source"))
     kind = _file_kind(source)
-    if isinstance(source, str) and not kind and con is None:
-        raise TypeError(_unsupported(source))
+    if isinstance(source, (str, Path)) and not kind and con is None:
+        raise ValueError(_no_such_source(str(source)))
     con = con if con is not None else quiet_connection()
     if kind:
         _check_files(str(source))
@@ -362,6 +386,24 @@ def sql_schema(opened: DuckDBSource | SparkSource) -> dict[str, str]:
     if isinstance(opened, SparkSource):
         return {name: _kind(dtype) for name, dtype in opened.dtypes.items()}
     return duckdb_schema(opened)
+
+
+def _no_such_source(name: str) -> str:
+    """The error of a string that names no file this reads, read without ``con=``.
+
+    Examples
+    --------
+    >>> _no_such_source("preds")
+    "no file or table 'preds'; a table name needs con= (DuckDB) or spark= (Spark), a file a name ending in \
+.parquet, .pq, .csv, .tsv or .csv.gz"
+    """
+    if Path(name).exists():
+        glob_text = repr(str(Path(name) / "*.parquet"))
+        return f"cannot read {name!r}: files are read by a name ending in {_EXTENSIONS} (a directory: pass a glob, {glob_text})"
+    return (
+        f"no file or table {name!r}; a table name needs con= (DuckDB) or spark= (Spark), "
+        f"a file a name ending in {_EXTENSIONS}"
+    )
 
 
 def _unsupported(source: Source) -> str:

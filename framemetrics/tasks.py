@@ -68,6 +68,19 @@ def _probe(opened: Backend, columns: Sequence[str]) -> list[dict[str, Any]]:
     return [{key: row[f"{key}_{i}"] for key in ("low", "high", "fractional")} for i in range(len(columns))]
 
 
+def _text_classes(opened: Backend, columns: Sequence[str]) -> tuple[int, str | None, str | None]:
+    """The number of classes (non-null values, as text) of the label ``columns`` together, the first and
+    the last: one query in the engine."""
+    frame = opened.frame({f"fm_c{i}": c for i, c in enumerate(columns)})
+    ns = frame.ns
+    values = [frame.select({"fm_v": ns.to_text(ns.col(f"fm_c{i}"))}) for i in range(len(columns))]
+    union = values[0].concat(values[1]) if len(values) == 2 else values[0]
+    distinct = union.filter(ns.not_(ns.is_null(ns.col("fm_v")))).aggregate(["fm_v"], {})
+    shown = {"n": ns.count_rows(), "low": ns.min(ns.col("fm_v")), "high": ns.max(ns.col("fm_v"))}
+    row = opened.run(distinct.aggregate([], shown)).row(0, named=True)
+    return row["n"], row["low"], row["high"]
+
+
 def task_from_arguments(y_score: str | Sequence[str] | None, labels: Sequence[Any] | None, metrics: Any) -> str | None:
     """The task the arguments alone tell, without reading data; None if they do not.
 
@@ -111,7 +124,10 @@ def infer_task(call: Call, metrics: Any = None) -> str:
     In order: several score columns, a list or array score column, or more
     than two ``labels`` mean multiclass; metric names of one task only mean
     that task; one numeric score column means binary. With ``y_pred`` only:
-    text classes are binary when ``pos_label`` is text, else multiclass;
+    text classes are binary when ``pos_label`` is text or ``labels`` are given,
+    multiclass when there are more than two; two raise (which is positive?),
+    asking for ``pos_label=`` or ``task="multiclass"``, as scikit-learn asks for
+    ``pos_label`` on string labels;
     booleans are binary; numbers go to one aggregate (:func:`_probe`): a
     non-integer value means regression, values within ``{pos_label,
     neg_label}`` binary; more than two distinct values are ambiguous (labels
@@ -151,7 +167,16 @@ def _task_of_columns(opened: Backend, call: Call) -> str:
         raise ArgumentError("pass y_score= (scores or probabilities) or y_pred= (predicted labels or values)")
     kinds = [dtypes.get(y_true), dtypes.get(y_pred)]
     if any(k is not None and _is_text(k) for k in kinds):
-        return "binary" if isinstance(pos_label, str) else "multiclass"
+        if isinstance(pos_label, str) or call.labels is not None:
+            return "binary"
+        count, negative, positive = _text_classes(opened, [y_true, y_pred])
+        if count == 2:
+            raise ArgumentError(
+                f"y_true and y_pred hold two classes, {negative!r} and {positive!r}: which is positive? Pass "
+                f"pos_label= and neg_label= (e.g. pos_label={positive!r}, neg_label={negative!r}) or "
+                f'labels=[{negative!r}, {positive!r}] for a binary evaluation, or task="multiclass"'
+            )
+        return "multiclass"
     if all(k == pl.Boolean for k in kinds) or call.labels is not None:
         return "binary"
     true, pred = _probe(opened, [y_true, y_pred])

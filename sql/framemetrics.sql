@@ -904,173 +904,375 @@ CREATE OR REPLACE MACRO fm_mc_weighted_strict(value, support, zero_division) AS
 -- arguments, e.g. fm_fbeta_score(y, p >= 0.5, sample_weight := w, beta := 2)
 -- ---------------------------------------------------------------------------
 
+-- labels: pos_label and neg_label as the macros compare them, or an error naming neg_label
+CREATE OR REPLACE MACRO fm_pos_label(pos_label, neg_label) AS
+    CASE WHEN typeof(pos_label) = 'VARCHAR' AND typeof(neg_label) <> 'VARCHAR'
+    THEN error('framemetrics: pos_label is text (' || pos_label || '): pass neg_label := the other class '
+               || '(the default neg_label, 0, is a number)')
+    ELSE pos_label END;
+
+CREATE OR REPLACE MACRO fm_neg_label(pos_label, neg_label) AS
+    CASE WHEN typeof(pos_label) = 'VARCHAR' AND typeof(neg_label) <> 'VARCHAR' THEN NULL ELSE neg_label END;
+
 -- confusion-matrix metrics
 
 CREATE OR REPLACE MACRO fm_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_accuracy_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_error_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_error_rate(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_precision_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_precision_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_recall_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_recall_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_specificity_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_specificity_score(
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_false_positive_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_false_positive_rate(
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_false_negative_rate(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_false_negative_rate(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_negative_predictive_value(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_negative_predictive_value(
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_f1_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_f1_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_fbeta_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, beta := 1.0, zero_division := NULL) AS
     fm_formula_fbeta_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       beta,
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_jaccard_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_jaccard_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_balanced_accuracy_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_balanced_accuracy_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_matthews_corrcoef(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_matthews_corrcoef(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_cohen_kappa_score(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_cohen_kappa_score(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_prevalence(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_prevalence(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_positive_likelihood_ratio(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_positive_likelihood_ratio(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_negative_likelihood_ratio(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_negative_likelihood_ratio(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight)
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_informedness(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_informedness(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
 CREATE OR REPLACE MACRO fm_markedness(y_true, y_pred, sample_weight := 1, pos_label := 1, neg_label := 0, zero_division := NULL) AS
     fm_formula_markedness(
-      fm_stat_tp(y_true, y_pred, sample_weight, pos_label),
-      fm_stat_fp(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_fn(y_true, y_pred, sample_weight, pos_label, neg_label),
-      fm_stat_tn(y_true, y_pred, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_label(y_pred, pos_label, neg_label) + fm_invalid_weight(sample_weight),
+      fm_stat_tp(y_true, y_pred, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_fp(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_fn(
+        y_true,
+        y_pred,
+        sample_weight,
+        fm_pos_label(pos_label, neg_label),
+        fm_neg_label(pos_label, neg_label)
+      ),
+      fm_stat_tn(y_true, y_pred, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_label(y_pred, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_weight(sample_weight),
       zero_division
     );
 
@@ -1078,41 +1280,41 @@ CREATE OR REPLACE MACRO fm_markedness(y_true, y_pred, sample_weight := 1, pos_la
 
 CREATE OR REPLACE MACRO fm_log_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_log_loss(
-      fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label),
+      fm_stat_sum_log_loss(y_true, y_score, sample_weight, fm_pos_label(pos_label, neg_label)),
       fm_stat_sum_weight(sample_weight),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_brier_score_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_brier_score_loss(
-      fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label),
+      fm_stat_sum_brier(y_true, y_score, sample_weight, fm_pos_label(pos_label, neg_label)),
       fm_stat_sum_weight(sample_weight),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_d2_log_loss_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_d2_log_loss_score(
-      fm_stat_sum_log_loss(y_true, y_score, sample_weight, pos_label),
-      fm_stat_sum_positive(y_true, sample_weight, pos_label),
+      fm_stat_sum_log_loss(y_true, y_score, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_sum_positive(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
       fm_stat_sum_weight(sample_weight),
       fm_stat_n_rows(),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_d2_brier_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_d2_brier_score(
-      fm_stat_sum_brier(y_true, y_score, sample_weight, pos_label),
-      fm_stat_sum_positive(y_true, sample_weight, pos_label),
+      fm_stat_sum_brier(y_true, y_score, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_stat_sum_positive(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
       fm_stat_sum_weight(sample_weight),
       fm_stat_n_rows(),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_probability(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_hinge_loss(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_hinge_loss(
-      fm_stat_sum_hinge(y_true, y_score, sample_weight, pos_label),
+      fm_stat_sum_hinge(y_true, y_score, sample_weight, fm_pos_label(pos_label, neg_label)),
       fm_stat_sum_weight(sample_weight),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 -- ranking metrics
@@ -1121,7 +1323,15 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
     fm_formula_roc_auc_score(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1143,7 +1353,15 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
       )[1],
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1197,9 +1415,9 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_score_nw(y_true, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight),
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight),
       max_fpr
     );
 
@@ -1207,7 +1425,15 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
     fm_formula_gini_score(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1227,16 +1453,24 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_score_nw(y_true, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_roc_auc_error_bound(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1254,16 +1488,24 @@ CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight :=
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_score_nw(y_true, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_average_precision_score(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1283,15 +1525,23 @@ CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weigh
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_pr_auc_score(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1317,15 +1567,23 @@ CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_statistic(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : LIST_MAX(
           LIST_TRANSFORM(
@@ -1338,16 +1596,24 @@ CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos
           )
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_score_nw(y_true, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_ks_threshold(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : LIST_MAX(
           LIST_TRANSFORM(
@@ -1362,7 +1628,15 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
       )[1],
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : list_transform(
           [
@@ -1393,16 +1667,24 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
           )
         )[1]
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_score_nw(y_true, sample_weight, neg_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
     fm_formula_break_even_point(
       list_transform(
         [
-          fm_list_curve(fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label))
+          fm_list_curve(
+            fm_ranking_rows(
+              y_true,
+              y_score,
+              sample_weight,
+              fm_pos_label(pos_label, neg_label),
+              fm_neg_label(pos_label, neg_label)
+            )
+          )
         ],
         LAMBDA fm_c : COALESCE(
           LIST_SUM(
@@ -1432,8 +1714,8 @@ CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1,
           0
         )
       )[1],
-      fm_score_pw(y_true, sample_weight, pos_label),
-      fm_invalid_label(y_true, pos_label, neg_label) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
+      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
     );
 
 -- regression metrics
@@ -1973,8 +2255,8 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       y_score,
-      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
-      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+      sample_weight * CAST(y_true = FM_POS_LABEL(pos_label, neg_label) AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = FM_NEG_LABEL(pos_label, neg_label) AS DOUBLE) AS nw
     FROM fm_input
   ) AS fm_1
   GROUP BY
@@ -2127,8 +2409,10 @@ WITH fm_input AS (
     fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
-      y_true IS NULL OR NOT (
-        y_true = pos_label OR y_true = neg_label
+      y_true IS NULL
+      OR NOT (
+        y_true = FM_POS_LABEL(pos_label, neg_label)
+        OR y_true = FM_NEG_LABEL(pos_label, neg_label)
       )) AS invalid_label_y_true,
     COUNT(*) FILTER(WHERE
       y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score,
@@ -2243,8 +2527,8 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       y_score,
-      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
-      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+      sample_weight * CAST(y_true = FM_POS_LABEL(pos_label, neg_label) AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = FM_NEG_LABEL(pos_label, neg_label) AS DOUBLE) AS nw
     FROM fm_input
   ) AS fm_1
   GROUP BY
@@ -2401,8 +2685,10 @@ WITH fm_input AS (
     fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
-      y_true IS NULL OR NOT (
-        y_true = pos_label OR y_true = neg_label
+      y_true IS NULL
+      OR NOT (
+        y_true = FM_POS_LABEL(pos_label, neg_label)
+        OR y_true = FM_NEG_LABEL(pos_label, neg_label)
       )) AS invalid_label_y_true,
     COUNT(*) FILTER(WHERE
       y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score,
@@ -2517,8 +2803,8 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       y_score,
-      sample_weight * CAST(y_true = pos_label AS DOUBLE) AS pw,
-      sample_weight * CAST(y_true = neg_label AS DOUBLE) AS nw
+      sample_weight * CAST(y_true = FM_POS_LABEL(pos_label, neg_label) AS DOUBLE) AS pw,
+      sample_weight * CAST(y_true = FM_NEG_LABEL(pos_label, neg_label) AS DOUBLE) AS nw
     FROM fm_input
   ) AS fm_1
   GROUP BY
@@ -2741,8 +3027,10 @@ WITH fm_input AS (
     fm_g0,
     COUNT(*) AS n_rows,
     COUNT(*) FILTER(WHERE
-      y_true IS NULL OR NOT (
-        y_true = pos_label OR y_true = neg_label
+      y_true IS NULL
+      OR NOT (
+        y_true = FM_POS_LABEL(pos_label, neg_label)
+        OR y_true = FM_NEG_LABEL(pos_label, neg_label)
       )) AS invalid_label_y_true,
     COUNT(*) FILTER(WHERE
       y_score IS NULL OR NOT ISFINITE(CAST(y_score AS DOUBLE))) AS invalid_finite_y_score,

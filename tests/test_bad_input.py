@@ -196,7 +196,8 @@ def test_nulls_drop_removes_incomplete_rows(engine):
 @pytest.mark.parametrize("engine", EVALUATE_ENGINES)
 def test_nulls_drop_keeps_nan_an_error(engine):
     df = _classification(p=[0.2, math.nan, 0.6, None])
-    with pytest.raises(ValueError, match="1 row is null, NaN or outside"):
+    message = r"1 row is NaN or outside \[0, 1\] \(nulls='drop' drops nulls, not NaN\)"
+    with pytest.raises(ValueError, match=message):
         fm.evaluate(df, y_true="y", y_score="p", metrics=["log_loss"], nulls="drop", engine=engine)
 
 

@@ -60,7 +60,7 @@ def test_missing_file_and_unknown_source(engine, tmp_path):
         _run(str(tmp_path / "nothing-*.parquet"), engine)
     with pytest.raises(TypeError, match="cannot read"):
         _run({"not": "a frame"}, engine)
-    with pytest.raises(TypeError, match="table name with con="):
+    with pytest.raises(ValueError, match=r"no file or table 'a_table_name'; a table name needs con= \(DuckDB\)"):
         _run("a_table_name", engine)
 
 

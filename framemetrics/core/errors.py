@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["ArgumentError", "close_names", "did_you_mean", "missing_column"]
+__all__ = ["ArgumentError", "close_names", "did_you_mean", "index_column", "missing_column"]
 
 _SHOWN_COLUMNS = 20
 
@@ -87,3 +87,16 @@ def missing_column(column: str, role: str, columns: Iterable[str]) -> ValueError
     close = ", ".join(repr(c) for c in close_names(column, columns))
     hint = f"; did you mean {close}? The input" if close else "; the input"
     return ValueError(f"column {column!r} ({role}) not found{hint} has columns {shown}")
+
+
+def index_column(column: str, role: str) -> ValueError:
+    """The error of a column that is the index of a pandas DataFrame, which is not read as a column.
+
+    Examples
+    --------
+    >>> str(index_column("segment", "by"))
+    "column 'segment' (by) is the index of the pandas DataFrame, not a column: pass df.reset_index()"
+    """
+    return ValueError(
+        f"column {column!r} ({role}) is the index of the pandas DataFrame, not a column: pass df.reset_index()"
+    )

@@ -145,11 +145,11 @@ def raise_for_invalid(result: pl.DataFrame, plan: Plan, roles: dict[str, str], n
     """
 
     def describe(check: Check, count: int) -> tuple[str, str]:
-        shown = check.describe(count, plan.pos_label, plan.neg_label)
-        return f"column {roles[check.role]!r} ({check.role}): {shown}", roles[check.role]
+        return f"column {roles[check.role]!r} ({check.role})", roles[check.role]
 
     counts = {check: int(result[check.name].fill_null(0).sum()) for check in plan.checks}
-    raise_invalid_rows(counts, describe, opened.null_rows, nulls, int(result["n_rows"].sum()))
+    labels = (plan.pos_label, plan.neg_label)
+    raise_invalid_rows(counts, describe, opened.null_rows, nulls, int(result["n_rows"].sum()), labels)
 
 
 def per_group(result: pl.DataFrame, plan: Plan, by: Sequence[str]) -> pl.DataFrame:

@@ -201,7 +201,12 @@ PARAMETERS: tuple[Parameter, ...] = (
         Interval(float),
         BINARY | REPORT,
         "float, default 0.5",
-        "Decision threshold applied to ``y_score`` when ``y_pred`` is None.",
+        """Decision threshold applied to ``y_score`` when ``y_pred`` is None:
+        ``y_score >= threshold`` predicts ``pos_label``. Where a label metric
+        reads it, ``y_score`` is the probability of ``pos_label`` and the
+        threshold must be in [0, 1] (an ``ArgumentError`` otherwise; for other
+        scores pass ``y_pred``, a column of predicted labels); ranking metrics
+        alone take raw scores and any threshold (unused).""",
         0.5,
     ),
     Parameter("sample_weight", OPTIONAL_COLUMN, TABLE, "str, optional", "Column of non-negative weights.", None),

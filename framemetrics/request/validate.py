@@ -24,13 +24,14 @@ import functools
 import inspect
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from framemetrics.columns import by_expressions, check_engine
-from framemetrics.core.errors import ArgumentError
+from framemetrics.core.errors import ArgumentError, index_column
 from framemetrics.core.plan import short_repr
 from framemetrics.request.parameters import declared
+from framemetrics.sources import index_levels
 
 __all__ = ["check", "document", "validate", "validated"]
 
@@ -89,12 +90,39 @@ def _on_engine(arguments: dict[str, Any]) -> dict[str, Any]:
     """The validated ``arguments`` with the engine chosen for the source
     (:func:`~framemetrics.columns.check_engine`) and the Polars expressions of
     ``by`` made columns of it (:func:`~framemetrics.columns.by_expressions`)."""
+    if "source" in arguments:
+        _check_index(arguments)
     if "source" in arguments and "engine" in arguments:
         arguments["engine"] = check_engine(arguments["engine"], arguments["source"])
         if "by" in arguments:
             on = arguments["source"], arguments["by"], arguments["engine"], arguments.get("con")
             arguments["source"], arguments["by"] = by_expressions(*on)
     return arguments
+
+
+_COLUMN_ROLES = ("y_true", "y_pred", "y_score", "sample_weight", "by", "row_id")
+
+
+def _check_index(arguments: Mapping[str, Any]) -> None:
+    """Raise if a column argument names an index level of a pandas DataFrame source, which is not read
+    (:func:`~framemetrics.core.errors.index_column`, not "not found").
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"y": [1], "p": [0.5]}, index=pd.Index(["a"], name="seg"))
+    >>> _check_index({"source": frame, "y_true": "y", "by": ["seg"]})
+    Traceback (most recent call last):
+    ...
+    ValueError: column 'seg' (by) is the index of the pandas DataFrame, not a column: pass df.reset_index()
+    """
+    levels = index_levels(arguments["source"])
+    for role in (r for r in _COLUMN_ROLES if levels and arguments.get(r) is not None):
+        value = arguments[role]
+        names = [value] if isinstance(value, str) else value.values() if isinstance(value, Mapping) else value
+        for name in names if isinstance(names, Iterable) else ():  # a Polars expression is no column name
+            if isinstance(name, str) and name in levels:
+                raise index_column(name, role)
 
 
 _MARKER = re.compile(r"^( *)\.\. parameters:: (.+)$", re.MULTILINE)

@@ -79,6 +79,22 @@ _HEADER = f"""-- ---------------------------------------------------------------
 -- ---------------------------------------------------------------------------
 """
 
+# A text pos_label needs a text neg_label (the default, 0, is a number): the labels every macro reads through
+# these two, so that DuckDB names neg_label rather than failing to read the text labels as numbers. With a
+# text pos_label and a number neg_label, fm_neg_label is a constant NULL (no label is compared with a number)
+# and fm_pos_label the error; with any other labels both fold, when the query is planned, to the labels given.
+_LABEL_MACROS = """
+-- labels: pos_label and neg_label as the macros compare them, or an error naming neg_label
+CREATE OR REPLACE MACRO fm_pos_label(pos_label, neg_label) AS
+    CASE WHEN typeof(pos_label) = 'VARCHAR' AND typeof(neg_label) <> 'VARCHAR'
+    THEN error('framemetrics: pos_label is text (' || pos_label || '): pass neg_label := the other class '
+               || '(the default neg_label, 0, is a number)')
+    ELSE pos_label END;
+
+CREATE OR REPLACE MACRO fm_neg_label(pos_label, neg_label) AS
+    CASE WHEN typeof(pos_label) = 'VARCHAR' AND typeof(neg_label) <> 'VARCHAR' THEN NULL ELSE neg_label END;
+"""
+
 _RANKING_ROWS = ("y_true", "y_score", "sample_weight", "pos_label", "neg_label")
 _FAMILIES = {
     "classification": "confusion-matrix metrics",
@@ -237,6 +253,15 @@ def _argument(param: str, metric: Metric) -> exp.Expression:
     return SQL.col(param)
 
 
+def _labelled(tree: exp.Expression) -> exp.Expression:
+    """``tree`` reading ``pos_label`` and ``neg_label`` through ``fm_pos_label`` and ``fm_neg_label``."""
+    labels = _columns("pos_label", "neg_label")
+    through = {"pos_label": "fm_pos_label", "neg_label": "fm_neg_label"}
+    return tree.transform(
+        lambda n: _call(through[n.name], *labels) if isinstance(n, exp.Column) and n.name in through else n
+    )
+
+
 def _check_calls(checks: tuple[Check, ...]) -> exp.Expression:
     labels = _columns("pos_label", "neg_label")
     calls = [_call(c.sql_macro, SQL.col(c.role), *(labels if c.domain == "label" else [])) for c in checks]
@@ -269,6 +294,8 @@ def user_macro(metric: Metric) -> str:
     body = _call(metric.sql_formula, *(_argument(p, metric) for p in formula_parameters(metric.name)))
     if not metric.weighted:
         body = body.transform(lambda n: SQL.lit(1) if isinstance(n, exp.Column) and n.name == "sample_weight" else n)
+    if metric.family != "regression":
+        body = _labelled(body)
     head = f"CREATE OR REPLACE MACRO {metric.sql_macro}({', '.join(params)}) AS"
     return f"{head}\n" + textwrap.indent(to_sql(body, pretty=True, keep_case=True), "    ") + ";\n"
 
@@ -299,7 +326,8 @@ pos_label := 1, neg_label := 0, drop_intermediate := TRUE) AS TABLE'
             "sample_weight": SQL.to_float(SQL.col("weight")),
         },
         by=("segment",),
-        literals={name: SQL.col(name) for name in ("pos_label", "neg_label", "drop_intermediate")},
+        literals={"pos_label": _labelled(SQL.col("pos_label")), "neg_label": _labelled(SQL.col("neg_label"))}
+        | {"drop_intermediate": SQL.col("drop_intermediate")},
         group_columns=(SQL.col("segment"),),
     )
     body = to_sql(curve_query(curve, make_plan("roc_auc_score", weighted=True), inputs), pretty=True)
@@ -309,14 +337,14 @@ pos_label := 1, neg_label := 0, drop_intermediate := TRUE) AS TABLE'
 
 
 def render_user_macros() -> str:
-    """The generated section: every registered metric, grouped by family, then the curves.
+    """The generated section: the two label macros, every registered metric, grouped by family, then the curves.
 
     Examples
     --------
-    >>> render_user_macros().count("CREATE OR REPLACE MACRO") == len(REGISTRY) + len(CURVES)
+    >>> render_user_macros().count("CREATE OR REPLACE MACRO") == 2 + len(REGISTRY) + len(CURVES)
     True
     """
-    parts = [_HEADER]
+    parts = [_HEADER, _LABEL_MACROS]
     for family, title in _FAMILIES.items():
         members = [m for m in REGISTRY.values() if m.family == family]
         parts.append(f"\n-- {title}\n\n" + "\n".join(user_macro(m) for m in members))
