@@ -155,9 +155,10 @@ def _computed(frame: pl.DataFrame, plan: Plan, x: Rows, value: pl.Expr, checks: 
     result = frame.select(value.alias("fm_value"), *counts, pl.len().alias("n_rows")).row(0, named=True)
 
     def describe(check: Check, count: int) -> tuple[str, None]:
-        return f"{check.role}: {check.describe(count, plan.pos_label, plan.neg_label)}", None
+        return check.role, None
 
-    raise_for_invalid({c: result[c.name] for c in checks}, describe, lambda _: 0, "error", result["n_rows"])
+    labels = (plan.pos_label, plan.neg_label)
+    raise_for_invalid({c: result[c.name] for c in checks}, describe, lambda _: 0, "error", result["n_rows"], labels)
     return result["fm_value"]
 
 
