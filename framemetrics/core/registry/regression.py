@@ -139,6 +139,7 @@ centred exactly (a first pass computes ``ybar`` per group). With
 than two rows (scikit-learn: NaN).""",
         "0.7241",
         params={"force_finite": True},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.explained_variance_score,
@@ -149,6 +150,7 @@ than two rows (scikit-learn: NaN).""",
 the same ``force_finite`` rules as :func:`r2_score`.""",
         "0.803",
         params={"force_finite": True},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.max_error,
@@ -187,6 +189,7 @@ errors are sorted in the engine: one ``GROUP BY`` and one window per group.""",
 ``force_finite``: 1 when both sums are 0, 0 when only the baseline is; null
 with fewer than two rows or a zero total weight (scikit-learn: NaN).""",
         "0.5385",
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.d2_pinball_score,
@@ -199,6 +202,7 @@ with fewer than two rows or a zero total weight (scikit-learn: NaN).""",
 :func:`d2_absolute_error_score`, which is this score at ``alpha = 0.5``.""",
         _ROWS("0.3333", "alpha=0.9"),
         input_params={"alpha": 0.5},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.d2_tweedie_score,
@@ -213,5 +217,6 @@ total weight or a zero baseline (scikit-learn: NaN or ``-inf``).""",
         reference="`d2_tweedie_score` (ZeroDivisionError or −inf there)",
         input_params={"power": 0.0},
         power_checks=_TWEEDIE,
+        value_range=(-math.inf, 1.0),
     ),
 )
