@@ -194,6 +194,20 @@ CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight)
     COALESCE(SUM(sample_weight * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
         GREATEST(ABS(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))), 0);
 
+-- sum w 2 |y_true - y_pred| / (|y_true| + |y_pred|), a row with y_true = y_pred = 0 counting 0.
+CREATE OR REPLACE MACRO fm_stat_sum_smape(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * CASE WHEN ABS(CAST(y_true AS DOUBLE)) + ABS(CAST(y_pred AS DOUBLE))
+        = 0 THEN CAST(0.0 AS DOUBLE) ELSE 2 * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
+        (ABS(CAST(y_true AS DOUBLE)) + ABS(CAST(y_pred AS DOUBLE))) END), 0);
+
+-- sum w |y_true|: the scale of the weighted absolute percentage error.
+CREATE OR REPLACE MACRO fm_stat_sum_abs_y_true(y_true, sample_weight) AS
+    COALESCE(SUM(sample_weight * ABS(CAST(y_true AS DOUBLE))), 0);
+
+-- sum w (y_pred - y_true): the total of the forecast's bias.
+CREATE OR REPLACE MACRO fm_stat_sum_bias(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (CAST(y_pred AS DOUBLE) - CAST(y_true AS DOUBLE))), 0);
+
 -- sum w pinball(y_true - y_pred), at level alpha.
 CREATE OR REPLACE MACRO fm_stat_sum_pinball(y_true, y_pred, sample_weight, alpha) AS
     COALESCE(SUM(sample_weight * CASE WHEN CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE) >= 0 THEN
@@ -722,6 +736,21 @@ CREATE OR REPLACE MACRO fm_formula_root_mean_squared_log_error(sum_sq_log_error,
 CREATE OR REPLACE MACRO fm_formula_mean_absolute_percentage_error(sum_abs_pct_error, sum_weight, n_invalid) AS
     fm_finite(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE
         sum_abs_pct_error / sum_weight END);
+
+-- sum w 2 |y - y_pred| / (|y| + |y_pred|) / sum w, a row with y = y_pred = 0 counting 0.
+CREATE OR REPLACE MACRO fm_formula_symmetric_mean_absolute_percentage_error(sum_smape, sum_weight, n_invalid) AS
+    fm_within(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_smape /
+        sum_weight END, CAST(0.0 AS DOUBLE), CAST(2.0 AS DOUBLE));
+
+-- sum w |y - y_pred| / sum w |y|; null if sum w |y| = 0.
+CREATE OR REPLACE MACRO fm_formula_weighted_absolute_percentage_error(sum_abs_error, sum_abs_y_true, n_invalid) AS
+    fm_within(CASE WHEN n_invalid > 0 OR sum_abs_y_true = 0 THEN CAST(NULL AS DOUBLE) ELSE
+        sum_abs_error / sum_abs_y_true END, CAST(0.0 AS DOUBLE), CAST('inf' AS DOUBLE));
+
+-- sum w (y_pred - y) / sum w, the bias (positive: over-forecast); null if sum w = 0.
+CREATE OR REPLACE MACRO fm_formula_mean_error(sum_bias, sum_weight, n_invalid) AS
+    fm_finite(CASE WHEN n_invalid > 0 OR sum_weight = 0 THEN CAST(NULL AS DOUBLE) ELSE sum_bias /
+        sum_weight END);
 
 -- sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred.
 CREATE OR REPLACE MACRO fm_formula_mean_pinball_loss(sum_pinball, sum_weight, n_invalid) AS
@@ -1566,6 +1595,27 @@ CREATE OR REPLACE MACRO fm_root_mean_squared_log_error(y_true, y_pred, sample_we
 CREATE OR REPLACE MACRO fm_mean_absolute_percentage_error(y_true, y_pred, sample_weight := 1) AS
     fm_formula_mean_absolute_percentage_error(
       fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_symmetric_mean_absolute_percentage_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_symmetric_mean_absolute_percentage_error(
+      fm_stat_sum_smape(y_true, y_pred, sample_weight),
+      fm_stat_sum_weight(sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_weighted_absolute_percentage_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_weighted_absolute_percentage_error(
+      fm_stat_sum_abs_error(y_true, y_pred, sample_weight),
+      fm_stat_sum_abs_y_true(y_true, sample_weight),
+      fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
+    );
+
+CREATE OR REPLACE MACRO fm_mean_error(y_true, y_pred, sample_weight := 1) AS
+    fm_formula_mean_error(
+      fm_stat_sum_bias(y_true, y_pred, sample_weight),
       fm_stat_sum_weight(sample_weight),
       fm_invalid_finite(y_true) + fm_invalid_finite(y_pred) + fm_invalid_weight(sample_weight)
     );

@@ -218,6 +218,12 @@ def _sum_hinge(ns: Namespace, x: Rows) -> Expr:
     return ns.sum(x.sample_weight * ns.when(margin > 0, margin).otherwise(ns.lit(0.0)))
 
 
+def _smape_term(ns: Namespace, x: Rows) -> Expr:
+    """2 |y_true - y_pred| / (|y_true| + |y_pred|); 0 where both are 0."""
+    scale = ns.abs(ns.to_float(x.y_true)) + ns.abs(ns.to_float(x.y_pred))
+    return ns.when(ns.eq(scale, 0), ns.lit(0.0)).otherwise(2 * ns.abs(error(ns, x)) / scale)
+
+
 def pinball(ns: Namespace, e: Expr, alpha: Expr) -> Expr:
     """The pinball loss of an error ``e``: ``alpha e`` if ``e >= 0``, else ``(alpha - 1) e``."""
     return ns.when(e >= 0, alpha * e).otherwise((alpha - 1) * e)
@@ -461,6 +467,21 @@ _ALL = [
             x.sample_weight * ns.abs(error(ns, x)) / ns.greatest(ns.abs(ns.to_float(x.y_true)), ns.lit(EPS))
         ),
         doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
+    ),
+    Statistic(
+        "sum_smape",
+        lambda ns, x: ns.sum(x.sample_weight * _smape_term(ns, x)),
+        doc="sum w 2 |y_true - y_pred| / (|y_true| + |y_pred|), a row with y_true = y_pred = 0 counting 0.",
+    ),
+    Statistic(
+        "sum_abs_y_true",
+        lambda ns, x: ns.sum(x.sample_weight * ns.abs(ns.to_float(x.y_true))),
+        doc="sum w |y_true|: the scale of the weighted absolute percentage error.",
+    ),
+    Statistic(
+        "sum_bias",
+        lambda ns, x: ns.sum(x.sample_weight * (ns.to_float(x.y_pred) - ns.to_float(x.y_true))),
+        doc="sum w (y_pred - y_true): the total of the forecast's bias.",
     ),
     Statistic("sum_pinball", _sum_pinball),
     Statistic(
