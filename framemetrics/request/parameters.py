@@ -59,9 +59,8 @@ REPORT = frozenset({"evaluation_report"})
 INTERVAL = frozenset({"confidence_interval"})
 CONFUSION = frozenset({"confusion_matrix", "sql.confusion_matrix"})
 SQL = frozenset(
-    {"sql.query", "sql.multiclass_query", "sql.curve", "sql.calibration_curve", "sql.roc_auc_ci", "sql.compare_auc",
-     "sql.confusion_matrix"}
-)  # fmt: skip
+    {"sql.query", "sql.multiclass_query", "sql.curve", "sql.calibration_curve", "sql.roc_auc_ci", "sql.compare_auc"}
+) | {"sql.confusion_matrix"}
 # Every entry point reading a table of rows (not an expression builder).
 TABLE = BINARY | MULTICLASS | TABLES | CURVE | CALIBRATION | AUC_CI | COMPARE | REPORT | CONFUSION
 # Those that open the source on an engine (the SQL text versions take a table name).
