@@ -26,6 +26,7 @@ from framemetrics.core.registry import REGISTRY as _REGISTRY
 if TYPE_CHECKING:
     from framemetrics import sql
     from framemetrics.calibration import calibration_curve
+    from framemetrics.confusion import confusion_matrix
     from framemetrics.core.errors import ArgumentError
     from framemetrics.core.registry import REGISTRY, Metric, get_metric
     from framemetrics.curves import curve_table, det_curve, precision_recall_curve, roc_curve
@@ -106,6 +107,7 @@ __all__ = [
     "coco_recall_table",
     "compare_auc",
     "confidence_interval",
+    "confusion_matrix",
     "curve_table",
     "det_curve",
     "evaluate",

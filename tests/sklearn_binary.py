@@ -127,6 +127,34 @@ def _weighted_mean_or_none(name: str, **fixed: Any) -> Reference:
     return reference
 
 
+def _forecasting(loss: str, scale: float, weighted: Callable[[np.ndarray, np.ndarray, np.ndarray], float]) -> Reference:
+    """utilsforecast's ``losses.<loss>`` times ``scale`` without weights; with weights (which utilsforecast has
+    not), ``weighted(y, f, w)`` in NumPy; None for a zero total weight or utilsforecast's NaN."""
+
+    def reference(y_true, y_pred, sample_weight=None):
+        y, f = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+        if sample_weight is not None:
+            w = np.asarray(sample_weight, dtype=float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                value = weighted(y, f, w) if w.sum() > 0 else math.nan
+            return float(value) if math.isfinite(value) else None
+        import polars as pl
+        from utilsforecast import losses
+
+        frame = pl.DataFrame({"unique_id": [0] * len(y), "y": y, "f": f})
+        value = scale * getattr(losses, loss)(frame, models=["f"])["f"].item()
+        return None if value is None or not math.isfinite(value) else value
+
+    reference.__doc__ = f"{scale} * utilsforecast.losses.{loss}; weighted: the same in NumPy"
+    return reference
+
+
+def _weighted_smape(y: np.ndarray, f: np.ndarray, w: np.ndarray) -> float:
+    scale = np.abs(y) + np.abs(f)
+    terms = np.where(scale == 0, 0.0, 2 * np.abs(y - f) / np.where(scale == 0, 1.0, scale))
+    return np.average(terms, weights=w)
+
+
 def _constant(values, sample_weight) -> bool:
     kept = np.asarray(values, dtype=float)
     if sample_weight is not None:
@@ -359,6 +387,11 @@ REFERENCES: dict[str, Reference] = {
     "mean_squared_log_error": _weighted_mean_or_none("mean_squared_log_error"),
     "root_mean_squared_log_error": _weighted_mean_or_none("root_mean_squared_log_error"),
     "mean_absolute_percentage_error": _weighted_mean_or_none("mean_absolute_percentage_error"),
+    "symmetric_mean_absolute_percentage_error": _forecasting("smape", 2.0, _weighted_smape),
+    "weighted_absolute_percentage_error": _forecasting(
+        "wape", 1.0, lambda y, f, w: np.sum(w * np.abs(y - f)) / np.sum(w * np.abs(y))
+    ),
+    "mean_error": _forecasting("bias", 1.0, lambda y, f, w: np.average(f - y, weights=w)),
     "mean_pinball_loss": _weighted_mean_or_none("mean_pinball_loss"),
     "mean_poisson_deviance": _weighted_mean_or_none("mean_poisson_deviance"),
     "mean_gamma_deviance": _weighted_mean_or_none("mean_gamma_deviance"),

@@ -24,6 +24,7 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
     "classification_report": (fm.classification_report, {"y_true": "y", "y_pred": "y"}),
     "class_table": (fm.class_table, {"y_true": "y", "y_pred": "y"}),
     "multiclass_confusion_matrix": (fm.multiclass_confusion_matrix, {"y_true": "y", "y_pred": "y"}),
+    "confusion_matrix": (fm.confusion_matrix, {"y_true": "y", "y_score": "p"}),
     "curve_table": (fm.curve_table, {"curve": "roc_curve", "y_true": "y", "y_score": "p"}),
     "roc_curve": (fm.roc_curve, {"y_true": "y", "y_score": "p"}),
     "precision_recall_curve": (fm.precision_recall_curve, {"y_true": "y", "y_score": "p"}),
@@ -42,6 +43,7 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
     "sql.calibration_curve": (fm.sql.calibration_curve, {"table": "t", "y_true": "y", "y_score": "p"}),
     "sql.roc_auc_ci": (fm.sql.roc_auc_ci, {"table": "t", "y_true": "y", "y_score": "p"}),
     "sql.compare_auc": (fm.sql.compare_auc, {"table": "t", "y_true": "y", "y_score": ["p", "q"]}),
+    "sql.confusion_matrix": (fm.sql.confusion_matrix, {"table": "t", "y_true": "y", "y_score": "p"}),
 }
 
 # Invalid values of each parameter: a wrong type, out of range, an unknown choice.
@@ -76,6 +78,7 @@ INVALID: dict[str, list[Any]] = {
     "method": ["exact"],
     "beta": [-1],
     "pivot": ["yes"],
+    "normalize": ["rows", True],
     "checks": [1],
     "dialect": ["oracle"],
     "output": [1],

@@ -332,6 +332,10 @@ _ENTRY_POINTS = {
     "classification_report": lambda source, **kw: fm.classification_report(
         source, y_true="y", y_pred="yhat", labels=LABELS, by="g", **kw
     ),
+    "confusion_matrix": lambda source, **kw: fm.confusion_matrix(source, y_true="y", y_score="p", by="g", **kw),
+    "confusion_matrix, weighted and normalized": lambda source, **kw: fm.confusion_matrix(
+        source, y_true="y", y_score="p", sample_weight="w", by="g", normalize="true", **kw
+    ),
 }
 _VALID = {  # the table of each entry point, its invalid group left out
     "evaluate": "binary",
@@ -343,6 +347,8 @@ _VALID = {  # the table of each entry point, its invalid group left out
     "evaluate_multiclass": "multiclass",
     "evaluate_multiclass, a list column": "multiclass",
     "classification_report": "multiclass",
+    "confusion_matrix": "binary",
+    "confusion_matrix, weighted and normalized": "binary",
 }
 
 

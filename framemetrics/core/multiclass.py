@@ -196,7 +196,7 @@ def metric_expr(
             return column(average_column(metric, name))
         return n_invalid if name == "n_invalid" else column(name)
 
-    return bounded(ns, call_expr(ns, metric.formula, requested.params, plan, resolve))
+    return bounded(ns, call_expr(ns, metric.formula, requested.params, plan, resolve), metric.value_range)
 
 
 def report_value(ns: Namespace, column: Expr, plan: Any) -> Expr:

@@ -82,7 +82,8 @@ class MetricCall:
         """
         arguments = {s: statistics[s] for s in self.statistics} | {s: ns.null() for s in self.skipped}
         invalid = ns.lit(0) if n_invalid is None else n_invalid
-        return apply_formula(ns, self.metric.formula.function, arguments, invalid, self.params, guarded=guarded)
+        formula, value_range = self.metric.formula.function, self.metric.value_range
+        return apply_formula(ns, formula, arguments, invalid, self.params, guarded=guarded, value_range=value_range)
 
 
 @dataclass(frozen=True)

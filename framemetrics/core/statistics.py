@@ -218,6 +218,12 @@ def _sum_hinge(ns: Namespace, x: Rows) -> Expr:
     return ns.sum(x.sample_weight * ns.when(margin > 0, margin).otherwise(ns.lit(0.0)))
 
 
+def _smape_term(ns: Namespace, x: Rows) -> Expr:
+    """2 |y_true - y_pred| / (|y_true| + |y_pred|); 0 where both are 0."""
+    scale = ns.abs(ns.to_float(x.y_true)) + ns.abs(ns.to_float(x.y_pred))
+    return ns.when(ns.eq(scale, 0), ns.lit(0.0)).otherwise(2 * ns.abs(error(ns, x)) / scale)
+
+
 def pinball(ns: Namespace, e: Expr, alpha: Expr) -> Expr:
     """The pinball loss of an error ``e``: ``alpha e`` if ``e >= 0``, else ``(alpha - 1) e``."""
     return ns.when(e >= 0, alpha * e).otherwise((alpha - 1) * e)
@@ -319,6 +325,21 @@ def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
     return _two_classes(ns, c, c.tp / c.pos_total - c.fp / c.neg_total)
 
 
+def _auc_sum(ns: Namespace, c: CurvePoints) -> Expr:
+    """Twice the AUC as ``2 C / (C + D)``, concordant over all pairs, rather than ``C`` alone.
+
+    ``C + D`` is 2, but each sum rounds (``sum nw / N`` is ``1 +- 2e-16``):
+    ``D`` sums ``fp``, exactly 0 at every positive's score when no negative
+    outranks a positive, so a perfect ranking's AUC is exactly 1 (and a
+    reversed one's exactly 0), as scikit-learn's.
+    """
+    both = ns.all(c.pos_total > 0, c.neg_total > 0)
+    concordant = ns.sum(ns.when(both, c.nw / c.neg_total * ((2 * c.tp - c.pw) / c.pos_total)).otherwise(ns.lit(0.0)))
+    # With one class (no AUC) D counts the points, so that no engine divides 0 by 0 (0 / n is 0, as C was).
+    discordant = ns.sum(ns.when(both, c.pw / c.pos_total * ((2 * c.fp - c.nw) / c.neg_total)).otherwise(ns.lit(1.0)))
+    return 2 * concordant / (concordant + discordant)
+
+
 def partial_roc_area(ns: Namespace, c: CurvePoints) -> Expr:
     """Area of one ROC segment, from the previous (higher-score) point to this one, left of FPR = max_fpr.
 
@@ -344,9 +365,14 @@ def _pr_auc_sum(ns: Namespace, c: CurvePoints) -> Expr:
 
 
 def _bep_tp(ns: Namespace, c: CurvePoints) -> Expr:
-    """Positive weight ranked among the top P, a score of weight pw + nw straddling rank P sharing pw pro rata."""
+    """Positive weight ranked among the top P, a score of weight pw + nw straddling rank P sharing pw pro rata.
+
+    A score with no negative at or above it (``fp = 0``) lies wholly within the top P (``tp <= P``): its share
+    is 1 exactly, not the rounded ``(P - (tp - pw)) / pw``, so that a perfect ranking's point is exactly 1.
+    """
     block = c.pw + c.nw
     share = ns.least(ns.greatest((c.pos_total - (c.tp + c.fp - block)) / block, ns.lit(0.0)), ns.lit(1.0))
+    share = ns.when(ns.eq(c.fp, 0), ns.lit(1.0)).otherwise(share)
     return ns.sum(ns.when(block > 0, c.pw * share).otherwise(ns.lit(0.0)))
 
 
@@ -442,6 +468,21 @@ _ALL = [
         ),
         doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
     ),
+    Statistic(
+        "sum_smape",
+        lambda ns, x: ns.sum(x.sample_weight * _smape_term(ns, x)),
+        doc="sum w 2 |y_true - y_pred| / (|y_true| + |y_pred|), a row with y_true = y_pred = 0 counting 0.",
+    ),
+    Statistic(
+        "sum_abs_y_true",
+        lambda ns, x: ns.sum(x.sample_weight * ns.abs(ns.to_float(x.y_true))),
+        doc="sum w |y_true|: the scale of the weighted absolute percentage error.",
+    ),
+    Statistic(
+        "sum_bias",
+        lambda ns, x: ns.sum(x.sample_weight * (ns.to_float(x.y_pred) - ns.to_float(x.y_true))),
+        doc="sum w (y_pred - y_true): the total of the forecast's bias.",
+    ),
     Statistic("sum_pinball", _sum_pinball),
     Statistic(
         "sum_poisson_deviance",
@@ -519,9 +560,13 @@ _ALL = [
     ),
     Statistic(
         "auc_sum",
-        lambda ns, c: ns.sum(_two_classes(ns, c, c.nw / c.neg_total * ((2 * c.tp - c.pw) / c.pos_total))),
+        _auc_sum,
         curve=True,
-        doc="Twice the trapezoidal ROC AUC, ties counting 1/2: sum (nw / N) (2 tp - pw) / P, rates of any weight scale.",
+        doc=(
+            "Twice the trapezoidal ROC AUC, ties counting 1/2: 2 C / (C + D), C = sum (nw / N) (2 tp - pw) / P the "
+            "concordant and D = sum (pw / P) (2 fp - nw) / N the discordant pairs (C + D = 2): exactly 2 when no "
+            "negative outranks a positive, 0 when no positive outranks a negative."
+        ),
     ),
     Statistic(
         "auc_tie_sum",

@@ -57,15 +57,16 @@ AUC_CI = frozenset({"roc_auc_ci", "sql.roc_auc_ci"})
 COMPARE = frozenset({"compare_auc", "sql.compare_auc"})
 REPORT = frozenset({"evaluation_report"})
 INTERVAL = frozenset({"confidence_interval"})
+CONFUSION = frozenset({"confusion_matrix", "sql.confusion_matrix"})
 SQL = frozenset(
     {"sql.query", "sql.multiclass_query", "sql.curve", "sql.calibration_curve", "sql.roc_auc_ci", "sql.compare_auc"}
-)
+) | {"sql.confusion_matrix"}
 # Every entry point reading a table of rows (not an expression builder).
-TABLE = BINARY | MULTICLASS | TABLES | CURVE | CALIBRATION | AUC_CI | COMPARE | REPORT
+TABLE = BINARY | MULTICLASS | TABLES | CURVE | CALIBRATION | AUC_CI | COMPARE | REPORT | CONFUSION
 # Those that open the source on an engine (the SQL text versions take a table name).
 ENGINE = TABLE - SQL
 BOOTSTRAPPED = BINARY | MULTICLASS
-SCORED_LABELS = BINARY | CURVE | CALIBRATION | AUC_CI | COMPARE | REPORT | INTERVAL
+SCORED_LABELS = BINARY | CURVE | CALIBRATION | AUC_CI | COMPARE | REPORT | INTERVAL | CONFUSION
 
 ENTRY_POINTS = TABLE | INTERVAL
 
@@ -157,7 +158,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "y_pred",
         OPTIONAL_COLUMN,
-        BINARY | MULTICLASS | TABLES | REPORT,
+        BINARY | MULTICLASS | TABLES | REPORT | CONFUSION,
         "str, optional",
         "Column of hard predictions: labels, or regression predictions.",
         None,
@@ -199,7 +200,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "threshold",
         Interval(float),
-        BINARY | REPORT,
+        BINARY | REPORT | CONFUSION,
         "float, default 0.5",
         """Decision threshold applied to ``y_score`` when ``y_pred`` is None:
         ``y_score >= threshold`` predicts ``pos_label``. Where a label metric
@@ -393,6 +394,18 @@ PARAMETERS: tuple[Parameter, ...] = (
         "float, default 1.0",
         "The F-beta's weight of recall (>= 0: 0 is the precision, ``inf`` the recall).",
         1.0,
+    ),
+    Parameter(
+        "normalize",
+        Options(None, "true", "pred", "all"),
+        CONFUSION,
+        '{None, "true", "pred", "all"}, default None',
+        """As scikit-learn's: the cells as fractions of their true class
+        (``"true"``: each row of the matrix sums to 1), of their predicted
+        class (``"pred"``) or of the segment (``"all"``); None gives the
+        weights (counts without ``sample_weight``). A cell whose denominator
+        is 0 is null (scikit-learn: 0).""",
+        None,
     ),
     Parameter("pivot", BOOL, frozenset({"multiclass_confusion_matrix"}), "bool, default False", "", False),
     Parameter(

@@ -21,6 +21,8 @@ from framemetrics.columns import (
 from framemetrics.compilers.sql.emit import to_sql
 from framemetrics.compilers.sql.namespace import table_name
 from framemetrics.compilers.sql.query import QueryInputs, curve_query, plan_query
+from framemetrics.confusion import confusion_matrix as fm_confusion_matrix
+from framemetrics.confusion import prepare_confusion
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.plan import MetricsArg
 from framemetrics.curves import curve_table, prepare_curve
@@ -39,6 +41,7 @@ __all__ = [
     "calibration_curve",
     "coco_query",
     "compare_auc",
+    "confusion_matrix",
     "curve",
     "macro_file",
     "multiclass_query",
@@ -146,6 +149,50 @@ def _query(*, metrics: MetricsArg | None, table: str, checks: bool, dialect: str
 
 query = _text_version(
     evaluate_binary_or_regression, _query, _QUERY_DOC, name="query", first="metrics", extra=(_CHECKS, _DIALECT)
+)
+
+
+_CONFUSION_MATRIX_DOC = """SQL computing the binary confusion matrix per group of ``table``: ``tn, fp, fn, tp``.
+
+    The statement :func:`framemetrics.confusion_matrix` runs on DuckDB, in any
+    dialect (DuckDB, Spark, PostgreSQL, ClickHouse, DataFusion, BigQuery,
+    Snowflake). The cells are doubles (the Python function casts unweighted
+    counts to integers); a group with invalid rows gets NULL cells.
+
+    Parameters
+    ----------
+    table : str
+        Table or view name, ``[catalog.][schema.]table`` (each part quoted).
+    y_true, y_pred, y_score, threshold, sample_weight, by, pos_label, neg_label, normalize, nulls
+        As in :func:`framemetrics.confusion_matrix`.
+    dialect : str, default "duckdb"
+        The SQL dialect.
+
+    Returns
+    -------
+    str
+        One statement returning the group columns, ``n_rows`` and ``tn, fp, fn, tp``.
+
+    Examples
+    --------
+    >>> import duckdb, polars as pl, framemetrics as fm
+    >>> preds = pl.DataFrame({"y": [0, 0, 1, 1, 1], "yhat": [0, 1, 1, 1, 0]})
+    >>> duckdb.sql(fm.sql.confusion_matrix(table="preds", y_true="y", y_pred="yhat")).fetchall()
+    [(5, 1.0, 1.0, 1.0, 2.0)]
+    """
+
+
+def _confusion_matrix(*, table: str, dialect: str, **request: Any) -> str:
+    prepared = prepare_confusion(**request)
+    plan, roles, thresholded = prepared.resolved.plan, prepared.resolved.roles, prepared.resolved.thresholded
+    check_output_names(prepared.by, ["n_rows", *plan.output_columns])
+    columns = sql_columns(plan, roles, thresholded, prepared.threshold)
+    inputs = QueryInputs(table_name(table), columns, prepared.by, prepared.drop)
+    return to_sql(plan_query(plan, inputs, checks=False), dialect, pretty=True)
+
+
+confusion_matrix = _text_version(
+    fm_confusion_matrix, _confusion_matrix, _CONFUSION_MATRIX_DOC, name="confusion_matrix", extra=(_DIALECT,)
 )
 
 

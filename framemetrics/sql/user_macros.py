@@ -431,12 +431,15 @@ def formula_macro(name: str) -> str:
     >>> print(formula_macro("recall_score"))
     -- tp / (tp + fn); zero_division if tp + fn = 0.
     CREATE OR REPLACE MACRO fm_formula_recall_score(tp, fn, n_invalid, zero_division) AS
-        fm_finite(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division
-            ELSE tp / (tp + fn) END);
+        fm_within(CASE WHEN n_invalid > 0 THEN CAST(NULL AS DOUBLE) WHEN tp + fn = 0 THEN zero_division
+            ELSE tp / (tp + fn) END, CAST(0.0 AS DOUBLE), CAST(1.0 AS DOUBLE));
     <BLANKLINE>
     """
     params = formula_parameters(name)
-    body = to_sql(_call("fm_finite", FORMULAS[name](SQL, **{p: SQL.col(p) for p in params})), keep_case=True)
+    value = FORMULAS[name](SQL, **{p: SQL.col(p) for p in params})
+    value_range = REGISTRY[name].value_range
+    guard = _call("fm_within", value, *map(SQL.lit, value_range)) if value_range else _call("fm_finite", value)
+    body = to_sql(guard, keep_case=True)
     lines = textwrap.wrap(body, 100, initial_indent="    ", subsequent_indent="        ", break_long_words=False)
     head = f"-- {_first_line(FORMULAS[name])}\nCREATE OR REPLACE MACRO fm_formula_{name}({', '.join(params)}) AS\n"
     return head + "\n".join(lines) + ";\n"
@@ -454,6 +457,12 @@ def render_formula_macros() -> str:
     parts.append(_FORMULA_HEADER)
     finite = to_sql(bounded(SQL, SQL.col("x")))
     parts.append(f"\n-- {_first_line(bounded)}\nCREATE OR REPLACE MACRO fm_finite(x) AS\n    {finite};\n")
+    x, low, high = (SQL.col(n) for n in ("x", "low", "high"))
+    within = to_sql(SQL.when(SQL.is_finite(x), SQL.least(SQL.greatest(x, low), high)).otherwise(SQL.null()))
+    parts.append(
+        "\n-- The same, kept within the metric's range [low, high] (a value rounded past an end is that end).\n"
+        f"CREATE OR REPLACE MACRO fm_within(x, low, high) AS\n    {within};\n"
+    )
     for family, title in _FAMILIES.items():
         members = [m for m in REGISTRY.values() if m.family == family]
         parts.append(f"\n-- {title}\n\n" + "\n".join(formula_macro(m.name) for m in members))
@@ -462,7 +471,8 @@ def render_formula_macros() -> str:
 
 _FORMULA_HEADER = """-- Each is a formula over the statistics of one group: NULL with an invalid
 -- input row (n_invalid > 0), zero_division (NULL by default) where a
--- denominator is 0, NULL beyond the double range (fm_finite).
+-- denominator is 0, NULL beyond the double range (fm_finite), within the
+-- metric's range (fm_within).
 -- ---------------------------------------------------------------------------
 """
 

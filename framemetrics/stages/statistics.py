@@ -286,9 +286,11 @@ def metrics_table(
     exposed = {c: ns.to_float(ns.col(s)) for c, s in plan.exposed_columns.items()}
     counts = {c.name: ns.col(c.name) for c in plan.checks}
     values = values.select(outputs | exposed | counts).named("fm_values")
-    # A metric is a number or null (guards.bounded), applied to each formula's column: the formula written once.
+    # A metric is a number or null within its range (guards.bounded), applied to each formula's column: the
+    # formula written once. An interval's bounds keep no range: only a metric's value is clamped.
+    ranges = {call.name: call.metric.value_range for call in plan.calls}
     table = {k: ns.col(k) for k in keys} | {"n_rows": ns.col("n_rows")}
-    table |= {name: bounded(ns, ns.col(name)) for name in plan.output_columns}
+    table |= {name: bounded(ns, ns.col(name), ranges.get(name)) for name in plan.output_columns}
     table |= {c: ns.col(c) for c in exposed} | (counts if checks else {})
     names = dict(zip(keys, by, strict=True)) | {name: name for name in plan.output_columns}
     return values.select(table).rename(names)

@@ -106,8 +106,16 @@ FROM (
     SELECT
       fm_g0,
       n_rows,
-      CASE WHEN ISFINITE(f1_score) THEN f1_score ELSE CAST(NULL AS DOUBLE) END AS f1_score,
-      CASE WHEN ISFINITE(log_loss) THEN log_loss ELSE CAST(NULL AS DOUBLE) END AS log_loss
+      CASE
+        WHEN ISFINITE(f1_score)
+        THEN LEAST(GREATEST(f1_score, CAST(0.0 AS DOUBLE)), CAST(1.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS f1_score,
+      CASE
+        WHEN ISFINITE(log_loss)
+        THEN GREATEST(log_loss, CAST(0.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS log_loss
     FROM fm_values
   ) AS fm_1
 ) AS fm_2

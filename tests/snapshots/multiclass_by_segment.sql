@@ -645,7 +645,7 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       column_index,
-      COALESCE(
+      2 * COALESCE(
         SUM(
           CASE
             WHEN pos_total > 0 AND neg_total > 0
@@ -654,10 +654,38 @@ WITH fm_input AS (
                 2 * tp - pw
               ) / pos_total
             )
-            ELSE CAST(NULL AS DOUBLE)
+            ELSE CAST(0.0 AS DOUBLE)
           END
         ),
         0
+      ) / (
+        COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN nw / neg_total * (
+                (
+                  2 * tp - pw
+                ) / pos_total
+              )
+              ELSE CAST(0.0 AS DOUBLE)
+            END
+          ),
+          0
+        ) + COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN pw / pos_total * (
+                (
+                  2 * fp - nw
+                ) / neg_total
+              )
+              ELSE CAST(1.0 AS DOUBLE)
+            END
+          ),
+          0
+        )
       ) AS auc_sum,
       COALESCE(
         SUM(
@@ -809,11 +837,17 @@ WITH fm_input AS (
           ELSE value_f1_macro
         END
       )
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE value_f1_macro
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE value_f1_macro
+          END,
+          CAST(0.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS f1_macro,
     CAST(CASE
@@ -826,13 +860,19 @@ WITH fm_input AS (
           ELSE 1 - observed_none / expected_none
         END
       )
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        OR expected_none IS NULL
-        OR expected_none = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE 1 - observed_none / expected_none
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            OR expected_none IS NULL
+            OR expected_none = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE 1 - observed_none / expected_none
+          END,
+          CAST(-1.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS cohen_kappa_score,
     CAST(CASE
@@ -843,11 +883,17 @@ WITH fm_input AS (
           ELSE value_roc_auc_ovr
         END
       )
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE value_roc_auc_ovr
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE value_roc_auc_ovr
+          END,
+          CAST(0.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS roc_auc_ovr
   FROM fm_summaries

@@ -229,7 +229,11 @@ FROM (
     SELECT
       fm_g0,
       n_rows,
-      CASE WHEN ISFINITE(r2_score) THEN r2_score ELSE CAST(NULL AS DOUBLE) END AS r2_score,
+      CASE
+        WHEN ISFINITE(r2_score)
+        THEN LEAST(r2_score, CAST(1.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS r2_score,
       CASE
         WHEN ISFINITE(root_mean_squared_error)
         THEN root_mean_squared_error

@@ -52,6 +52,7 @@ def apply_formula(
     params: Mapping[str, Any],
     *,
     guarded: bool = True,
+    value_range: tuple[float, float] | None = None,
 ) -> Any:
     """A metric's ``formula`` in namespace ``ns``.
 
@@ -71,6 +72,8 @@ def apply_formula(
         Pass the value through :func:`~framemetrics.core.formulas.guards.bounded`
         (a number or null). The SQL compiler applies it to the formula's
         column in an outer SELECT instead, so that the text holds each formula once.
+    value_range : tuple of (float, float), optional
+        The metric's range (``Metric.value_range``), which ``bounded`` keeps it in.
 
     Returns
     -------
@@ -88,4 +91,4 @@ def apply_formula(
     """
     arguments = {p: parameter_literal(ns, v) for p, v in params.items()}
     value = formula(ns, **statistics, n_invalid=n_invalid, **arguments)
-    return bounded(ns, value) if guarded else value
+    return bounded(ns, value, value_range) if guarded else value

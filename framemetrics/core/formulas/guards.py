@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -28,21 +29,33 @@ def guarded(ns: Namespace, n_invalid: Expr, denominator: Expr, zero_division: Ex
     return ns.when(n_invalid > 0, ns.null()).when(ns.eq(denominator, 0), zero_division).otherwise(value)
 
 
-def bounded(ns: Namespace, value: Expr) -> Expr:
-    """A metric's value where it is finite, else null: a metric is a number or null, never NaN or infinite.
+def bounded(ns: Namespace, value: Expr, value_range: tuple[float, float] | None = None) -> Expr:
+    """A metric's value where it is finite, else null, within ``value_range``: a number or null, never NaN or infinite.
 
     Every metric's formula passes through it once (``apply_formula``, the
     formula macros, the multiclass metrics): a sum beyond the double range
     (targets of 1e200 squared, weights summing past 1.8e308) makes a null,
-    not an infinity or a NaN.
+    not an infinity or a NaN. ``value_range`` is the metric's declared range
+    (``Metric.value_range``): a value rounded past a finite end of it is that
+    end (an AUC of ``1.0000000000000002`` is 1.0), so that every engine
+    keeps a bounded metric in its range.
 
     Examples
     --------
     >>> from framemetrics.compilers.sql import SQL
     >>> bounded(SQL, SQL.col("v")).sql()
     'CASE WHEN ISFINITE(v) THEN v ELSE CAST(NULL AS DOUBLE) END'
+    >>> bounded(SQL, SQL.col("v"), (0.0, float("inf"))).sql()
+    'CASE WHEN ISFINITE(v) THEN GREATEST(v, CAST(0.0 AS DOUBLE)) ELSE CAST(NULL AS DOUBLE) END'
     """
-    return ns.when(ns.is_finite(value), value).otherwise(ns.null())
+    within = value
+    low, high = value_range or (-math.inf, math.inf)
+    if math.isfinite(low):
+        within = ns.greatest(within, ns.lit(float(low)))
+    if math.isfinite(high):
+        within = ns.least(within, ns.lit(float(high)))
+    # The branch holds finite values only: least and greatest, which skip nulls, never meet one.
+    return ns.when(ns.is_finite(value), within).otherwise(ns.null())
 
 
 def named_formula(

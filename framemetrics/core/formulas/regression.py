@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from framemetrics.core.formulas.guards import valid, weighted_mean
+from framemetrics.core.formulas.guards import share, valid, weighted_mean
 from framemetrics.core.namespace import Namespace
 
 Expr = Any
@@ -29,6 +29,12 @@ root_mean_squared_log_error = weighted_mean(
 mean_absolute_percentage_error = weighted_mean(
     "mean_absolute_percentage_error", "sum_abs_pct_error", "sum w |y - y_pred| / max(|y|, eps) / sum w.", __name__
 )
+symmetric_mean_absolute_percentage_error = weighted_mean(
+    "symmetric_mean_absolute_percentage_error",
+    "sum_smape",
+    "sum w 2 |y - y_pred| / (|y| + |y_pred|) / sum w, a row with y = y_pred = 0 counting 0.",
+    __name__,
+)
 mean_pinball_loss = weighted_mean(
     "mean_pinball_loss", "sum_pinball", "sum w max(alpha e, (alpha - 1) e) / sum w, e = y - y_pred.", __name__
 )
@@ -50,6 +56,18 @@ mean_tweedie_deviance = weighted_mean(
     "sum w d_p(y, y_pred) / sum w, d_p the Tweedie deviance at power p (p <= 0 or p >= 1).",
     __name__,
 )
+
+
+def weighted_absolute_percentage_error(
+    ns: Namespace, sum_abs_error: Expr, sum_abs_y_true: Expr, n_invalid: Expr
+) -> Expr:
+    """sum w |y - y_pred| / sum w |y|; null if sum w |y| = 0."""
+    return share(ns, sum_abs_error, sum_abs_y_true, n_invalid)
+
+
+def mean_error(ns: Namespace, sum_bias: Expr, sum_weight: Expr, n_invalid: Expr) -> Expr:
+    """sum w (y_pred - y) / sum w, the bias (positive: over-forecast); null if sum w = 0."""
+    return share(ns, sum_bias, sum_weight, n_invalid)
 
 
 def max_error(ns: Namespace, max_abs_error: Expr, n_invalid: Expr) -> Expr:

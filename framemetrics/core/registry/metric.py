@@ -108,7 +108,9 @@ class Metric:
         Wilson's and Clopper-Pearson's intervals
         (:mod:`framemetrics.core.proportions`).
     value_range : tuple of (float, float), optional
-        The least and greatest values it takes, where bounded.
+        The least and greatest values it takes, where bounded (an end may be
+        infinite): every path keeps its value there
+        (:func:`~framemetrics.core.formulas.guards.bounded`).
     """
 
     name: str

@@ -12,6 +12,7 @@ or ``NULL``. Names follow scikit-learn's scorer names (``f1_macro``,
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from framemetrics.core.checks import check
@@ -44,10 +45,24 @@ def _mc(
     reference: str,
     *,
     scores: str | None = None,
+    value_range: tuple[float, float] = (0.0, 1.0),
     **kwargs: Any,
 ) -> Metric:
-    """A multiclass metric whose columns come from ``stage``; ``scores`` is the domain of its score columns."""
-    return Metric(name, "multiclass", family, (stage,), _SCORES[scores], formula, reference=reference, **kwargs)
+    """A multiclass metric whose columns come from ``stage``; ``scores`` is the domain of its score columns.
+
+    ``value_range`` is its range (a share, by default).
+    """
+    return Metric(
+        name,
+        "multiclass",
+        family,
+        (stage,),
+        _SCORES[scores],
+        formula,
+        reference=reference,
+        value_range=value_range,
+        **kwargs,
+    )
 
 
 # Stage 2a: the binary formulas per class (``fm_class_values``, ``fm_rank_values``), with no
@@ -155,6 +170,7 @@ MULTICLASS: tuple[Metric, ...] = (
         "classes",
         "balanced_accuracy_score",
         params={"adjusted": False},
+        value_range=(-1.0, 1.0),  # adjusted: from -1 / (C - 1)
     ),
     _mc(
         "matthews_corrcoef",
@@ -174,6 +190,7 @@ MULTICLASS: tuple[Metric, ...] = (
         ),
         "classes",
         "matthews_corrcoef",
+        value_range=(-1.0, 1.0),
     ),
     _mc(
         "cohen_kappa_score",
@@ -182,6 +199,7 @@ MULTICLASS: tuple[Metric, ...] = (
         "kappa",
         "cohen_kappa_score",
         params={"weights": None},
+        value_range=(-1.0, 1.0),
     ),
     *_averaged("precision", "precision_score"),
     *_averaged("recall", "recall_score"),
@@ -216,6 +234,7 @@ MULTICLASS: tuple[Metric, ...] = (
         "rows",
         "log_loss",
         scores="probability",
+        value_range=(0.0, math.inf),
     ),
     _mc(
         "brier_score_loss",
@@ -224,6 +243,7 @@ MULTICLASS: tuple[Metric, ...] = (
         "rows",
         "brier_score_loss",
         scores="probability",
+        value_range=(0.0, 2.0),  # the sum over classes of squared errors; halved for two classes
     ),
     *_ranking(
         "roc_auc_ovr",

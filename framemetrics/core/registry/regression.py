@@ -85,6 +85,50 @@ REGRESSION: tuple[Metric, ...] = (
         "0.2274",
     ),
     _regression(
+        regression.symmetric_mean_absolute_percentage_error,
+        "Symmetric mean absolute percentage error (sMAPE, as a fraction in [0, 2], not in percent).",
+        "Σ w 2 |e| / (|y| + |ŷ|) / Σ w, a row with y = ŷ = 0 counting 0 (in [0, 2])",
+        """\
+``sum(w 2 |y - f| / (|y| + |f|)) / sum(w)``, a row with ``y = f = 0``
+counting 0. In [0, 2]: utilsforecast's ``smape`` is half of it (its
+terms are ``|y - f| / (|y| + |f|)``, in [0, 1]) and takes no weights.""",
+        "0.1942",
+        reference="2 × utilsforecast's `smape` (weighted: the same mean in NumPy)",
+        see_also="""\
+mean_absolute_percentage_error : the error relative to ``|y|`` alone.
+utilsforecast.losses.smape : half of this value, unweighted.""",
+        value_range=(0.0, 2.0),
+    ),
+    _regression(
+        regression.weighted_absolute_percentage_error,
+        "Weighted absolute percentage error (WAPE): the absolute error relative to the total absolute target.",
+        "Σ w |e| / Σ w |y|; null when Σ w |y| = 0",
+        """\
+``sum(w |y - f|) / sum(w |y|)`` (a fraction, not in percent): a ratio of
+totals, so rows with ``y = 0`` are fine where MAPE explodes. Null when
+``sum(w |y|)`` is 0 (utilsforecast's ``wape``: NaN).""",
+        "0.1714",
+        reference="utilsforecast's `wape` (weighted: the same ratio in NumPy)",
+        see_also="""\
+mean_absolute_percentage_error : the mean of the rows' relative errors.
+utilsforecast.losses.wape : the reference, unweighted.""",
+        value_range=(0.0, math.inf),
+    ),
+    _regression(
+        regression.mean_error,
+        "Mean error: the bias of the predictions, positive when they over-forecast.",
+        "Σ w (ŷ − y) / Σ w (the bias: > 0 over-forecasts)",
+        """\
+``sum(w (f - y)) / sum(w)``: the forecast's bias, positive where it
+over-forecasts (utilsforecast's ``bias``, prediction minus actual). Null
+when ``sum(w)`` is 0.""",
+        "0.5",
+        reference="utilsforecast's `bias` (weighted: `numpy.average(y_pred - y_true, weights=w)`)",
+        see_also="""\
+mean_absolute_error : the mean of ``|y - f|``.
+utilsforecast.losses.bias : the reference, unweighted.""",
+    ),
+    _regression(
         regression.mean_pinball_loss,
         "Mean pinball (quantile) loss at quantile ``alpha``.",
         "Σ w (α max(e, 0) + (1 − α) max(−e, 0)) / Σ w",
@@ -139,6 +183,7 @@ centred exactly (a first pass computes ``ybar`` per group). With
 than two rows (scikit-learn: NaN).""",
         "0.7241",
         params={"force_finite": True},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.explained_variance_score,
@@ -149,6 +194,7 @@ than two rows (scikit-learn: NaN).""",
 the same ``force_finite`` rules as :func:`r2_score`.""",
         "0.803",
         params={"force_finite": True},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.max_error,
@@ -187,6 +233,7 @@ errors are sorted in the engine: one ``GROUP BY`` and one window per group.""",
 ``force_finite``: 1 when both sums are 0, 0 when only the baseline is; null
 with fewer than two rows or a zero total weight (scikit-learn: NaN).""",
         "0.5385",
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.d2_pinball_score,
@@ -199,6 +246,7 @@ with fewer than two rows or a zero total weight (scikit-learn: NaN).""",
 :func:`d2_absolute_error_score`, which is this score at ``alpha = 0.5``.""",
         _ROWS("0.3333", "alpha=0.9"),
         input_params={"alpha": 0.5},
+        value_range=(-math.inf, 1.0),
     ),
     _regression(
         regression.d2_tweedie_score,
@@ -213,5 +261,6 @@ total weight or a zero baseline (scikit-learn: NaN or ``-inf``).""",
         reference="`d2_tweedie_score` (ZeroDivisionError or −inf there)",
         input_params={"power": 0.0},
         power_checks=_TWEEDIE,
+        value_range=(-math.inf, 1.0),
     ),
 )

@@ -13,6 +13,7 @@ Notes, example value.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from framemetrics.core.checks import check
@@ -53,6 +54,7 @@ SCORES: tuple[Metric, ...] = (
 class, clipped to ``[eps, 1 - eps]`` with ``eps = 2**-52`` exactly as
 scikit-learn clips ``[1 - p, p]``.""",
         "0.1976",
+        value_range=(0.0, math.inf),
     ),
     _probability(
         probability.brier_score_loss,
@@ -60,6 +62,7 @@ scikit-learn clips ``[1 - p, p]``.""",
         "Σ w·(y − p)² / Σ w",
         "``sum(w * (y - p)^2) / sum(w)`` with ``y`` 1 for ``pos_label``, else 0.",
         "0.0375",
+        value_range=(0.0, 1.0),
     ),
     _probability(
         probability.d2_log_loss_score,
@@ -76,6 +79,7 @@ Null under two rows (scikit-learn: NaN). With one class the clipped
 baseline is about 2.2e-16, so the score is a large negative number, as
 scikit-learn's.""",
         _FIVE_PROBABILITIES("0.6133"),
+        value_range=(-math.inf, 1.0),
     ),
     _probability(
         probability.d2_brier_score,
@@ -86,6 +90,7 @@ scikit-learn's.""",
 score of predicting it). Null under two rows and with one class.""",
         _FIVE_PROBABILITIES("0.7417"),
         reference="`d2_brier_score` (−inf with one class)",
+        value_range=(-math.inf, 1.0),
     ),
     _probability(
         probability.hinge_loss,
@@ -103,6 +108,7 @@ sign; scikit-learn's ``LabelBinarizer`` would encode a lone class as -1.""",
         reference="`hinge_loss` (which encodes a group's lone class as −1; framemetrics keeps `pos_label` +1)",
         inputs={"y_score": "Decision function: finite scores, positive meaning ``pos_label``."},
         checks=LABELS + (check("finite", "y_score"),),
+        value_range=(0.0, math.inf),
     ),
     _ranking(
         ranking.roc_auc_score,
@@ -125,6 +131,7 @@ linear interpolation), standardised as ``(1 + (A - m^2/2) / (m - m^2/2)) / 2``."
         params={"max_fpr": None},
         input_params={"max_fpr": None},
         conditional={"partial_auc": lambda params: params["max_fpr"] not in (None, 1)},
+        value_range=(0.0, 1.0),
     ),
     _ranking(
         ranking.gini_score,
@@ -134,6 +141,7 @@ linear interpolation), standardised as ``(1 + (A - m^2/2) / (m - m^2/2)) / 2``."
         _SCORES("0.5", exact=True),
         see_also="roc_auc_score : the AUC it rescales; the reference is ``2 * sklearn.metrics.roc_auc_score - 1``.",
         reference="2 · `roc_auc_score` − 1",
+        value_range=(-1.0, 1.0),
     ),
     _ranking(
         ranking.roc_auc_error_bound,
@@ -153,6 +161,7 @@ tests also check the bound against scikit-learn's exact AUC.""",
         _SCORES("0.125", frame='{"y": [0, 1, 0, 1], "s": [0.1, 0.5, 0.5, 0.9]}', exact=True),
         see_also="roc_auc_score : the AUC it bounds; ``evaluate(..., bins=)`` reports it next to each binned AUC.",
         reference="the same sum in NumPy, and |binned AUC − exact `roc_auc_score`| ≤ bound (tested)",
+        value_range=(0.0, 0.5),
     ),
     _ranking(
         ranking.average_precision_score,
@@ -164,6 +173,7 @@ tests also check the bound against scikit-learn's exact AUC.""",
 0.0 with a warning).""",
         "0.8333",
         reference="`average_precision_score` (0.0 with a warning when P = 0)",
+        value_range=(0.0, 1.0),
     ),
     _ranking(
         ranking.pr_auc_score,
@@ -182,6 +192,7 @@ report. Null when ``P`` is 0.""",
 average_precision_score : the step-wise area, scikit-learn's preferred summary.
 sklearn.metrics.auc : the reference, ``auc(recall, precision)`` of ``precision_recall_curve``.""",
         reference="`auc(recall, precision)` of `precision_recall_curve`",
+        value_range=(0.0, 1.0),
     ),
     _ranking(
         ranking.ks_statistic,
@@ -194,6 +205,7 @@ the two classes. Null when ``P`` or ``N`` is 0.""",
         _SCORES("0.5", exact=True),
         see_also="sklearn.metrics.roc_curve : the reference is ``max(tpr - fpr)`` of its points.",
         reference="max(tpr − fpr) of `roc_curve`",
+        value_range=(0.0, 1.0),
     ),
     _ranking(
         ranking.ks_threshold,
@@ -249,5 +261,6 @@ Null when ``P`` is 0.""",
         _SCORES("0.5", exact=True),
         see_also="sklearn.metrics.precision_recall_curve : the reference interpolates its points.",
         reference="the same interpolation between the points of `confusion_matrix_at_thresholds`",
+        value_range=(0.0, 1.0),
     ),
 )

@@ -101,8 +101,16 @@ FROM (
     SELECT
       fm_g0,
       n_rows,
-      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS FLOAT64) END AS f1_score,
-      CASE WHEN log_loss - log_loss = 0 THEN log_loss ELSE CAST(NULL AS FLOAT64) END AS log_loss
+      CASE
+        WHEN f1_score - f1_score = 0
+        THEN LEAST(GREATEST(f1_score, CAST(0.0 AS FLOAT64)), CAST(1.0 AS FLOAT64))
+        ELSE CAST(NULL AS FLOAT64)
+      END AS f1_score,
+      CASE
+        WHEN log_loss - log_loss = 0
+        THEN GREATEST(log_loss, CAST(0.0 AS FLOAT64))
+        ELSE CAST(NULL AS FLOAT64)
+      END AS log_loss
     FROM fm_values
   ) AS fm_1
 ) AS fm_2

@@ -643,7 +643,7 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       column_index,
-      COALESCE(
+      2 * COALESCE(
         SUM(
           CASE
             WHEN pos_total > 0 AND neg_total > 0
@@ -652,10 +652,38 @@ WITH fm_input AS (
                 2 * tp - pw
               ) / pos_total
             )
-            ELSE CAST(NULL AS FLOAT64)
+            ELSE CAST(0.0 AS FLOAT64)
           END
         ),
         0
+      ) / (
+        COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN nw / neg_total * (
+                (
+                  2 * tp - pw
+                ) / pos_total
+              )
+              ELSE CAST(0.0 AS FLOAT64)
+            END
+          ),
+          0
+        ) + COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN pw / pos_total * (
+                (
+                  2 * fp - nw
+                ) / neg_total
+              )
+              ELSE CAST(1.0 AS FLOAT64)
+            END
+          ),
+          0
+        )
       ) AS auc_sum,
       COALESCE(
         SUM(
@@ -811,11 +839,17 @@ WITH fm_input AS (
         THEN CAST(NULL AS FLOAT64)
         ELSE value_f1_macro
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS FLOAT64)
-        ELSE value_f1_macro
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS FLOAT64)
+            ELSE value_f1_macro
+          END,
+          CAST(0.0 AS FLOAT64)
+        ),
+        CAST(1.0 AS FLOAT64)
+      )
       ELSE CAST(NULL AS FLOAT64)
     END AS FLOAT64) AS f1_macro,
     CAST(CASE
@@ -832,13 +866,19 @@ WITH fm_input AS (
         THEN CAST(NULL AS FLOAT64)
         ELSE 1 - observed_none / expected_none
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        OR expected_none IS NULL
-        OR expected_none = 0
-        THEN CAST(NULL AS FLOAT64)
-        ELSE 1 - observed_none / expected_none
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            OR expected_none IS NULL
+            OR expected_none = 0
+            THEN CAST(NULL AS FLOAT64)
+            ELSE 1 - observed_none / expected_none
+          END,
+          CAST(-1.0 AS FLOAT64)
+        ),
+        CAST(1.0 AS FLOAT64)
+      )
       ELSE CAST(NULL AS FLOAT64)
     END AS FLOAT64) AS cohen_kappa_score,
     CAST(CASE
@@ -851,11 +891,17 @@ WITH fm_input AS (
         THEN CAST(NULL AS FLOAT64)
         ELSE value_roc_auc_ovr
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS FLOAT64)
-        ELSE value_roc_auc_ovr
-      END
+      THEN LEAST(
+        GREATEST(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS FLOAT64)
+            ELSE value_roc_auc_ovr
+          END,
+          CAST(0.0 AS FLOAT64)
+        ),
+        CAST(1.0 AS FLOAT64)
+      )
       ELSE CAST(NULL AS FLOAT64)
     END AS FLOAT64) AS roc_auc_ovr
   FROM fm_summaries

@@ -90,7 +90,7 @@ WITH fm_input AS (
 ), fm_ranking AS (
   SELECT
     fm_g0,
-    COALESCE(
+    2 * COALESCE(
       SUM(
         CASE
           WHEN pos_total > 0 AND neg_total > 0
@@ -99,10 +99,38 @@ WITH fm_input AS (
               2 * tp - pw
             ) / pos_total
           )
-          ELSE CAST(NULL AS FLOAT64)
+          ELSE CAST(0.0 AS FLOAT64)
         END
       ),
       0
+    ) / (
+      COALESCE(
+        SUM(
+          CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN nw / neg_total * (
+              (
+                2 * tp - pw
+              ) / pos_total
+            )
+            ELSE CAST(0.0 AS FLOAT64)
+          END
+        ),
+        0
+      ) + COALESCE(
+        SUM(
+          CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN pw / pos_total * (
+              (
+                2 * fp - nw
+              ) / neg_total
+            )
+            ELSE CAST(1.0 AS FLOAT64)
+          END
+        ),
+        0
+      )
     ) AS auc_sum,
     COALESCE(SUM(pw), 0) AS sum_pos,
     COALESCE(SUM(nw), 0) AS sum_neg,
@@ -198,15 +226,19 @@ FROM (
       n_rows,
       CASE
         WHEN roc_auc_score - roc_auc_score = 0
-        THEN roc_auc_score
+        THEN LEAST(GREATEST(roc_auc_score, CAST(0.0 AS FLOAT64)), CAST(1.0 AS FLOAT64))
         ELSE CAST(NULL AS FLOAT64)
       END AS roc_auc_score,
       CASE
         WHEN average_precision_score - average_precision_score = 0
-        THEN average_precision_score
+        THEN LEAST(GREATEST(average_precision_score, CAST(0.0 AS FLOAT64)), CAST(1.0 AS FLOAT64))
         ELSE CAST(NULL AS FLOAT64)
       END AS average_precision_score,
-      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS FLOAT64) END AS f1_score
+      CASE
+        WHEN f1_score - f1_score = 0
+        THEN LEAST(GREATEST(f1_score, CAST(0.0 AS FLOAT64)), CAST(1.0 AS FLOAT64))
+        ELSE CAST(NULL AS FLOAT64)
+      END AS f1_score
     FROM fm_values
   ) AS fm_5
 ) AS fm_6

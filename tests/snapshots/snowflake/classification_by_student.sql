@@ -108,8 +108,16 @@ FROM (
     SELECT
       fm_g0,
       n_rows,
-      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS DOUBLE) END AS f1_score,
-      CASE WHEN log_loss - log_loss = 0 THEN log_loss ELSE CAST(NULL AS DOUBLE) END AS log_loss
+      CASE
+        WHEN f1_score - f1_score = 0
+        THEN LEAST_IGNORE_NULLS(GREATEST_IGNORE_NULLS(f1_score, CAST(0.0 AS DOUBLE)), CAST(1.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS f1_score,
+      CASE
+        WHEN log_loss - log_loss = 0
+        THEN GREATEST_IGNORE_NULLS(log_loss, CAST(0.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS log_loss
     FROM fm_values
   ) AS fm_1
 ) AS fm_2

@@ -649,7 +649,7 @@ WITH fm_input AS (
     SELECT
       fm_g0,
       column_index,
-      COALESCE(
+      2 * COALESCE(
         SUM(
           CASE
             WHEN pos_total > 0 AND neg_total > 0
@@ -658,10 +658,38 @@ WITH fm_input AS (
                 2 * tp - pw
               ) / pos_total
             )
-            ELSE CAST(NULL AS DOUBLE)
+            ELSE CAST(0.0 AS DOUBLE)
           END
         ),
         0
+      ) / (
+        COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN nw / neg_total * (
+                (
+                  2 * tp - pw
+                ) / pos_total
+              )
+              ELSE CAST(0.0 AS DOUBLE)
+            END
+          ),
+          0
+        ) + COALESCE(
+          SUM(
+            CASE
+              WHEN pos_total > 0 AND neg_total > 0
+              THEN pw / pos_total * (
+                (
+                  2 * fp - nw
+                ) / neg_total
+              )
+              ELSE CAST(1.0 AS DOUBLE)
+            END
+          ),
+          0
+        )
       ) AS auc_sum,
       COALESCE(
         SUM(
@@ -813,11 +841,17 @@ WITH fm_input AS (
         THEN CAST(NULL AS DOUBLE)
         ELSE value_f1_macro
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE value_f1_macro
-      END
+      THEN LEAST_IGNORE_NULLS(
+        GREATEST_IGNORE_NULLS(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE value_f1_macro
+          END,
+          CAST(0.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS f1_macro,
     CAST(CASE
@@ -834,13 +868,19 @@ WITH fm_input AS (
         THEN CAST(NULL AS DOUBLE)
         ELSE 1 - observed_none / expected_none
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        OR expected_none IS NULL
-        OR expected_none = 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE 1 - observed_none / expected_none
-      END
+      THEN LEAST_IGNORE_NULLS(
+        GREATEST_IGNORE_NULLS(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            OR expected_none IS NULL
+            OR expected_none = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE 1 - observed_none / expected_none
+          END,
+          CAST(-1.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS cohen_kappa_score,
     CAST(CASE
@@ -853,11 +893,17 @@ WITH fm_input AS (
         THEN CAST(NULL AS DOUBLE)
         ELSE value_roc_auc_ovr
       END = 0
-      THEN CASE
-        WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
-        THEN CAST(NULL AS DOUBLE)
-        ELSE value_roc_auc_ovr
-      END
+      THEN LEAST_IGNORE_NULLS(
+        GREATEST_IGNORE_NULLS(
+          CASE
+            WHEN invalid_class_y_true + invalid_class_y_pred + invalid_probability_y_score_0 + invalid_probability_y_score_1 + invalid_probability_y_score_2 + invalid_simplex_y_score > 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE value_roc_auc_ovr
+          END,
+          CAST(0.0 AS DOUBLE)
+        ),
+        CAST(1.0 AS DOUBLE)
+      )
       ELSE CAST(NULL AS DOUBLE)
     END AS DOUBLE) AS roc_auc_ovr
   FROM fm_summaries

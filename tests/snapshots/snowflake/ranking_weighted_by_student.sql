@@ -95,7 +95,7 @@ WITH fm_input AS (
 ), fm_ranking AS (
   SELECT
     fm_g0,
-    COALESCE(
+    2 * COALESCE(
       SUM(
         CASE
           WHEN pos_total > 0 AND neg_total > 0
@@ -104,10 +104,38 @@ WITH fm_input AS (
               2 * tp - pw
             ) / pos_total
           )
-          ELSE CAST(NULL AS DOUBLE)
+          ELSE CAST(0.0 AS DOUBLE)
         END
       ),
       0
+    ) / (
+      COALESCE(
+        SUM(
+          CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN nw / neg_total * (
+              (
+                2 * tp - pw
+              ) / pos_total
+            )
+            ELSE CAST(0.0 AS DOUBLE)
+          END
+        ),
+        0
+      ) + COALESCE(
+        SUM(
+          CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN pw / pos_total * (
+              (
+                2 * fp - nw
+              ) / neg_total
+            )
+            ELSE CAST(1.0 AS DOUBLE)
+          END
+        ),
+        0
+      )
     ) AS auc_sum,
     COALESCE(SUM(pw), 0) AS sum_pos,
     COALESCE(SUM(nw), 0) AS sum_neg,
@@ -199,15 +227,22 @@ FROM (
       n_rows,
       CASE
         WHEN roc_auc_score - roc_auc_score = 0
-        THEN roc_auc_score
+        THEN LEAST_IGNORE_NULLS(GREATEST_IGNORE_NULLS(roc_auc_score, CAST(0.0 AS DOUBLE)), CAST(1.0 AS DOUBLE))
         ELSE CAST(NULL AS DOUBLE)
       END AS roc_auc_score,
       CASE
         WHEN average_precision_score - average_precision_score = 0
-        THEN average_precision_score
+        THEN LEAST_IGNORE_NULLS(
+          GREATEST_IGNORE_NULLS(average_precision_score, CAST(0.0 AS DOUBLE)),
+          CAST(1.0 AS DOUBLE)
+        )
         ELSE CAST(NULL AS DOUBLE)
       END AS average_precision_score,
-      CASE WHEN f1_score - f1_score = 0 THEN f1_score ELSE CAST(NULL AS DOUBLE) END AS f1_score
+      CASE
+        WHEN f1_score - f1_score = 0
+        THEN LEAST_IGNORE_NULLS(GREATEST_IGNORE_NULLS(f1_score, CAST(0.0 AS DOUBLE)), CAST(1.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS f1_score
     FROM fm_values
   ) AS fm_5
 ) AS fm_6

@@ -233,7 +233,11 @@ FROM (
     SELECT
       fm_g0,
       n_rows,
-      CASE WHEN r2_score - r2_score = 0 THEN r2_score ELSE CAST(NULL AS DOUBLE) END AS r2_score,
+      CASE
+        WHEN r2_score - r2_score = 0
+        THEN LEAST_IGNORE_NULLS(r2_score, CAST(1.0 AS DOUBLE))
+        ELSE CAST(NULL AS DOUBLE)
+      END AS r2_score,
       CASE
         WHEN root_mean_squared_error - root_mean_squared_error = 0
         THEN root_mean_squared_error
