@@ -130,7 +130,7 @@ def stage_sums(ns: Any, plan: Plan) -> dict[str, Expr]:
     ['invalid_present_y_true', 'invalid_present_y_pred']
     """
     sums = {c.name: mc_core.check_count(ns, c, plan.labels, plan.n_scores) for c in plan.checks}
-    return sums | mc_core.row_sums(ns, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+    return sums | mc_core.row_sums(ns, {c.metric.name for c in plan.calls}, plan.n_scores, plan.k)
 
 
 def cells(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
