@@ -10,7 +10,8 @@ import polars as pl
 from sklearn_binary import REFERENCES
 
 import framemetrics as fm
-from framemetrics.core.plan import make_plan
+from framemetrics.core.names import output_name
+from framemetrics.core.registry import get_metric
 
 TOLERANCE = 1e-9
 
@@ -70,7 +71,7 @@ def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], 
 def output_column(metric: str, params: Mapping[str, Any], task: str = "binary") -> str:
     """The column of ``metric`` with ``params``: its name, or ``name(param=value, ...)`` with the parameters that
     differ from their defaults."""
-    return make_plan({metric: params}, weighted=False, task=task).calls[0].name
+    return output_name(metric, params, get_metric(metric, task).parameters)
 
 
 def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mapping[str, Mapping], cols) -> None:
