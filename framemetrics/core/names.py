@@ -17,7 +17,6 @@ Examples
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -114,15 +113,16 @@ def parse_metric(text: str) -> tuple[str, dict[str, Any]]:
 
 
 def canonical_value(key: str, value: Any) -> Any:
-    """A parameter's value as its column name writes it: a whole float as an integer (``2.0`` as ``2``, ``-0.0``
-    as ``0``), and a value equal in effect to another as that one (``max_fpr=1`` as ``None``).
+    """A parameter's value as its column name writes it: a whole float below 10**16 as an integer (``2.0`` as
+    ``2``, ``-0.0`` as ``0``; ``1e+200`` stays), and a value equal in effect to another as that one (``max_fpr=1``
+    as ``None``).
 
     Examples
     --------
-    >>> canonical_value("beta", 2.0), canonical_value("beta", 0.5), canonical_value("max_fpr", 1.0)
-    (2, 0.5, None)
+    >>> canonical_value("beta", 2.0), canonical_value("beta", 1e200), canonical_value("max_fpr", 1.0)
+    (2, 1e+200, None)
     """
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:  # where repr writes every digit
         value = int(value)
     equivalent = _EQUIVALENT.get(key, {})
     if isinstance(value, int) and not isinstance(value, bool) and value in equivalent:
