@@ -19,7 +19,6 @@ from framemetrics.core.checks import Check, check
 from framemetrics.core.errors import ArgumentError, did_you_mean
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import bounded
-from framemetrics.core.names import output_name, parse_metric
 from framemetrics.core.intervals import (
     RESAMPLED,
     Interval,
@@ -29,6 +28,7 @@ from framemetrics.core.intervals import (
     metric_interval,
     multiclass_interval,
 )
+from framemetrics.core.names import output_name, parse_metric
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.resampling import Resampling, check_resampling
 from framemetrics.core.statistics import STATISTICS
