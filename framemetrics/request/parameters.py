@@ -216,7 +216,8 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "metrics",
         Kind(
-            lambda v: v is None or is_metrics(v), "a metric name, a list of them or a dict of them to their parameters"
+            lambda v: v is None or is_metrics(v),
+            "a metric name (or NAME(param=value, ...)), a dict of names to their parameters, or a list of either",
         ),
         BINARY | MULTICLASS | REPORT,
         "str, list of str or dict, optional",
