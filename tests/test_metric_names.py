@@ -196,6 +196,26 @@ def test_a_parameter_given_twice_is_an_argument_error():
         fm.evaluate(FRAME, y_true="y", y_score="p", metrics=["fbeta_score(beta=2, beta=3)"])
 
 
+@pytest.mark.parametrize("engine", [*ENGINES, "sql_text"])
+def test_several_parameterisations_of_a_multiclass_average_equal_scikit_learn(engine):
+    """Each parameterisation averages its own per-class values (class 2 is never predicted: its precision is
+    undefined, and zero_division decides)."""
+    df = pl.DataFrame({"y": [0, 1, 2, 2, 1, 0, 1], "yhat": [0, 0, 0, 1, 1, 0, 1]})
+    metrics = ["precision_macro", "precision_macro(zero_division=1)", "precision_macro(zero_division=0)"]
+    arguments = {"y_true": "y", "y_pred": "yhat", "metrics": metrics}
+    if engine == "sql_text":
+        con = duckdb.connect()
+        con.register("data", df)
+        out = con.sql(fm.sql.multiclass_query(table="data", labels=[0, 1, 2], **arguments)).pl()
+    else:
+        out = fm.evaluate(df, task="multiclass", engine=engine, **arguments)
+    assert out.columns == ["n_rows", *metrics]
+    y, yhat = df["y"].to_numpy(), df["yhat"].to_numpy()
+    want = [np.nanmean(skm.precision_score(y, yhat, average=None, zero_division=np.nan))]
+    want += [skm.precision_score(y, yhat, average="macro", zero_division=z) for z in (1, 0)]
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(out.row(0)[1:], want, strict=True)), out.row(0)
+
+
 def test_parameters_of_the_statistics_stay_one_per_call():
     """Two partial AUCs need two curve statistics: one max_fpr per call; the full AUC reads none."""
     with pytest.raises(fm.ArgumentError, match=r"one evaluation takes one max_fpr, got \[0.1, 0.2\]"):

@@ -211,7 +211,7 @@ def _class_counts(fm_cells: Frame, fm_groups: Frame, plan: Plan, keys: Sequence[
 
 def _averages(ns: Any, plan: Plan, stage: str) -> dict[str, Expr]:
     return {
-        mc_core.average_column(call.metric, key): _call(ns, average, call.params, plan)
+        mc_core.average_column(call, key): _call(ns, average, call.params, plan)
         for call in plan.calls
         if stage in call.metric.statistics
         for key, average in call.metric.averages.items()
