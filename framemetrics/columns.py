@@ -219,14 +219,15 @@ def resolve(
     (True, {'y_true': 'y', 'y_pred': 'p', 'y_score': 'p'})
     """
     requested = requested_metrics(metrics)
+    names = [name for name, _ in requested]
     if bins is not None:
-        if not any(get_metric(name).family == "ranking" for name in requested):
+        if not any(get_metric(name).family == "ranking" for name in names):
             raise ArgumentError("bins= bins the score of ranking metrics, and none is requested")
-        full_auc = (requested.get("roc_auc_score") or {}).get("max_fpr") in (None, 1)
-        if ("roc_auc_score" in requested and full_auc) or "gini_score" in requested:
-            requested.setdefault("roc_auc_error_bound", {})
-    metrics = requested
-    families = {get_metric(name).family for name in requested}
+        full_auc = any(n == "roc_auc_score" and p.get("max_fpr") in (None, 1) for n, p in requested)
+        if (full_auc or "gini_score" in names) and "roc_auc_error_bound" not in names:
+            requested.append(("roc_auc_error_bound", {}))
+    metrics = [{name: params} for name, params in requested]
+    families = {get_metric(name).family for name, _ in requested}
     thresholded = y_pred is None and y_score is not None and "regression" not in families
     plan = make_plan(
         metrics,

@@ -42,7 +42,7 @@ def _is_text(dtype: pl.DataType) -> bool:
 
 def _task_of_metrics(metrics: Any) -> str | None:
     """The task the metric names alone imply: regression, multiclass-only or binary-only names; None if shared."""
-    names = set(requested_metrics(metrics)) if metrics is not None else set()
+    names = {name for name, _ in requested_metrics(metrics)} if metrics is not None else set()
     families = {REGISTRY[n].family for n in names if n in REGISTRY}
     if "regression" in families:
         return "regression"
@@ -112,7 +112,7 @@ def check_metrics_of_task(metrics: Any, task: str) -> None:
     ...
     framemetrics.core.errors.ArgumentError: f1_score is not a regression metric (task='regression')
     """
-    for name in requested_metrics(metrics):
+    for name, _ in requested_metrics(metrics):
         family = REGISTRY[name].family if name in REGISTRY else None
         if family is not None and (family == "regression") != (task == "regression"):
             raise ArgumentError(f"{name} is not a {task} metric (task={task!r})")

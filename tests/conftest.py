@@ -21,6 +21,7 @@ import duckdb
 import polars as pl
 import pytest
 from hypothesis import settings
+from reference import output_column
 from warehouses import STARTERS, WAREHOUSES, Warehouse
 
 import framemetrics as fm
@@ -106,7 +107,7 @@ def _run_duckdb_macro(df, metrics, cols):
         if metric.family != "regression":
             named += [f"pos_label := {sql_literal(cols.pos_label)}", f"neg_label := {sql_literal(neg_label)}"]
         arguments = ", ".join([quote_identifier(cols.y_true), prediction, *named])
-        calls.append(f"{metric.sql_macro}({arguments}) AS {quote_identifier(name)}")
+        calls.append(f"{metric.sql_macro}({arguments}) AS {quote_identifier(output_column(name, params))}")
     con = _macro_connection()
     con.register("data", df)
     sql = f"SELECT g, {', '.join(calls)} FROM data GROUP BY g ORDER BY g NULLS LAST"

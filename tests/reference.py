@@ -10,6 +10,8 @@ import polars as pl
 from sklearn_binary import REFERENCES
 
 import framemetrics as fm
+from framemetrics.core.names import output_name
+from framemetrics.core.registry import get_metric
 
 TOLERANCE = 1e-9
 
@@ -66,12 +68,18 @@ def expected(parts: list[pl.DataFrame], metric: str, params: Mapping[str, Any], 
     return values
 
 
+def output_column(metric: str, params: Mapping[str, Any], task: str = "binary") -> str:
+    """The column of ``metric`` with ``params``: its name, or ``name(param=value, ...)`` with the parameters that
+    differ from their defaults."""
+    return output_name(metric, params, get_metric(metric, task).parameters)
+
+
 def assert_matches_reference(out: pl.DataFrame, df: pl.DataFrame, metrics: Mapping[str, Mapping], cols) -> None:
     """Every metric column of ``out`` equals its reference in every group."""
     parts = groups(df)
     for metric, params in metrics.items():
         want = expected(parts, metric, params, cols)
-        got = out[metric].to_list()
+        got = out[output_column(metric, params)].to_list()
         bad = [(g, a, b) for g, a, b in zip(out["g"].to_list(), got, want, strict=True) if not close(a, b)]
         rows = df.filter(pl.col("g").is_in([b[0] for b in bad]) | pl.col("g").is_null()).rows() if bad else []
         assert not bad, f"{metric}{dict(params)}: (group, framemetrics, reference) {bad[:5]}; rows {rows[:20]}"

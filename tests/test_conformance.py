@@ -226,6 +226,10 @@ STAGES: dict[str, Stage] = {
     # the curve stage
     "curve stage, exact": _evaluate("conf_binary", RANKING_METRICS),
     "curve stage, partial AUC": _evaluate("conf_binary", {"roc_auc_score": {"max_fpr": 0.3}}),
+    # several parameterisations of a metric, each a column named by its parameters
+    "parameterised names": _evaluate(
+        "conf_binary", ["roc_auc_score", "roc_auc_score(max_fpr=0.3)", "fbeta_score(beta=2)", "fbeta_score(beta=0.5)"]
+    ),
     "curve stage, bins=4": _evaluate("conf_binary", RANKING_METRICS, bins=4),
     # curve ends and thinning
     **{

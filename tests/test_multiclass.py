@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import output_column
 from sklearn import metrics as skm
 from sklearn_multiclass import MC_REFERENCES
 
@@ -80,7 +81,8 @@ def check_against_reference(data: dict, result: pl.DataFrame, metrics: dict, lab
         for name, params in metrics.items():
             metric = MULTICLASS[name]
             expected = MC_REFERENCES[name](y, yhat, proba, w, labels, {**metric.parameters, **params})
-            assert close(row[name], expected), (name, params, row["g"], row[name], expected)
+            column = output_column(name, params, "multiclass")
+            assert close(row[column], expected), (name, params, row["g"], row[column], expected)
 
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import close
+from reference import close, output_column
 from sklearn import metrics as skm
 from sklearn_multiclass import MC_REFERENCES
 
@@ -213,7 +213,7 @@ def test_kappa_of_a_group_weighing_zero_is_null(engine, weights):
     frame = pl.DataFrame({"y": [1, 2, 3], "yp": [1, 2, 2], "w": [0.0, 0.0, 0.0]})
     out = fm.evaluate_multiclass(frame, y_true="y", y_pred="yp", sample_weight="w",
                                  metrics={"cohen_kappa_score": {"weights": weights}}, engine=engine)  # fmt: skip
-    assert out["cohen_kappa_score"].to_list() == [None]
+    assert out[output_column("cohen_kappa_score", {"weights": weights}, "multiclass")].to_list() == [None]
 
 
 LABEL_METRICS = ["accuracy_score", "f1_macro", "precision_weighted", "matthews_corrcoef", "cohen_kappa_score"]

@@ -213,4 +213,5 @@ def test_fbeta_with_extreme_beta_is_its_limit_not_nan(engine, beta, limit):
     y, p = [0, 1, 1, 0, 1, 1], [1, 1, 0, 0, 1, 0]
     df = pl.DataFrame({"g": ["a"] * 6, "y": y, "p": p})
     out = engine(df, {"fbeta_score": {"beta": beta}}, Columns(y_pred="p"))
-    assert close(out["fbeta_score"][0], limit(y, p)), (beta, out["fbeta_score"][0])
+    column = f"fbeta_score(beta={beta!r})"
+    assert close(out[column][0], limit(y, p)), (beta, out[column][0])

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import glob
-import re
 from pathlib import Path
 from typing import Any
 
@@ -12,43 +10,23 @@ import click
 
 from framemetrics.cli.errors import Unreadable
 from framemetrics.core.curves import CURVES
-from framemetrics.core.errors import did_you_mean
+from framemetrics.core.errors import ArgumentError, did_you_mean
+from framemetrics.core.names import parse_metric, split_top_level
 from framemetrics.core.registry import MULTICLASS, REGISTRY
 
 __all__ = ["CURVE_NAMES", "parse_label", "parse_labels", "parse_metrics", "resolve_path"]
 
 CURVE_NAMES = {"roc": "roc_curve", "pr": "precision_recall_curve", "det": "det_curve"} | {c: c for c in CURVES}
-_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
 
 
-def _split_top_level(text: str) -> list[str]:
-    """Split on commas outside parentheses: ``"a,b(x=1,y=2)"`` -> ``["a", "b(x=1,y=2)"]``."""
-    parts, depth, current = [], 0, ""
-    for char in text:
-        depth += char == "("
-        depth -= char == ")"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [p.strip() for p in [*parts, current] if p.strip()]
-
-
-def _value(text: str) -> Any:
-    try:
-        return ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError):
-        return text.strip()
-
-
-def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> dict[str, dict[str, Any]] | None:
-    """Metric names, comma-separated or repeated, each optionally with parameters.
+def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> list[str] | None:
+    """Metrics, comma-separated or repeated, each ``NAME`` or ``NAME(param=value, ...)``, as the library reads them
+    (:func:`~framemetrics.core.names.parse_metric`).
 
     Examples
     --------
-    >>> parse_metrics(("roc_auc_score,fbeta_score(beta=2)", "log_loss"))
-    {'roc_auc_score': {}, 'fbeta_score': {'beta': 2}, 'log_loss': {}}
+    >>> parse_metrics(("roc_auc_score,roc_auc_score(max_fpr=0.1)", "fbeta_score(beta=2)"))
+    ['roc_auc_score', 'roc_auc_score(max_fpr=0.1)', 'fbeta_score(beta=2)']
     >>> parse_metrics(("f1_scor",))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -56,23 +34,16 @@ def parse_metrics(values: tuple[str, ...], hint: str = "'--metrics'") -> dict[st
     """
     if not values:
         return None
-    metrics: dict[str, dict[str, Any]] = {}
-    for item in (part for value in values for part in _split_top_level(value)):
-        match = _CALL.match(item)
-        if not match:
-            raise click.BadParameter(f"cannot read {item!r}: write NAME or NAME(param=value, ...)", param_hint=hint)
-        name, arguments = match.group(1), match.group(2)
+    metrics = [part for value in values for part in split_top_level(value)]
+    for item in metrics:
+        try:
+            name, _ = parse_metric(item)
+        except ArgumentError as error:
+            raise click.BadParameter(str(error), param_hint=hint) from error
         if name not in REGISTRY and name not in MULTICLASS:
             known = [*REGISTRY, *(m for m in MULTICLASS if m not in REGISTRY)]
             message = f"unknown metric {name!r}{did_you_mean(name, known)} (framemetrics metrics lists them)"
             raise click.BadParameter(message, param_hint=hint)
-        params = {}
-        for argument in _split_top_level(arguments or ""):
-            key, sep, value = argument.partition("=")
-            if not sep or not key.strip().isidentifier():
-                raise click.BadParameter(f"cannot read {argument!r} in {item!r}: write param=value", param_hint=hint)
-            params[key.strip()] = _value(value)
-        metrics[name] = params
     return metrics
 
 

@@ -179,9 +179,10 @@ def call_expr(
     return call.function(ns, *(argument(a) for a in call.arguments))
 
 
-def average_column(metric: Any, key: str) -> str:
-    """The column holding the average ``key`` of ``metric`` in the class summaries."""
-    return f"{key}_{metric.name}"
+def average_column(requested: Any, key: str) -> str:
+    """The column holding the average ``key`` of a requested metric (a ``MetricCall``) in the class summaries,
+    named after its output: two parameterisations of one metric average apart."""
+    return f"{key}_{requested.name}"
 
 
 def metric_expr(
@@ -193,7 +194,7 @@ def metric_expr(
 
     def resolve(name: str) -> Expr:
         if name in metric.averages:
-            return column(average_column(metric, name))
+            return column(average_column(requested, name))
         return n_invalid if name == "n_invalid" else column(name)
 
     return bounded(ns, call_expr(ns, metric.formula, requested.params, plan, resolve), metric.value_range)

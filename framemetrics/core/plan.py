@@ -28,6 +28,7 @@ from framemetrics.core.intervals import (
     metric_interval,
     multiclass_interval,
 )
+from framemetrics.core.names import output_name, parse_metric
 from framemetrics.core.registry import Metric, get_metric, resolve_alias
 from framemetrics.core.resampling import Resampling, check_resampling
 from framemetrics.core.statistics import STATISTICS
@@ -45,7 +46,7 @@ __all__ = [
     "requested_metrics",
 ]
 
-MetricsArg = str | Iterable[str] | Mapping[str, Mapping[str, Any]]
+MetricsArg = str | Mapping[str, Mapping[str, Any] | None] | Iterable[str | Mapping[str, Mapping[str, Any] | None]]
 KAPPA_WEIGHTS = (None, "linear", "quadratic")
 
 
@@ -57,11 +58,19 @@ class MetricCall:
     params: dict[str, Any]
     checks: tuple[Check, ...] = ()
     skipped: tuple[str, ...] = ()
+    output: str = ""
 
     @property
     def name(self) -> str:
-        """Output column name (the metric's name)."""
-        return self.metric.name
+        """Output column name: the metric's name, or its spelling with the parameters that differ from their
+        defaults (:func:`~framemetrics.core.names.output_name`).
+
+        Examples
+        --------
+        >>> make_plan({"fbeta_score": {"beta": 0.5}}, weighted=False).calls[0].name
+        'fbeta_score(beta=0.5)'
+        """
+        return self.output or self.metric.name
 
     @property
     def statistics(self) -> tuple[str, ...]:
@@ -355,23 +364,42 @@ def needs_predictions(metrics: MetricsArg) -> bool:
     >>> needs_predictions(["log_loss", "roc_auc_ovr"]), needs_predictions({"f1_score": {"average": "macro"}})
     (False, True)
     """
-    resolved = (resolve_alias(name, params) for name, params in requested_metrics(metrics).items())
+    resolved = (resolve_alias(name, params) for name, params in requested_metrics(metrics))
     return any(get_metric(name, "multiclass").prediction == "y_pred" for name, _ in resolved)
 
 
-def requested_metrics(metrics: MetricsArg) -> dict[str, dict[str, Any]]:
-    """Metric names mapped to their given parameters.
+def requested_metrics(metrics: MetricsArg) -> list[tuple[str, dict[str, Any]]]:
+    """Each requested metric's name and given parameters, in order.
+
+    A metric is its spelling ``name`` or ``name(param=value, ...)``
+    (:func:`~framemetrics.core.names.parse_metric`), or a mapping of spellings
+    to parameters (``{"roc_auc_score": {"max_fpr": 0.2}}``); ``metrics`` is
+    one metric or a list of them. A parameter given both in the spelling and
+    in the mapping is an error.
 
     Examples
     --------
-    >>> requested_metrics(["f1_score"])
-    {'f1_score': {}}
+    >>> requested_metrics(["roc_auc_score", "roc_auc_score(max_fpr=0.1)", {"fbeta_score": {"beta": 2}}])
+    [('roc_auc_score', {}), ('roc_auc_score', {'max_fpr': 0.1}), ('fbeta_score', {'beta': 2})]
     """
     if isinstance(metrics, str):
-        return {metrics: {}}
+        return [parse_metric(metrics)]
     if isinstance(metrics, Mapping):
-        return {name: dict(params or {}) for name, params in metrics.items()}
-    return {name: {} for name in metrics}
+        requested = []
+        for spelling, extra in metrics.items():
+            if not isinstance(spelling, str):
+                raise ArgumentError(f"a metric is a name or NAME(param=value, ...), got {spelling!r}")
+            if extra is not None and not isinstance(extra, Mapping):
+                raise ArgumentError(f"the parameters of {spelling} must be a dict, got {extra!r}")
+            name, params = parse_metric(spelling)
+            twice = sorted(set(params) & set(extra or {}))
+            if twice:
+                raise ArgumentError(f"{spelling} is given {', '.join(twice)} twice: in its name and in its dict")
+            requested.append((name, {**params, **(extra or {})}))
+        return requested
+    if not isinstance(metrics, Iterable):
+        raise ArgumentError(f"metrics must be a name, a list of names or a dict, got {metrics!r}")
+    return [item for metric in metrics for item in requested_metrics(metric)]
 
 
 MAX_BINS = 2**31 - 1
@@ -433,8 +461,22 @@ def make_plan(
     Parameters
     ----------
     metrics : str, list of str, or dict of str to dict
-        Metric names, or names mapped to their parameters, e.g.
-        ``{"fbeta_score": {"beta": 2}, "mean_pinball_loss": {"alpha": 0.9}}``.
+        Metrics, each its name or its spelling ``name(param=value, ...)``
+        (``"fbeta_score(beta=2)"``), or names mapped to their parameters
+        (``{"fbeta_score": {"beta": 2}, "mean_pinball_loss": {"alpha": 0.9}}``),
+        or a list mixing both (:func:`requested_metrics`). A metric's output
+        column is its name when every parameter given equals its default
+        (``zero_division``'s default: the ``zero_division`` argument), else
+        its canonical spelling with the parameters that differ, in the
+        metric's parameter order, each ``param=repr(value)`` with a whole
+        float written as an integer (``fbeta_score(beta=2)``,
+        ``roc_auc_score(max_fpr=0.1)``; ``max_fpr=1`` is the default);
+        multiclass aliases resolve first (``{"fbeta_score": {"average":
+        "macro", "beta": 2}}`` is ``fbeta_macro(beta=2)``). Two requests of
+        one output column are an error; the parameters of the statistics
+        (the metric's ``input_params``: ``max_fpr``, ``alpha``, ``power``,
+        the multiclass ``k`` and ``beta``) take one value per plan, the full
+        ROC AUC reading none.
     weighted : bool
         Whether a sample weight column is given.
     task : {"binary", "regression", "multiclass"}, default "binary"
@@ -486,12 +528,19 @@ def make_plan(
     {'beta': 2, 'zero_division': None}
     >>> make_plan({"f1_score": {"average": "macro"}}, task="multiclass", weighted=False).calls[0].name
     'f1_macro'
+    >>> make_plan(["roc_auc_score", "roc_auc_score(max_fpr=0.1)", "fbeta_score(beta=1.0)"], weighted=False).output_columns
+    ('roc_auc_score', 'roc_auc_score(max_fpr=0.1)', 'fbeta_score')
+    >>> make_plan(["fbeta_score(beta=2)", {"fbeta_score": {"beta": 2.0}}], weighted=False)
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: fbeta_score(beta=2) is requested twice
     """
     requested = requested_metrics(metrics)
     if not requested:
         raise ArgumentError("no metrics requested")
-    calls, inputs = [], {}
-    for name, given in requested.items():
+    calls: list[MetricCall] = []
+    inputs: dict[str, set[Any]] = {}
+    for name, given in requested:
         given = {k: as_python_scalar(v) for k, v in given.items()}
         if task == "multiclass":
             name, given = resolve_alias(name, given)
@@ -504,19 +553,26 @@ def make_plan(
             )
         if weighted and not metric.weighted:
             raise ArgumentError(f"{name} does not support sample_weight (as scikit-learn)")
-        if name in (c.name for c in calls):
-            raise ArgumentError(f"{name} is requested twice")
-        params = {**metric.params, **{k: v for k, v in given.items() if k in metric.params}}
-        if "zero_division" in params and "zero_division" not in given:
-            params["zero_division"] = as_python_scalar(zero_division)
+        defaults = dict(metric.parameters)
+        if "zero_division" in defaults:
+            defaults["zero_division"] = as_python_scalar(zero_division)
+        params = {k: given.get(k, default) for k, default in defaults.items() if k in metric.params}
         _validate(name, {**params, **given})
-        for key, default in metric.input_params.items():
-            inputs.setdefault(key, set()).add(_input_value(key, given.get(key, default)))
+        output = output_name(name, given, defaults)
+        if output in (c.name for c in calls):
+            raise ArgumentError(f"{output} is requested twice")
         skipped = tuple(s for s, needed in metric.conditional.items() if not needed({**params, **given}))
-        calls.append(MetricCall(metric, params, _checks(metric, given), skipped))
+        if not metric.conditional or len(skipped) < len(metric.conditional):
+            # A metric with conditional statistics reads its inputs through them alone.
+            for key, default in metric.input_params.items():
+                inputs.setdefault(key, set()).add(_input_value(key, given.get(key, default)))
+        calls.append(MetricCall(metric, params, _checks(metric, given), skipped, output))
     for key, values in inputs.items():
         if len(values) > 1:
-            raise ArgumentError(f"one evaluation takes one {key}, got {sorted(values)}")
+            raise ArgumentError(
+                f"one evaluation takes one {key}, got {sorted(values)}: it changes the statistics, evaluate each "
+                "value in a call of its own"
+            )
     chosen = {key: next(iter(values)) for key, values in inputs.items()}
     if task == "multiclass":
         checks = _multiclass_checks(
@@ -527,14 +583,12 @@ def make_plan(
         plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
     if ci is None:
         return plan
-    plan = _with_intervals(plan, chosen, check_level(ci, "ci"), ci_method, interval_outputs)
+    plan = _with_intervals(plan, check_level(ci, "ci"), ci_method, interval_outputs)
     resampling = check_resampling(as_python_scalar(n_resamples), as_python_scalar(seed), row_id)
     return replace(plan, resampling=resampling) if plan.bootstrapped else plan
 
 
-def _with_intervals(
-    plan: Plan, inputs: dict[str, Any], level: float, method: str | None, outputs: tuple[str, ...] | Mapping[str, str]
-) -> Plan:
+def _with_intervals(plan: Plan, level: float, method: str | None, outputs: tuple[str, ...] | Mapping[str, str]) -> Plan:
     """``plan`` with an interval of every call (``method="own"``: of those with their own) at ``level``, and the
     statistics the intervals read."""
     z = interval_z(level)
@@ -544,10 +598,10 @@ def _with_intervals(
             for call in plan.calls
         )
         return replace(plan, intervals=intervals)
-    calls = [c for c in plan.calls if method != "own" or has_own_interval(c.name, inputs)]
+    calls = [c for c in plan.calls if method != "own" or has_own_interval(c.metric.name, c.params)]
     own = None if method == "own" else method
     intervals = tuple(
-        IntervalCall(call, metric_interval(call.name, inputs, own, call.statistics), z, outputs, level)
+        IntervalCall(call, metric_interval(call.metric.name, call.params, own, call.statistics), z, outputs, level)
         for call in calls
     )
     statistics = dict.fromkeys([*plan.statistics, *(s for i in intervals for s in i.interval.statistics)])
@@ -588,7 +642,7 @@ def _binary_plan(
         if thresholded and call.metric.family == "classification":
             # y_score >= threshold is a valid label wherever the score is a number.
             checks = tuple(c for c in checks if c != check("label", "y_pred")) + (check("score", "y_score"),)
-        calls[i] = MetricCall(call.metric, call.params, checks, call.skipped)
+        calls[i] = replace(call, checks=checks)
     statistics = ["n_rows"]
     for call in calls:
         for stat in call.statistics:

@@ -62,7 +62,10 @@ def direction(metric: str) -> int:
     --------
     >>> direction("roc_auc_score"), direction("log_loss"), direction("prevalence")
     (1, -1, 0)
+    >>> direction("fbeta_score(beta=2)")
+    1
     """
+    metric = metric.partition("(")[0]  # a metric with parameters: fbeta_score(beta=2)
     if metric.endswith(("_loss", "_error", "error_rate", "negative_rate", "positive_rate")):
         return -1
     if metric.endswith("_score") or metric in ("matthews_corrcoef", "ks_statistic", "break_even_point"):

@@ -194,9 +194,10 @@ def _is_array(value: Any) -> bool:
 
 
 def is_metrics(value: Any) -> bool:
-    """A metric name, a sequence of them, or a mapping of names to parameters (a dict or None each)."""
+    """A metric name (or ``name(param=value, ...)``), a mapping of names to parameters (a dict or None each), or a
+    sequence of either."""
     if isinstance(value, str):
         return True
     if isinstance(value, Mapping):
         return all(isinstance(k, str) and (v is None or isinstance(v, Mapping)) for k, v in value.items())
-    return isinstance(value, Sequence) and all(isinstance(v, str) for v in value)
+    return isinstance(value, Sequence) and all(isinstance(v, (str, Mapping)) and is_metrics(v) for v in value)

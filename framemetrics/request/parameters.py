@@ -222,12 +222,16 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "metrics",
         Kind(
-            lambda v: v is None or is_metrics(v), "a metric name, a list of them or a dict of them to their parameters"
+            lambda v: v is None or is_metrics(v),
+            "a metric name (or NAME(param=value, ...)), a dict of names to their parameters, or a list of either",
         ),
         BINARY | MULTICLASS | REPORT,
         "str, list of str or dict, optional",
-        """Registered metric names, or names mapped to parameters
-        (``{"fbeta_score": {"beta": 2}}``). Default: those of the task
+        """Registered metric names, each alone or with parameters as
+        ``"fbeta_score(beta=2)"``, or names mapped to parameters
+        (``{"fbeta_score": {"beta": 2}}``), or a list mixing both. A metric
+        with parameters other than its defaults is named by them
+        (README, "Metrics with parameters"). Default: those of the task
         (:data:`framemetrics.core.defaults.DEFAULT_METRICS`, as on the command line).""",
     ),
     Parameter(

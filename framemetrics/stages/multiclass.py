@@ -130,7 +130,7 @@ def stage_sums(ns: Any, plan: Plan) -> dict[str, Expr]:
     ['invalid_present_y_true', 'invalid_present_y_pred']
     """
     sums = {c.name: mc_core.check_count(ns, c, plan.labels, plan.n_scores) for c in plan.checks}
-    return sums | mc_core.row_sums(ns, {c.name for c in plan.calls}, plan.n_scores, plan.k)
+    return sums | mc_core.row_sums(ns, {c.metric.name for c in plan.calls}, plan.n_scores, plan.k)
 
 
 def cells(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
@@ -211,7 +211,7 @@ def _class_counts(fm_cells: Frame, fm_groups: Frame, plan: Plan, keys: Sequence[
 
 def _averages(ns: Any, plan: Plan, stage: str) -> dict[str, Expr]:
     return {
-        mc_core.average_column(call.metric, key): _call(ns, average, call.params, plan)
+        mc_core.average_column(call, key): _call(ns, average, call.params, plan)
         for call in plan.calls
         if stage in call.metric.statistics
         for key, average in call.metric.averages.items()

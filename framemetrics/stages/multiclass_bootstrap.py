@@ -54,7 +54,7 @@ def weighted_rows(rows: Frame, plan: Plan) -> Frame:
 
 def _terms(frame: Frame, plan: Plan) -> dict[str, Expr]:
     """The per-row terms of the plan's row sums (:func:`~framemetrics.core.multiclass.row_sums`)."""
-    names = {c.name for c in plan.calls}
+    names = {c.metric.name for c in plan.calls}
     return sum_terms(frame.ns, lambda ns: mc_core.row_sums(ns, names, plan.n_scores, plan.k))
 
 

@@ -186,7 +186,8 @@ class SqlFrame(Frame):
 
     def rename(self, names: Mapping[str, str]) -> SqlFrame:
         renamed = [
-            exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names)) for c in self.columns
+            exp.alias_(exp.column(c), exp.to_identifier(names.get(c, c), quoted=c in names or None))
+            for c in self.columns
         ]
         tree = exp.select(*renamed).from_(self.source(), copy=False)
         return self._derived(tree, [names.get(c, c) for c in self.columns])

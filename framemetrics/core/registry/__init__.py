@@ -108,10 +108,23 @@ def get_metric(name: str, task: str = "binary") -> Metric:
     Traceback (most recent call last):
     ...
     framemetrics.core.errors.ArgumentError: unknown metric 'f1_scor'; did you mean f1_score, r2_score, fbeta_score?
+    >>> get_metric("f1_macro")
+    Traceback (most recent call last):
+    ...
+    framemetrics.core.errors.ArgumentError: f1_macro is a multiclass metric, and this evaluation is binary: ask for a multiclass evaluation with task="multiclass", or labels= (the classes), or one y_score column per class
     """
     table = metrics_of(task)
     if name in table:
         return table[name]
+    if task != "multiclass" and name in MULTICLASS:
+        raise ArgumentError(
+            f"{name} is a multiclass metric, and this evaluation is {task}: ask for a multiclass evaluation with "
+            'task="multiclass", or labels= (the classes), or one y_score column per class'
+        )
+    if task == "multiclass" and name in REGISTRY:
+        raise ArgumentError(
+            f"{name} is a {REGISTRY[name].task} metric, not one of a multiclass evaluation{did_you_mean(name, table)}"
+        )
     kind = "multiclass metric" if task == "multiclass" else "metric"
     raise ArgumentError(f"unknown {kind} {name!r}{did_you_mean(name, table)}")
 

@@ -95,6 +95,9 @@ class Metric:
     conditional : dict
         Statistics computed only when the predicate of the parameters holds
         (the partial AUC only with ``max_fpr < 1``); else the formula reads NULL.
+        A metric with conditional statistics reads its ``input_params``
+        through them alone: without them (the full AUC) it takes any value of
+        the evaluation's.
     averages : dict of str to Call
         Multiclass stage 2b: aggregates over a group's per-class rows, each an
         argument of the formula by its key.
