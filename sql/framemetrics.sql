@@ -96,10 +96,10 @@ CREATE OR REPLACE MACRO fm_score_pw(y_true, sample_weight, pos_label) AS
 CREATE OR REPLACE MACRO fm_score_nw(y_true, sample_weight, neg_label) AS
     COALESCE(SUM(sample_weight * CAST(y_true = neg_label AS DOUBLE)), 0);
 
--- TPR - FPR at a score; null with one class.
+-- TPR - FPR at a score, as ``1 - (FN / P + FP / N)``; null with one class.
 CREATE OR REPLACE MACRO fm_ks_gap(tp, fp, pos_total, neg_total) AS
-    CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total ELSE CAST(NULL AS
-        DOUBLE) END;
+    CASE WHEN pos_total > 0 AND neg_total > 0 THEN CAST(1.0 AS DOUBLE) - ((pos_total - tp) /
+        pos_total + fp / neg_total) ELSE CAST(NULL AS DOUBLE) END;
 
 -- statistics: per group, over its rows or its curve stage (one row per distinct score)
 
@@ -342,14 +342,14 @@ CREATE OR REPLACE MACRO fm_stat_pr_auc_sum(pw, tp, fp, tp_prev, fp_prev) AS
 
 -- Kolmogorov-Smirnov: the largest TPR - FPR over the scores.
 CREATE OR REPLACE MACRO fm_stat_ks_max(tp, fp, pos_total, neg_total) AS
-    MAX(CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total ELSE
-        CAST(NULL AS DOUBLE) END);
+    MAX(CASE WHEN pos_total > 0 AND neg_total > 0 THEN CAST(1.0 AS DOUBLE) - ((pos_total - tp) /
+        pos_total + fp / neg_total) ELSE CAST(NULL AS DOUBLE) END);
 
 -- The highest score whose gap is within KS_TOLERANCE of the group's largest.
 CREATE OR REPLACE MACRO fm_stat_ks_score(y_score, tp, fp, pos_total, neg_total, gap_max) AS
-    MAX(CASE WHEN CASE WHEN pos_total > 0 AND neg_total > 0 THEN tp / pos_total - fp / neg_total
-        ELSE CAST(NULL AS DOUBLE) END >= gap_max - CAST(1e-12 AS DOUBLE) THEN y_score ELSE CAST(NULL
-        AS DOUBLE) END);
+    MAX(CASE WHEN CASE WHEN pos_total > 0 AND neg_total > 0 THEN CAST(1.0 AS DOUBLE) - ((pos_total -
+        tp) / pos_total + fp / neg_total) ELSE CAST(NULL AS DOUBLE) END >= gap_max - CAST(1e-12 AS
+        DOUBLE) THEN y_score ELSE CAST(NULL AS DOUBLE) END);
 
 -- Positive weight ranked among the top P, a score of weight pw + nw straddling rank P sharing pw pro rata.
 CREATE OR REPLACE MACRO fm_stat_bep_tp(pw, nw, tp, fp, pos_total) AS
@@ -1705,7 +1705,11 @@ CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos
             fm_c.points,
             LAMBDA fm_p : CASE
               WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-              THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+              THEN CAST(1.0 AS DOUBLE) - (
+                (
+                  fm_c.pos_total - fm_p.tp
+                ) / fm_c.pos_total + fm_p.fp / fm_c.neg_total
+              )
               ELSE CAST(NULL AS DOUBLE)
             END
           )
@@ -1735,7 +1739,11 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
             fm_c.points,
             LAMBDA fm_p : CASE
               WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-              THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+              THEN CAST(1.0 AS DOUBLE) - (
+                (
+                  fm_c.pos_total - fm_p.tp
+                ) / fm_c.pos_total + fm_p.fp / fm_c.neg_total
+              )
               ELSE CAST(NULL AS DOUBLE)
             END
           )
@@ -1760,7 +1768,11 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
                 fm_c.points,
                 LAMBDA fm_p : CASE
                   WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                  THEN CAST(1.0 AS DOUBLE) - (
+                    (
+                      fm_c.pos_total - fm_p.tp
+                    ) / fm_c.pos_total + fm_p.fp / fm_c.neg_total
+                  )
                   ELSE CAST(NULL AS DOUBLE)
                 END
               )
@@ -1772,7 +1784,11 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
               LAMBDA fm_p : CASE
                 WHEN CASE
                   WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.tp / fm_c.pos_total - fm_p.fp / fm_c.neg_total
+                  THEN CAST(1.0 AS DOUBLE) - (
+                    (
+                      fm_c.pos_total - fm_p.tp
+                    ) / fm_c.pos_total + fm_p.fp / fm_c.neg_total
+                  )
                   ELSE CAST(NULL AS DOUBLE)
                 END >= fm_gap_max - CAST(1e-12 AS DOUBLE)
                 THEN fm_p.y_score

@@ -321,8 +321,14 @@ def _two_classes(ns: Namespace, c: CurvePoints, value: Expr) -> Expr:
 
 
 def roc_gap(ns: Namespace, c: CurvePoints) -> Expr:
-    """TPR - FPR at a score; null with one class."""
-    return _two_classes(ns, c, c.tp / c.pos_total - c.fp / c.neg_total)
+    """TPR - FPR at a score, as ``1 - (FN / P + FP / N)``; null with one class.
+
+    Where a score separates the classes (``FN = FP = 0``) the gap is exactly 1:
+    Polars divides a column by a scalar through its reciprocal, so ``tp / P``
+    can be ``1 - 1e-16`` even when ``tp == P``, while ``(P - tp) / P`` is 0.
+    """
+    missed = (c.pos_total - c.tp) / c.pos_total + c.fp / c.neg_total
+    return _two_classes(ns, c, ns.lit(1.0) - missed)
 
 
 def _auc_sum(ns: Namespace, c: CurvePoints) -> Expr:
