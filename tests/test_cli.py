@@ -226,7 +226,7 @@ def test_metrics_lists_every_task_and_what_each_reads():
     """Binary and regression (fm.REGISTRY) and multiclass (fm.MULTICLASS) metrics, each with its task."""
     code, out, _ = invoke("metrics", "--format", "csv")
     listed = pl.read_csv(io.StringIO(out))
-    assert code == 0 and listed.height == len(fm.REGISTRY) + len(fm.MULTICLASS) == 82
+    assert code == 0 and listed.height == len(fm.REGISTRY) + len(fm.MULTICLASS) > 80
     assert listed.select("metric", "task").rows() == [
         *((name, metric.task) for name, metric in fm.REGISTRY.items()),
         *((name, "multiclass") for name in fm.MULTICLASS),
