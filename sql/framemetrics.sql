@@ -309,12 +309,9 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
         2)), 0);
 
 -- Twice the trapezoidal ROC AUC, ties counting 1/2: 2 C / (C + D), C = sum (nw / N) (2 tp - pw) / P the concordant and D = sum (pw / P) (2 fp - nw) / N the discordant pairs (C + D = 2): exactly 2 when no negative outranks a positive, 0 when no positive outranks a negative.
-CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, tp, fp, pos_total, neg_total) AS
-    2 * COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN nw / neg_total * ((2 * tp - pw)
-        / pos_total) ELSE CAST(0.0 AS DOUBLE) END), 0) / (COALESCE(SUM(CASE WHEN pos_total > 0 AND
-        neg_total > 0 THEN nw / neg_total * ((2 * tp - pw) / pos_total) ELSE CAST(0.0 AS DOUBLE)
-        END), 0) + COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN pw / pos_total * ((2
-        * fp - nw) / neg_total) ELSE CAST(1.0 AS DOUBLE) END), 0));
+CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, fp, pos_total, neg_total) AS
+    CAST(2.0 AS DOUBLE) - COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN pw / pos_total
+        * ((2 * fp - nw) / neg_total) ELSE CAST(0.0 AS DOUBLE) END), 0);
 
 -- Share of the tied (positive, negative) pairs: sum (pw / P) (nw / N) bounds the AUC's tie or binning error.
 CREATE OR REPLACE MACRO fm_stat_auc_tie_sum(pw, nw, pos_total, neg_total) AS
@@ -1380,56 +1377,22 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
             )
           )
         ],
-        LAMBDA fm_c : 2 * COALESCE(
+        LAMBDA fm_c : CAST(2.0 AS DOUBLE) - COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
               LAMBDA fm_p : CASE
                 WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                THEN fm_p.nw / fm_c.neg_total * (
+                THEN fm_p.pw / fm_c.pos_total * (
                   (
-                    2 * fm_p.tp - fm_p.pw
-                  ) / fm_c.pos_total
+                    2 * fm_p.fp - fm_p.nw
+                  ) / fm_c.neg_total
                 )
                 ELSE CAST(0.0 AS DOUBLE)
               END
             )
           ),
           0
-        ) / (
-          COALESCE(
-            LIST_SUM(
-              LIST_TRANSFORM(
-                fm_c.points,
-                LAMBDA fm_p : CASE
-                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.nw / fm_c.neg_total * (
-                    (
-                      2 * fm_p.tp - fm_p.pw
-                    ) / fm_c.pos_total
-                  )
-                  ELSE CAST(0.0 AS DOUBLE)
-                END
-              )
-            ),
-            0
-          ) + COALESCE(
-            LIST_SUM(
-              LIST_TRANSFORM(
-                fm_c.points,
-                LAMBDA fm_p : CASE
-                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.pw / fm_c.pos_total * (
-                    (
-                      2 * fm_p.fp - fm_p.nw
-                    ) / fm_c.neg_total
-                  )
-                  ELSE CAST(1.0 AS DOUBLE)
-                END
-              )
-            ),
-            0
-          )
         )
       )[1],
       list_transform(
@@ -1516,56 +1479,22 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
             )
           )
         ],
-        LAMBDA fm_c : 2 * COALESCE(
+        LAMBDA fm_c : CAST(2.0 AS DOUBLE) - COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
               LAMBDA fm_p : CASE
                 WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                THEN fm_p.nw / fm_c.neg_total * (
+                THEN fm_p.pw / fm_c.pos_total * (
                   (
-                    2 * fm_p.tp - fm_p.pw
-                  ) / fm_c.pos_total
+                    2 * fm_p.fp - fm_p.nw
+                  ) / fm_c.neg_total
                 )
                 ELSE CAST(0.0 AS DOUBLE)
               END
             )
           ),
           0
-        ) / (
-          COALESCE(
-            LIST_SUM(
-              LIST_TRANSFORM(
-                fm_c.points,
-                LAMBDA fm_p : CASE
-                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.nw / fm_c.neg_total * (
-                    (
-                      2 * fm_p.tp - fm_p.pw
-                    ) / fm_c.pos_total
-                  )
-                  ELSE CAST(0.0 AS DOUBLE)
-                END
-              )
-            ),
-            0
-          ) + COALESCE(
-            LIST_SUM(
-              LIST_TRANSFORM(
-                fm_c.points,
-                LAMBDA fm_p : CASE
-                  WHEN fm_c.pos_total > 0 AND fm_c.neg_total > 0
-                  THEN fm_p.pw / fm_c.pos_total * (
-                    (
-                      2 * fm_p.fp - fm_p.nw
-                    ) / fm_c.neg_total
-                  )
-                  ELSE CAST(1.0 AS DOUBLE)
-                END
-              )
-            ),
-            0
-          )
         )
       )[1],
       fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),

@@ -95,47 +95,19 @@ WITH fm_input AS (
 ), fm_ranking AS (
   SELECT
     fm_g0,
-    2 * COALESCE(
+    CAST(2.0 AS DOUBLE) - COALESCE(
       SUM(
         CASE
           WHEN pos_total > 0 AND neg_total > 0
-          THEN nw / neg_total * (
+          THEN pw / pos_total * (
             (
-              2 * tp - pw
-            ) / pos_total
+              2 * fp - nw
+            ) / neg_total
           )
           ELSE CAST(0.0 AS DOUBLE)
         END
       ),
       0
-    ) / (
-      COALESCE(
-        SUM(
-          CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN nw / neg_total * (
-              (
-                2 * tp - pw
-              ) / pos_total
-            )
-            ELSE CAST(0.0 AS DOUBLE)
-          END
-        ),
-        0
-      ) + COALESCE(
-        SUM(
-          CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN pw / pos_total * (
-              (
-                2 * fp - nw
-              ) / neg_total
-            )
-            ELSE CAST(1.0 AS DOUBLE)
-          END
-        ),
-        0
-      )
     ) AS auc_sum,
     COALESCE(SUM(pw), 0) AS sum_pos,
     COALESCE(SUM(nw), 0) AS sum_neg,
