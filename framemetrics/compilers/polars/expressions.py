@@ -86,8 +86,8 @@ def curve_in_group(x: Rows) -> CurvePoints:
         fp=fp,
         tp_prev=tp_prev,
         fp_prev=fp_prev,
-        pos_total=tp.last().fill_null(0.0),  # where the curve ends: a perfect ranking's KS is exactly 1.0
-        neg_total=fp.last().fill_null(0.0),
+        pos_total=statistics.positive_weight(POLARS, x).sum(),
+        neg_total=statistics.negative_weight(POLARS, x).sum(),
         gap_max=None,
         max_fpr=x.max_fpr,
         alpha=x.alpha,
