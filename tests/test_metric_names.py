@@ -318,3 +318,12 @@ def test_random_betas_in_one_call_equal_scikit_learn(betas):
     y, pred, w = FRAME["y"].to_numpy(), FRAME["p"].to_numpy() >= 0.5, FRAME["w"].to_numpy()
     for b, name in zip(betas, names, strict=True):
         assert math.isclose(out[name].item(), skm.fbeta_score(y, pred, beta=b, sample_weight=w), rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_multiclass_metric_with_one_score_column_says_what_each_task_needs(engine):
+    """``metrics=["f1_macro"]`` with one binary score column: the task is multiclass by the metric, and the
+    error says that it needs a column per class, or binary metrics (not a bare "must be a list")."""
+    frame = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.4, 0.1]})
+    with pytest.raises(ValueError, match=r"'p' \(y_score\) holds one score per row .*one score column per class"):
+        fm.evaluate(frame, y_true="y", y_score="p", metrics=["f1_macro"], engine=engine)

@@ -162,6 +162,12 @@ def _resolve(
         labels = _labels_named_by(scores, dtypes[y_true])
     if score_list is not None:
         dtype = dtypes[score_list]
+        if dtype.is_numeric():  # one score per row: a binary model's, asked for multiclass metrics
+            raise ValueError(
+                f"column {score_list!r} (y_score) holds one score per row ({dtype}), and a multiclass evaluation "
+                "needs one score column per class (y_score=[...]) or a list column; for a binary evaluation ask "
+                "for binary metrics (f1_score, roc_auc_score...; framemetrics metrics --task binary lists them)"
+            )
         if not isinstance(dtype, (pl.List, pl.Array)) or not dtype.inner.is_numeric():
             raise ValueError(f"column {score_list!r} (y_score) must be a list or array of numbers, got {dtype}")
         if labels is None:
