@@ -181,8 +181,13 @@ def rows(count: int, verb: str = "be") -> str:
     >>> rows(1), rows(12), rows(1, "have"), rows(0, "have")
     ('1 row is', '12 rows are', '1 row has', '0 rows have')
     """
-    forms = {"be": ("is", "are"), "have": ("has", "have")}[verb]
-    return f"{count} row {forms[0]}" if count == 1 else f"{count} rows {forms[1]}"
+    return f"{count} {'row' if count == 1 else 'rows'} {_verb(count, verb)}"
+
+
+def _verb(count: int, verb: str) -> str:
+    """``verb`` ("be" or "have") agreeing with ``count``: "is", "are", "has", "have"."""
+    singular, plural = {"be": ("is", "are"), "have": ("has", "have")}[verb]
+    return singular if count == 1 else plural
 
 
 def invalid_input(problems: Sequence[str], null_rows: int, nan_kept: bool = False) -> ValueError:
@@ -249,10 +254,9 @@ def column_problems(
 
 def _sentence(problems: Sequence[tuple[int, str, str]]) -> str:
     """``"5 rows are NaN, 1 is infinite"``: the first count with "rows", the others alone."""
-    forms = {"be": ("is", "are"), "have": ("has", "have")}
     (count, verb, words), *rest = problems
     said = [f"{rows(count, verb)} {words}"]
-    said += [f"{n} {forms[v][0] if n == 1 else forms[v][1]} {w}" for n, v, w in rest]
+    said += [f"{n} {_verb(n, v)} {w}" for n, v, w in rest]
     return ", ".join(said)
 
 
