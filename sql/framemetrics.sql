@@ -308,7 +308,7 @@ CREATE OR REPLACE MACRO fm_stat_ss_error_deviation(y_true, y_pred, sample_weight
     COALESCE(SUM(sample_weight * POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE) - mean_error,
         2)), 0);
 
--- Twice the trapezoidal ROC AUC, ties counting 1/2: 2 C / (C + D), C = sum (nw / N) (2 tp - pw) / P the concordant and D = sum (pw / P) (2 fp - nw) / N the discordant pairs (C + D = 2): exactly 2 when no negative outranks a positive, 0 when no positive outranks a negative.
+-- Twice the trapezoidal ROC AUC, ties counting 1/2: 2 - D, D = sum (pw / P) (2 fp - nw) / N twice the discordant share of the pairs: exactly 2 when no negative outranks a positive, never above 2.
 CREATE OR REPLACE MACRO fm_stat_auc_sum(pw, nw, fp, pos_total, neg_total) AS
     CAST(2.0 AS DOUBLE) - COALESCE(SUM(CASE WHEN pos_total > 0 AND neg_total > 0 THEN pw / pos_total
         * ((2 * fp - nw) / neg_total) ELSE CAST(0.0 AS DOUBLE) END), 0);

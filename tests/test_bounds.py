@@ -2,7 +2,7 @@
 
 Perfectly separated groups with weights such as 0.1, 1/3 and 7.7 gave AUC, Gini and one-vs-one
 AUC values of ``1.0000000000000002`` (and ``0.9999999999999996``), where scikit-learn gives exactly
-1.0: the AUC is now ``2 C / (C + D)`` (the discordant sum ``D`` is exactly 0 then) and every
+1.0: the AUC is now ``1 - D / 2`` (the discordant sum ``D`` is exactly 0 then) and every
 metric with a declared ``Metric.value_range`` is kept in it by ``guards.bounded``.
 """
 

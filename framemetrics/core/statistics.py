@@ -567,9 +567,8 @@ _ALL = [
         _auc_sum,
         curve=True,
         doc=(
-            "Twice the trapezoidal ROC AUC, ties counting 1/2: 2 C / (C + D), C = sum (nw / N) (2 tp - pw) / P the "
-            "concordant and D = sum (pw / P) (2 fp - nw) / N the discordant pairs (C + D = 2): exactly 2 when no "
-            "negative outranks a positive, 0 when no positive outranks a negative."
+            "Twice the trapezoidal ROC AUC, ties counting 1/2: 2 - D, D = sum (pw / P) (2 fp - nw) / N twice the "
+            "discordant share of the pairs: exactly 2 when no negative outranks a positive, never above 2."
         ),
     ),
     Statistic(
