@@ -89,6 +89,15 @@ def test_row_id_gives_the_same_replicates_whatever_the_order_on_both_engines():
             assert all(math.isclose(x, y, rel_tol=1e-12) for x, y in zip(a, b, strict=True))
 
 
+def test_the_default_1000_replicates_run_on_both_engines_and_agree():
+    # Their rows are a chain of 999 UNION ALL in SQL, which a recursive walk of the tree could not emit.
+    df = _frame(6, n=40)
+    arguments = {"y_true": "y", "y_score": "p", "metrics": ["log_loss"], "ci": 0.9, "row_id": "id"}
+    polars, duckdb = (fm.evaluate(df, engine=e, **arguments) for e in ENGINES)
+    assert_frame_equal(polars, duckdb, check_exact=False, rtol=1e-12)
+    assert duckdb["log_loss_low"].item() < duckdb["log_loss"].item() < duckdb["log_loss_high"].item()
+
+
 def test_bootstrap_arguments_are_checked():
     df = _frame(5).with_columns(name=pl.lit("a"))
     with pytest.raises(ValueError, match="n_resamples must be an integer from 2"):
