@@ -230,6 +230,17 @@ STAGES: dict[str, Stage] = {
     "parameterised names": _evaluate(
         "conf_binary", ["roc_auc_score", "roc_auc_score(max_fpr=0.3)", "fbeta_score(beta=2)", "fbeta_score(beta=0.5)"]
     ),
+    # several values of a parameter of the statistics: the plan's parts, each computed and joined by group
+    "parts, two partial AUCs": _evaluate("conf_binary", ["roc_auc_score(max_fpr=0.3)", "roc_auc_score(max_fpr=0.6)"]),
+    "parts, regression": _evaluate(
+        "conf_regression",
+        ["mean_pinball_loss(alpha=0.1)", "mean_pinball_loss(alpha=0.9)", "d2_pinball_score(alpha=0.9)",
+         "mean_tweedie_deviance(power=1.5)", "mean_tweedie_deviance", "mean_absolute_error"],
+        REGRESSION,
+    ),  # fmt: skip
+    "parts, multiclass": _multiclass(
+        ["top_k_accuracy_score(k=1)", "top_k_accuracy_score", "fbeta_macro(beta=2)", "fbeta_macro(beta=0.5)"]
+    ),
     "curve stage, bins=4": _evaluate("conf_binary", RANKING_METRICS, bins=4),
     # curve ends and thinning
     **{
@@ -293,6 +304,9 @@ STAGES: dict[str, Stage] = {
     ),
     "bootstrap, BCa": _evaluate(
         "conf_small", ["f1_score", "accuracy_score", "log_loss", "brier_score_loss"], ci_method="bca", **BOOTSTRAP
+    ),
+    "bootstrap, parts": _evaluate(
+        "conf_small", ["roc_auc_score(max_fpr=0.3)", "roc_auc_score(max_fpr=0.6)", "log_loss"], **BOOTSTRAP
     ),
     "bootstrap, regression": _evaluate(
         "conf_regression_small",

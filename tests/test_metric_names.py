@@ -15,6 +15,7 @@ import re
 import duckdb
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 import pytest
 import sklearn.metrics as skm
 from click.testing import CliRunner
@@ -170,8 +171,6 @@ def test_multiclass_aliases_resolve_before_naming():
     assert math.isclose(out["fbeta_macro(beta=2)"].item(), skm.fbeta_score(y, yhat, beta=2, average="macro"))
     spelled = fm.evaluate(df, y_true="y", y_pred="yhat", task="multiclass", metrics=["f1_score(average='macro')"])
     assert spelled.columns == ["n_rows", "f1_macro"]
-    with pytest.raises(fm.ArgumentError, match=r"one evaluation takes one beta, got \[0.5, 2.0\]"):
-        fm.evaluate(df, y_true="y", y_pred="yhat", metrics=["fbeta_macro(beta=2)", "fbeta_macro(beta=0.5)"])
 
 
 @pytest.mark.parametrize(
@@ -216,12 +215,94 @@ def test_several_parameterisations_of_a_multiclass_average_equal_scikit_learn(en
     assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(out.row(0)[1:], want, strict=True)), out.row(0)
 
 
-def test_parameters_of_the_statistics_stay_one_per_call():
-    """Two partial AUCs need two curve statistics: one max_fpr per call; the full AUC reads none."""
-    with pytest.raises(fm.ArgumentError, match=r"one evaluation takes one max_fpr, got \[0.1, 0.2\]"):
-        fm.evaluate(
-            FRAME, y_true="y", y_score="p", metrics=["roc_auc_score(max_fpr=0.1)", "roc_auc_score(max_fpr=0.2)"]
-        )
+PARTS = ["roc_auc_score(max_fpr=0.1)", "roc_auc_score", "roc_auc_score(max_fpr=0.5)", "log_loss", "f1_score"]
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, "sql_text"])
+def test_several_values_of_a_parameter_of_the_statistics_equal_scikit_learn(engine):
+    """Two partial AUCs need two curve statistics: the plan is split into parts, one per max_fpr, joined by group
+    (null group keys too); every column equals scikit-learn's on the group's rows."""
+    df = FRAME.with_columns(g=pl.when(pl.col("g") == "c").then(None).otherwise(pl.col("g")))
+    arguments = {"y_true": "y", "y_score": "p", "sample_weight": "w", "by": "g", "metrics": PARTS}
+    if engine == "sql_text":
+        con = duckdb.connect()
+        con.register("data", df)
+        out = con.sql(fm.sql.query(table="data", **arguments)).pl()
+    else:
+        out = fm.evaluate(df, engine=engine, **arguments)
+    assert out.columns == ["g", "n_rows", *PARTS]
+    assert out["g"].to_list() == ["a", "b", None]
+    for row in out.iter_rows(named=True):
+        part = df.filter(pl.col("g").eq_missing(row["g"]))
+        y, p, w = (part[c].to_numpy() for c in ("y", "p", "w"))
+        want = {m: skm.roc_auc_score(y, p, sample_weight=w, max_fpr=f) for m, f in zip(PARTS, (0.1, None, 0.5))}
+        want |= {
+            "log_loss": skm.log_loss(y, p, sample_weight=w),
+            "f1_score": skm.f1_score(y, p >= 0.5, sample_weight=w),
+        }
+        assert all(math.isclose(row[m], want[m], rel_tol=1e-12) for m in PARTS), (row, want)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_several_quantiles_and_powers_in_one_regression_call_equal_scikit_learn(engine):
+    rng = np.random.default_rng(11)
+    df = pl.DataFrame(
+        {"y": rng.gamma(2.0, 1.0, 300), "f": rng.gamma(2.0, 1.0, 300), "w": rng.integers(1, 4, 300) * 1.0}
+    )
+    y, f, w = (df[c].to_numpy() for c in ("y", "f", "w"))
+    want = {
+        "mean_pinball_loss(alpha=0.1)": skm.mean_pinball_loss(y, f, alpha=0.1, sample_weight=w),
+        "mean_pinball_loss": skm.mean_pinball_loss(y, f, sample_weight=w),
+        "d2_pinball_score(alpha=0.9)": skm.d2_pinball_score(y, f, alpha=0.9, sample_weight=w),
+        "mean_tweedie_deviance(power=1.5)": skm.mean_tweedie_deviance(y, f, power=1.5, sample_weight=w),
+        "mean_tweedie_deviance(power=2)": skm.mean_tweedie_deviance(y, f, power=2, sample_weight=w),
+        "d2_tweedie_score(power=1)": skm.d2_tweedie_score(y, f, power=1, sample_weight=w),
+    }
+    out = fm.evaluate(
+        df, y_true="y", y_pred="f", sample_weight="w", task="regression", metrics=list(want), engine=engine
+    )
+    assert out.columns == ["n_rows", *want]
+    assert all(math.isclose(out[m].item(), v, rel_tol=1e-12) for m, v in want.items()), (out.row(0), want)
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, "sql_text"])
+def test_several_k_and_beta_in_one_multiclass_call_equal_scikit_learn(engine):
+    rng = np.random.default_rng(12)
+    scores = rng.dirichlet([1.0] * 4, 300)
+    y = rng.integers(0, 4, 300)
+    df = pl.DataFrame({"y": y, **{f"s{j}": scores[:, j] for j in range(4)}})
+    metrics = ["top_k_accuracy_score(k=1)", "top_k_accuracy_score", "top_k_accuracy_score(k=3)",
+               "fbeta_macro(beta=2)", "fbeta_macro(beta=0.5)", "log_loss"]  # fmt: skip
+    arguments = {"y_true": "y", "y_score": [f"s{j}" for j in range(4)], "labels": [0, 1, 2, 3], "metrics": metrics}
+    if engine == "sql_text":
+        con = duckdb.connect()
+        con.register("data", df)
+        out = con.sql(fm.sql.multiclass_query(table="data", **arguments)).pl()
+    else:
+        out = fm.evaluate(df, engine=engine, **arguments)
+    assert out.columns == ["n_rows", *metrics]
+    want = [skm.top_k_accuracy_score(y, scores, k=k) for k in (1, 2, 3)]
+    want += [skm.fbeta_score(y, scores.argmax(1), beta=b, average="macro") for b in (2, 0.5)]
+    want += [skm.log_loss(y, scores)]
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(out.row(0)[1:], want, strict=True)), out.row(0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_parts_bootstrap_the_same_replicates_as_a_call_of_their_own(engine):
+    """Each part's intervals are those of its metrics evaluated alone (the same seed draws the same replicates)."""
+    arguments = {"y_true": "y", "y_score": "p", "by": "g", "ci": 0.9, "n_resamples": 30, "engine": engine}
+    metrics = ["roc_auc_score(max_fpr=0.2)", "roc_auc_score(max_fpr=0.4)", "top_k_accuracy_score"]
+    binary = metrics[:2]
+    together = fm.evaluate(FRAME, metrics=binary, **arguments)
+    for metric in binary:
+        alone = fm.evaluate(FRAME, metrics=[metric], **arguments)
+        assert_frame_equal(together.select("g", "n_rows", cs.starts_with(metric)), alone, check_exact=False, rtol=1e-12)
+    classes = {"y_true": "y", "y_score": ["s0", "s1", "s2"], "labels": [0, 1, 2], "ci": 0.9, "n_resamples": 30}
+    rng = np.random.default_rng(13)
+    df = pl.DataFrame({"y": rng.integers(0, 3, 120), **{f"s{j}": rng.random(120) for j in range(3)}})
+    together = fm.evaluate(df, metrics=["top_k_accuracy_score(k=1)", metrics[2]], engine=engine, **classes)
+    alone = fm.evaluate(df, metrics=["top_k_accuracy_score(k=1)"], engine=engine, **classes)
+    assert_frame_equal(together.select(alone.columns), alone, check_exact=False, rtol=1e-12)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -54,6 +54,14 @@ SNAPSHOT_CASES = {
         by=["season"],
         dialect=d,
     ),
+    "partial_aucs_by_student.sql": lambda d: fm.sql.query(
+        ["roc_auc_score(max_fpr=0.1)", "roc_auc_score(max_fpr=0.2)"],
+        table="preds",
+        y_true="default",
+        y_score="p_default",
+        by="student",
+        dialect=d,
+    ),
     "roc_curve_by_student.sql": lambda d: fm.sql.curve(
         "roc_curve", table="preds", y_true="default", y_score="p_default", by="student", dialect=d
     ),

@@ -194,6 +194,13 @@ class Plan:
     for a binary or regression plan, and the stages giving the columns of the
     formulas for a multiclass plan (:attr:`stages`).
 
+    Calls that need different values of a parameter of the statistics
+    (``max_fpr``, ``alpha``, ``power``, the multiclass ``k`` and ``beta``)
+    make a plan of :attr:`parts`: one plan per set of values, each computed
+    on its own and joined by group (:func:`framemetrics.stages.parts.joined_parts`);
+    the plan itself lists every call, statistic and check, and the first
+    part's values.
+
     Examples
     --------
     >>> plan = make_plan(["f1_score", "log_loss"], weighted=False)
@@ -202,6 +209,9 @@ class Plan:
     >>> plan = make_plan(["f1_macro", "cohen_kappa_score"], task="multiclass", weighted=False)
     >>> sorted(plan.stages)
     ['classes', 'kappa']
+    >>> plan = make_plan(["roc_auc_score(max_fpr=0.1)", "roc_auc_score(max_fpr=0.2)", "log_loss"], weighted=False)
+    >>> [(part.max_fpr, [c.name for c in part.calls]) for part in plan.parts]
+    [(0.1, ['roc_auc_score(max_fpr=0.1)', 'log_loss']), (0.2, ['roc_auc_score(max_fpr=0.2)'])]
     """
 
     task: str
@@ -224,6 +234,7 @@ class Plan:
     intervals: tuple[IntervalCall, ...] = ()
     resampling: Resampling | None = None
     exposed: tuple[str, ...] = ()
+    parts: tuple[Plan, ...] = ()
 
     def exposing(self, statistics: Sequence[str]) -> Plan:
         """This plan also returning the ``statistics`` as columns ``fm_<name>`` after the metrics (the report's
@@ -236,7 +247,9 @@ class Plan:
         (('tp', 'tp_sq'), True)
         """
         added = tuple(dict.fromkeys((*self.statistics, *statistics)))
-        return replace(self, statistics=added, exposed=tuple(dict.fromkeys((*self.exposed, *statistics))))
+        parts = (self.parts[0].exposing(statistics), *self.parts[1:]) if self.parts else ()
+        exposed = tuple(dict.fromkeys((*self.exposed, *statistics)))
+        return replace(self, statistics=added, exposed=exposed, parts=parts)
 
     @property
     def exposed_columns(self) -> dict[str, str]:
@@ -475,8 +488,9 @@ def make_plan(
         "macro", "beta": 2}}`` is ``fbeta_macro(beta=2)``). Two requests of
         one output column are an error; the parameters of the statistics
         (the metric's ``input_params``: ``max_fpr``, ``alpha``, ``power``,
-        the multiclass ``k`` and ``beta``) take one value per plan, the full
-        ROC AUC reading none.
+        the multiclass ``k`` and ``beta``) may take several values: the calls
+        are then split into :attr:`Plan.parts`, one per set of values (the
+        full ROC AUC reads none).
     weighted : bool
         Whether a sample weight column is given.
     task : {"binary", "regression", "multiclass"}, default "binary"
@@ -539,7 +553,7 @@ def make_plan(
     if not requested:
         raise ArgumentError("no metrics requested")
     calls: list[MetricCall] = []
-    inputs: dict[str, set[Any]] = {}
+    inputs: list[dict[str, Any]] = []
     for name, given in requested:
         given = {k: as_python_scalar(v) for k, v in given.items()}
         if task == "multiclass":
@@ -562,30 +576,54 @@ def make_plan(
         if output in (c.name for c in calls):
             raise ArgumentError(f"{output} is requested twice")
         skipped = tuple(s for s, needed in metric.conditional.items() if not needed({**params, **given}))
+        read = {}
         if not metric.conditional or len(skipped) < len(metric.conditional):
             # A metric with conditional statistics reads its inputs through them alone.
-            for key, default in metric.input_params.items():
-                inputs.setdefault(key, set()).add(_input_value(key, given.get(key, default)))
+            read = {key: _input_value(key, given.get(key, default)) for key, default in metric.input_params.items()}
         calls.append(MetricCall(metric, params, _checks(metric, given), skipped, output))
-    for key, values in inputs.items():
-        if len(values) > 1:
-            raise ArgumentError(
-                f"one evaluation takes one {key}, got {sorted(values)}: it changes the statistics, evaluate each "
-                "value in a call of its own"
+        inputs.append(read)
+
+    def build(chosen: dict[str, Any], indices: Sequence[int]) -> Plan:
+        own = [calls[i] for i in indices]
+        if task == "multiclass":
+            checks = _multiclass_checks(
+                own, labels, n_scores, has_pred, weighted, float_labels, listed_scores, argmax_pred
             )
-    chosen = {key: next(iter(values)) for key, values in inputs.items()}
-    if task == "multiclass":
-        checks = _multiclass_checks(
-            calls, labels, n_scores, has_pred, weighted, float_labels, listed_scores, argmax_pred
-        )
-        plan = _multiclass_plan(calls, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
-    else:
-        plan = _binary_plan(calls, chosen, weighted, pos_label, neg_label, thresholded, bins)
-    if ci is None:
-        return plan
-    plan = _with_intervals(plan, check_level(ci, "ci"), ci_method, interval_outputs)
-    resampling = check_resampling(as_python_scalar(n_resamples), as_python_scalar(seed), row_id)
-    return replace(plan, resampling=resampling) if plan.bootstrapped else plan
+            plan = _multiclass_plan(own, chosen, weighted, labels, n_scores, has_pred or argmax_pred, checks)
+        else:
+            plan = _binary_plan(own, chosen, weighted, pos_label, neg_label, thresholded, bins)
+        if ci is None:
+            return plan
+        plan = _with_intervals(plan, check_level(ci, "ci"), ci_method, interval_outputs)
+        resampling = check_resampling(as_python_scalar(n_resamples), as_python_scalar(seed), row_id)
+        return replace(plan, resampling=resampling) if plan.bootstrapped else plan
+
+    groups = _input_groups(inputs)
+    whole = build(groups[0][0], range(len(calls)))
+    if len(groups) == 1:
+        return whole
+    return replace(whole, parts=tuple(build(chosen, indices) for chosen, indices in groups))
+
+
+def _input_groups(inputs: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], list[int]]]:
+    """The calls (by index) grouped by the values of the statistics' parameters they read, in order of first
+    request: a call joins the first group whose values agree with its own; a call reading none joins the first.
+
+    Examples
+    --------
+    >>> _input_groups([{"max_fpr": 0.1}, {}, {"max_fpr": 0.2}, {"alpha": 0.9}])
+    [({'max_fpr': 0.1, 'alpha': 0.9}, [0, 1, 3]), ({'max_fpr': 0.2}, [2])]
+    """
+    groups: list[tuple[dict[str, Any], list[int]]] = []
+    for i, read in enumerate(inputs):
+        for chosen, indices in groups:
+            if all(chosen.get(key, value) == value for key, value in read.items()):
+                chosen.update(read)
+                indices.append(i)
+                break
+        else:
+            groups.append((dict(read), [i]))
+    return groups or [({}, [])]
 
 
 def _with_intervals(plan: Plan, level: float, method: str | None, outputs: tuple[str, ...] | Mapping[str, str]) -> Plan:

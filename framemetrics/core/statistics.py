@@ -78,6 +78,19 @@ class Rows:
         """Every field as the column (or macro parameter) of its own name."""
         return cls(**{f.name: ns.col(f.name) for f in fields(cls)})
 
+    def with_parameters(self, ns: Namespace, alpha: float, max_fpr: float, power: float) -> Rows:
+        """These rows with the statistics' parameters as literals (one part of a plan,
+        :attr:`framemetrics.core.plan.Plan.parts`).
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.sql import SQL
+        >>> Rows.named(SQL).with_parameters(SQL, 0.9, 0.1, 0.0).max_fpr.sql()
+        'CAST(0.1 AS DOUBLE)'
+        """
+        literal = {"alpha": alpha, "max_fpr": max_fpr, "power": power}
+        return replace(self, **{name: ns.lit(float(value)) for name, value in literal.items()})
+
 
 # The curve stage's running sums: each weight column of a point, its running sum down the scores and its total.
 CURVE_SUMS = (("pw", "tp", "pos_total"), ("nw", "fp", "neg_total"))

@@ -124,11 +124,10 @@ class PolarsBackend(Backend):
         keys = group_keys(by)
         extra = {ROW_KEY: row_key(plan)} if plan.bootstrapped else None
         rows = PolarsFrame(canonical_frame(self.opened, plan, columns, by, drop_nulls=drop, extra=extra))
-        # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
-        resampled = plan_rows(plan, group_means=bool(plan.first_pass))
 
-        def bootstrap(measured: Frame) -> list[Frame]:
-            return [bootstrap_bounds(measured, keys, plan, resampled)]
+        def bootstrap(measured: Frame, part: Plan) -> list[Frame]:
+            # The bootstrap's rows read the group means as columns where there are some, else as aggregates.
+            return [bootstrap_bounds(measured, keys, part, plan_rows(part, group_means=bool(part.first_pass)))]
 
         x = plan_rows(plan, group_means=True)
         shared = None if stage is None else PolarsFrame(stage)

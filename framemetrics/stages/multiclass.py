@@ -43,6 +43,7 @@ from framemetrics.stages import group_keys
 from framemetrics.stages.cells import cells as cells_stage
 from framemetrics.stages.curve_stage import curve_stage
 from framemetrics.stages.curves import curve_points
+from framemetrics.stages.parts import joined_parts
 
 __all__ = [
     "ClassFrames",
@@ -428,8 +429,14 @@ def metrics_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool = 
     >>> metrics_table(data, plan, (), checks=False).frame.collect().rows()
     [(2, 0.5)]
     """
-    frames = class_frames(data, plan, group_keys(by), plan.stages)
-    return Table(_named(metrics_frame(frames, plan, checks=checks).named("fm_metrics"), by), tuple(by))
+    keys = group_keys(by)
+    if plan.parts:  # several values of k or beta: each part's metrics, joined by group
+        tables = [metrics_frame(class_frames(data, part, keys, part.stages), part) for part in plan.parts]
+        counts = [check.name for check in plan.checks] if checks else []
+        table = joined_parts(tables, keys, ["n_rows", *(call.name for call in plan.calls), *counts])
+    else:
+        table = metrics_frame(class_frames(data, plan, keys, plan.stages), plan, checks=checks)
+    return Table(_named(table.named("fm_metrics"), by), tuple(by))
 
 
 def _class_rows(metrics: Frame, per_class: Frame, plan: Plan, keys: Sequence[str], names: Sequence[str]) -> Frame:

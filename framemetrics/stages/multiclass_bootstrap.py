@@ -29,6 +29,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import REPLICATE, replicate_cell_sums, sum_terms
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages.bootstrap import hashed, percentile_bounds, weighted
+from framemetrics.stages.parts import joined_parts
 
 __all__ = ["bootstrap_table", "interval_bounds", "replicated_cells", "replicated_rows", "weighted_rows"]
 
@@ -152,6 +153,18 @@ def bootstrap_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool 
     ['n_rows', 'accuracy_score', 'accuracy_score_low', 'accuracy_score_high']
     """
     keys = classes.group_keys(by)
+    counts = [c.name for c in plan.checks if checks]
+    columns = ["n_rows", *plan.output_columns, *counts]
+    if plan.parts:  # several values of k or beta: each part's table, joined by group
+        table = joined_parts([_bootstrap_frame(data, part, keys) for part in plan.parts], keys, columns)
+    else:
+        table = _bootstrap_frame(data, plan, keys)
+    named = table.keep(*keys, *columns).rename(dict(zip(keys, by, strict=True)))
+    return classes.Table(named, tuple(by))
+
+
+def _bootstrap_frame(data: Frame, plan: Plan, keys: Sequence[str]) -> Frame:
+    """:func:`bootstrap_table` of a plan without parts, its group columns ``keys``, with the check counts."""
     drawn = weighted_rows(data, plan)
     cells = replicated_cells(drawn, plan, keys)
     rows = data
@@ -163,6 +176,4 @@ def bootstrap_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool 
     bounds = interval_bounds(values, plan, keys)
     estimates = values.filter(values.ns.eq(values.ns.col(REPLICATE), values.ns.lit(-1)))
     table = estimates.join(bounds, keys, nulls_equal=True) if keys else estimates.join(bounds, [], "cross")
-    outputs = [*keys, "n_rows", *plan.output_columns, *(c.name for c in plan.checks if checks)]
-    named = table.keep(*outputs).rename(dict(zip(keys, by, strict=True)))
-    return classes.Table(named, tuple(by))
+    return table.keep(*keys, "n_rows", *plan.output_columns, *(c.name for c in plan.checks))

@@ -44,12 +44,15 @@ from framemetrics.core.statistics import (
 )
 from framemetrics.stages.cells import cell_statistics, cells
 from framemetrics.stages.curve_stage import curve_stage
+from framemetrics.stages.parts import joined_parts
 
 __all__ = ["GroupWindows", "checks_table", "curve_statistics", "metrics_table", "row_statistics", "shared_stage"]
 
 Expr = Any
 # Per group, the columns ``fm_q<j>`` of the Beta quantiles at ``p`` of ``pairs`` over the statistics.
 BetaStage = Callable[[Frame, Sequence[str], list[tuple[Expr, Expr]], float], Frame]
+# Per group, the bootstrap's bounds of a plan's intervals, from the rows with their group means.
+Bootstrap = Callable[[Frame, Plan], Sequence[Frame]]
 
 
 def row_statistics(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows, statistics: Sequence[str]) -> Frame:
@@ -209,7 +212,7 @@ def metrics_table(
     *,
     stage: Frame | None = None,
     beta: BetaStage | None = None,
-    bootstrap: Callable[[Frame], Sequence[Frame]] | None = None,
+    bootstrap: Bootstrap | None = None,
     checks: bool = True,
 ) -> Frame:
     """The metrics of ``plan`` per group of ``rows``: the group columns (named ``by``), ``n_rows``, one column per
@@ -235,15 +238,18 @@ def metrics_table(
         The Beta quantiles' stage (``fm_q<j>`` per group), for plans with
         Clopper-Pearson's intervals.
     bootstrap : callable, optional
-        The bootstrap's bounds per group, from the rows with their group means,
-        for plans with bootstrap intervals.
+        The bootstrap's bounds per group of a plan (the plan, or one of its
+        parts), from the rows with their group means, for plans with bootstrap
+        intervals.
     checks : bool, default True
         End with the check counts.
 
     Returns
     -------
     Frame
-        One row per group, in no order.
+        One row per group, in no order. A plan of parts (several values of a
+        statistics' parameter) computes each part's table, with ``x`` at the
+        part's values, and joins them (:func:`~framemetrics.stages.parts.joined_parts`).
 
     Examples
     --------
@@ -255,6 +261,31 @@ def metrics_table(
     >>> metrics_table(f, plan, [], plan_rows(plan, group_means=True), (), checks=False).collect().rows()
     [(3, 0.75)]
     """
+    ns = rows.ns
+    counts = [c.name for c in plan.checks] if checks else []
+    if plan.parts:
+        tables = []
+        for part in plan.parts:
+            own = x.with_parameters(ns, part.alpha, part.max_fpr, part.power)
+            tables.append(_part_table(rows, part, keys, own, stage, beta, bootstrap, checks))
+        table = joined_parts(tables, keys, ["n_rows", *plan.output_columns, *plan.exposed_columns, *counts])
+    else:
+        table = _part_table(rows, plan, keys, x, stage, beta, bootstrap, checks)
+    # The last step names the columns as the user sees them (in SQL: quoted, ``"fbeta_score(beta=2)"``).
+    return table.rename(dict(zip(keys, by, strict=True)) | {name: name for name in plan.output_columns})
+
+
+def _part_table(
+    rows: Frame,
+    plan: Plan,
+    keys: Sequence[str],
+    x: Rows,
+    stage: Frame | None,
+    beta: BetaStage | None,
+    bootstrap: Bootstrap | None,
+    checks: bool,
+) -> Frame:
+    """:func:`metrics_table` of a plan without parts, its group columns ``keys`` (with ``checks``: the counts)."""
     ns = rows.ns
     measured = rows
     if plan.first_pass:
@@ -271,7 +302,7 @@ def metrics_table(
         values = _joined(values, beta(stats, keys, pairs, plan.beta_probability), keys)
     if plan.bootstrapped:
         assert bootstrap is not None, "a plan with bootstrap intervals needs the bootstrap's stage"
-        for bounds in bootstrap(measured):
+        for bounds in bootstrap(measured, plan):
             values = _joined(values, bounds, keys)
     outputs = {k: ns.col(k) for k in keys} | {"n_rows": ns.col("n_rows")}
     for call in plan.calls:
@@ -292,5 +323,4 @@ def metrics_table(
     table = {k: ns.col(k) for k in keys} | {"n_rows": ns.col("n_rows")}
     table |= {name: bounded(ns, ns.col(name), ranges.get(name)) for name in plan.output_columns}
     table |= {c: ns.col(c) for c in exposed} | (counts if checks else {})
-    names = dict(zip(keys, by, strict=True)) | {name: name for name in plan.output_columns}
-    return values.select(table).rename(names)
+    return values.select(table)

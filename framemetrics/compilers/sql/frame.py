@@ -65,9 +65,17 @@ class Statement:
         return f"fm_{next(self._aliases)}"
 
     def define(self, name: str, body: exp.Expression, columns: Sequence[str] | None = None) -> exp.Table:
-        """Add the stage ``name`` (its ``columns`` listed where the stage is recursive)."""
-        if any(cte.alias == name for cte in self.ctes):
-            raise ValueError(f"stage {name!r} is defined twice")
+        """Add the stage ``name`` (its ``columns`` listed where the stage is recursive); a name already defined gets
+        the first free suffix ``_2``, ``_3``... (each part of a plan defines its stages: ``fm_statistics_2``).
+
+        Examples
+        --------
+        >>> s = Statement()
+        >>> s.define("fm_a", exp.select("1")).name, s.define("fm_a", exp.select("2")).name
+        ('fm_a', 'fm_a_2')
+        """
+        taken = {cte.alias for cte in self.ctes}
+        name = next(n for n in itertools.chain([name], (f"{name}_{k}" for k in itertools.count(2))) if n not in taken)
         listed = [exp.to_identifier(c) for c in columns] if columns else None
         self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name), columns=listed)))
         return exp.table_(name)
@@ -173,8 +181,9 @@ class SqlFrame(Frame):
         return SqlFrame(self.statement, tree, columns, inner=inner)
 
     def named(self, name: str) -> SqlFrame:
-        """This frame as the stage ``name`` (inside a fixpoint's round it stays nested)."""
-        if self.inner:
+        """This frame as the stage ``name`` (inside a fixpoint's round it stays nested; a stage already keeps its
+        own name)."""
+        if self.inner or isinstance(self.tree, exp.Table):
             return self
         return SqlFrame(self.statement, self.statement.define(name, self.tree), self.columns)
 

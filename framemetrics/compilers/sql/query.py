@@ -246,8 +246,8 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     rows = input_frame(statement, plan, inputs, keys)
     shared = None if stage is None else SqlFrame(statement, exp.to_table(stage), stage_columns(plan, keys))
 
-    def bootstrap(rows: Frame) -> list[Frame]:
-        return [bootstrap_bounds(rows, keys, plan, rows_of(literals))]
+    def bootstrap(rows: Frame, part: Plan) -> list[Frame]:
+        return [bootstrap_bounds(rows, keys, part, rows_of(plan_literals(part, inputs)))]
 
     x = rows_of(literals)
     table = metrics_table(

@@ -84,9 +84,10 @@ class Metric:
     params : dict
         Formula parameters and their defaults (``zero_division``, ``beta``...).
     input_params : dict
-        Parameters of the statistics, one value per evaluation (``alpha`` of
-        the pinball loss, ``max_fpr`` of the partial AUC, the multiclass ``k``
-        and ``beta``); a formula may read them too.
+        Parameters of the statistics (``alpha`` of the pinball loss,
+        ``max_fpr`` of the partial AUC, the multiclass ``k`` and ``beta``),
+        one value per part of a plan (:attr:`framemetrics.core.plan.Plan.parts`);
+        a formula may read them too.
     weighted : bool
         Whether ``sample_weight`` is supported.
     power_checks : tuple of (float, tuple of Check)
