@@ -398,12 +398,16 @@ CREATE OR REPLACE MACRO fm_stat_sum_neg(nw) AS
 -- ...)[1]: DuckDB computes an expression once per use. A macro comes before
 -- those calling it: DuckDB before 2.0 binds a macro's body when it is created.
 
--- One group's rows as a list of (s, pw, nw), by score descending, for fm_list_curve.
+-- One group's rows as a list of (s, pw, nw), by score descending, for fm_list_curve;
+-- tied scores by their weights, so that every use of the list sums them in one
+-- order (a macro reading the curve twice gets the same sums both times).
 CREATE OR REPLACE MACRO fm_ranking_rows(y_true, y_score, sample_weight, pos_label, neg_label) AS
     list(struct_pack(
         s := CAST(y_score AS DOUBLE),
         pw := sample_weight * CAST(y_true = pos_label AS DOUBLE),
-        nw := sample_weight * CAST(y_true = neg_label AS DOUBLE)) ORDER BY CAST(y_score AS DOUBLE) DESC);
+        nw := sample_weight * CAST(y_true = neg_label AS DOUBLE))
+        ORDER BY CAST(y_score AS DOUBLE) DESC, sample_weight * CAST(y_true = pos_label AS DOUBLE),
+            sample_weight * CAST(y_true = neg_label AS DOUBLE));
 
 -- A pass of the scan of the list sums (bound): adds to every element the one k
 -- places before it if that one is in its run of equal keys (keys bound and
@@ -464,8 +468,10 @@ CREATE OR REPLACE MACRO fm_score_sums(rows) AS
 -- The curve stage of a group from its rows, fm_ranking_rows(...) (an aggregate,
 -- so that the lambdas read it as a column): the points, one per distinct score
 -- by score descending (its weights pw, nw, their running sums tp, fp and those
--- of the scores above it, tp_prev, fp_prev), and the totals pos_total,
--- neg_total. The user macros sum each curve statistic over the points with list
+-- of the scores above it, tp_prev, fp_prev), and the totals pos_total (the
+-- running sum tp at the last score with positive weight: the scan's sums are
+-- associated in a tree, and a later sum of zeros may round otherwise, so that a
+-- perfect KS is exactly 1) and neg_total. The user macros sum each curve statistic over the points with list
 -- functions, generated from its core definition by framemetrics.sql.user_macros.
 CREATE OR REPLACE MACRO fm_list_curve(rows) AS
     list_transform([fm_score_sums(rows)], lambda fm_scores:
@@ -476,7 +482,9 @@ CREATE OR REPLACE MACRO fm_list_curve(rows) AS
                     list_prepend(CAST(0 AS DOUBLE), fm_sums.fp[:-2]))
                 AS STRUCT(y_score DOUBLE, pw DOUBLE, nw DOUBLE, tp DOUBLE, fp DOUBLE, tp_prev DOUBLE,
                     fp_prev DOUBLE)[]),
-            pos_total := list_sum(fm_scores.pw),
+            pos_total := coalesce(fm_sums.tp[list_max(list_filter(
+                list_transform(fm_scores.pw, lambda fm_w, fm_i: CASE WHEN fm_w > 0 THEN fm_i END),
+                lambda fm_i: fm_i IS NOT NULL))], 0),
             neg_total := list_sum(fm_scores.nw)))[1])[1];
 
 
@@ -1364,20 +1372,20 @@ CREATE OR REPLACE MACRO fm_hinge_loss(y_true, y_score, sample_weight := 1, pos_l
 -- ranking metrics
 
 CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0, max_fpr := NULL) AS
-    fm_formula_roc_auc_score(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : CAST(2.0 AS DOUBLE) - COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_roc_auc_score(
+        CAST(2.0 AS DOUBLE) - COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1393,21 +1401,8 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
             )
           ),
           0
-        )
-      )[1],
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
-          )
-        ],
-        LAMBDA fm_c : COALESCE(
+        ),
+        COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1457,29 +1452,29 @@ CREATE OR REPLACE MACRO fm_roc_auc_score(y_true, y_score, sample_weight := 1, po
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight),
-      max_fpr
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight),
+        max_fpr
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_gini_score(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : CAST(2.0 AS DOUBLE) - COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_gini_score(
+        CAST(2.0 AS DOUBLE) - COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1495,28 +1490,28 @@ CREATE OR REPLACE MACRO fm_gini_score(y_true, y_score, sample_weight := 1, pos_l
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_roc_auc_error_bound(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_roc_auc_error_bound(
+        COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1530,28 +1525,28 @@ CREATE OR REPLACE MACRO fm_roc_auc_error_bound(y_true, y_score, sample_weight :=
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_average_precision_score(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_average_precision_score(
+        COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1567,27 +1562,27 @@ CREATE OR REPLACE MACRO fm_average_precision_score(y_true, y_score, sample_weigh
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_pr_auc_score(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_pr_auc_score(
+        COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1609,27 +1604,27 @@ CREATE OR REPLACE MACRO fm_pr_auc_score(y_true, y_score, sample_weight := 1, pos
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_ks_statistic(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : LIST_MAX(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_ks_statistic(
+        LIST_MAX(
           LIST_TRANSFORM(
             fm_c.points,
             LAMBDA fm_p : CASE
@@ -1642,28 +1637,28 @@ CREATE OR REPLACE MACRO fm_ks_statistic(y_true, y_score, sample_weight := 1, pos
               ELSE CAST(NULL AS DOUBLE)
             END
           )
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_ks_threshold(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : LIST_MAX(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_ks_threshold(
+        LIST_MAX(
           LIST_TRANSFORM(
             fm_c.points,
             LAMBDA fm_p : CASE
@@ -1676,21 +1671,8 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
               ELSE CAST(NULL AS DOUBLE)
             END
           )
-        )
-      )[1],
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
-          )
-        ],
-        LAMBDA fm_c : list_transform(
+        ),
+        list_transform(
           [
             LIST_MAX(
               LIST_TRANSFORM(
@@ -1725,28 +1707,28 @@ CREATE OR REPLACE MACRO fm_ks_threshold(y_true, y_score, sample_weight := 1, pos
               END
             )
           )
-        )[1]
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_score_nw(y_true, sample_weight, fm_neg_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        )[1],
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.nw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1, pos_label := 1, neg_label := 0) AS
-    fm_formula_break_even_point(
-      list_transform(
-        [
-          fm_list_curve(
-            fm_ranking_rows(
-              y_true,
-              y_score,
-              sample_weight,
-              fm_pos_label(pos_label, neg_label),
-              fm_neg_label(pos_label, neg_label)
-            )
+    list_transform(
+      [
+        fm_list_curve(
+          fm_ranking_rows(
+            y_true,
+            y_score,
+            sample_weight,
+            fm_pos_label(pos_label, neg_label),
+            fm_neg_label(pos_label, neg_label)
           )
-        ],
-        LAMBDA fm_c : COALESCE(
+        )
+      ],
+      LAMBDA fm_c : fm_formula_break_even_point(
+        COALESCE(
           LIST_SUM(
             LIST_TRANSFORM(
               fm_c.points,
@@ -1776,11 +1758,11 @@ CREATE OR REPLACE MACRO fm_break_even_point(y_true, y_score, sample_weight := 1,
             )
           ),
           0
-        )
-      )[1],
-      fm_score_pw(y_true, sample_weight, fm_pos_label(pos_label, neg_label)),
-      fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
-    );
+        ),
+        COALESCE(LIST_SUM(LIST_TRANSFORM(fm_c.points, LAMBDA fm_p : fm_p.pw)), 0),
+        fm_invalid_label(y_true, fm_pos_label(pos_label, neg_label), fm_neg_label(pos_label, neg_label)) + fm_invalid_finite(y_score) + fm_invalid_weight(sample_weight)
+      )
+    )[1];
 
 -- regression metrics
 

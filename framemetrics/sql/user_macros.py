@@ -200,9 +200,10 @@ def _row_value(role: str) -> exp.Expression:
     return SQL.to_float(SQL.col(role)) if role == "sample_weight" else SQL.col(role)
 
 
-# An aggregate macro has one pass: centred sums and the curve stage go through lists; the
-# curve's totals are its rows' (fm_score_pw, fm_score_nw), so that a formula reads the curve
-# only in the branch that needs it (DuckDB evaluates a repeated expression once per use).
+# An aggregate macro has one pass: centred sums and the curve stage go through lists. A ranking
+# metric binds its scores' curve once (fm_c) and reads every statistic from it, its totals P and
+# N too: the same sum of the same points as its numerator, so that a perfect AP is exactly 1.
+# Other metrics read the totals as their rows' (fm_score_pw, fm_score_nw).
 _ONE_PASS = {
     "sum_pos": lambda: _call("fm_score_pw", *_columns("y_true", "sample_weight", "pos_label")),
     "sum_neg": lambda: _call("fm_score_nw", *_columns("y_true", "sample_weight", "neg_label")),
@@ -217,6 +218,17 @@ def _curve_statistic(statistic: Statistic, metric: Metric) -> exp.Expression:
     >>> to_sql(_curve_statistic(STATISTICS["sum_pos"], REGISTRY["average_precision_score"]), keep_case=True)[:66]
     'list_transform([fm_list_curve(fm_ranking_rows(y_true, y_score, sam'
     """
+    return _bind(_curve(statistic.score), "fm_c", _over_curve(statistic, metric))
+
+
+def _curve(score: str) -> exp.Expression:
+    """``fm_list_curve`` of the group's rows sorted by ``score`` (``y_score``, or another value a quantile sorts)."""
+    x = curve_rows(SQL, Rows.named(SQL), score)
+    return _call("fm_list_curve", _call("fm_ranking_rows", *(getattr(x, role) for role in _RANKING_ROWS)))
+
+
+def _over_curve(statistic: Statistic, metric: Metric) -> exp.Expression:
+    """``statistic`` over the curve bound to ``fm_c``: its core definition, each aggregate a list function."""
     lists = _PointLists()
     fields = {
         f: exp.column(f, table="fm_p" if f in _POINT_FIELDS else "fm_c") for f in CurvePoints.__dataclass_fields__
@@ -232,12 +244,25 @@ def _curve_statistic(statistic: Statistic, metric: Metric) -> exp.Expression:
     if statistic.quantile:
         level = quantile_level(SQL, statistic.quantile, points.alpha)
         body = _bind(weighted_quantile(lists, points, level), "fm_quantile", body)
-    x = curve_rows(SQL, Rows.named(SQL), statistic.score)
-    rows = _call("fm_ranking_rows", *(getattr(x, role) for role in _RANKING_ROWS))
-    return _bind(_call("fm_list_curve", rows), "fm_c", body)
+    return body
 
 
-def _argument(param: str, metric: Metric) -> exp.Expression:
+def _reads_scores_curve(metric: Metric) -> bool:
+    """Whether ``metric`` reads a curve statistic of its scores (beyond the totals).
+
+    Examples
+    --------
+    >>> _reads_scores_curve(REGISTRY["average_precision_score"]), _reads_scores_curve(REGISTRY["log_loss"])
+    (True, False)
+    """
+    own = (STATISTICS[s] for s in metric.statistics if s not in _ONE_PASS)
+    return any(s.curve and s.score == "y_score" for s in own)
+
+
+def _argument(param: str, metric: Metric, bound: bool = False) -> exp.Expression:
+    """The formula's argument ``param``; with ``bound``, the statistics of the scores' curve read ``fm_c``."""
+    if bound and param in STATISTICS and STATISTICS[param].curve and STATISTICS[param].score == "y_score":
+        return _over_curve(STATISTICS[param], metric)
     if param in _ONE_PASS:
         return _ONE_PASS[param]()
     if param in STATISTICS and STATISTICS[param].needs:
@@ -291,7 +316,9 @@ def user_macro(metric: Metric) -> str:
     params += ["sample_weight := 1"] if metric.weighted else []
     params += ["pos_label := 1", "neg_label := 0"] if metric.family != "regression" else []
     params += [f"{k} := {_literal(v)}" for k, v in {**metric.params, **metric.input_params}.items()]
-    body = _call(metric.sql_formula, *(_argument(p, metric) for p in formula_parameters(metric.name)))
+    bound = _reads_scores_curve(metric)  # the curve computed once, every statistic (P and N too) reading it
+    body = _call(metric.sql_formula, *(_argument(p, metric, bound) for p in formula_parameters(metric.name)))
+    body = _bind(_curve("y_score"), "fm_c", body) if bound else body
     if not metric.weighted:
         body = body.transform(lambda n: SQL.lit(1) if isinstance(n, exp.Column) and n.name == "sample_weight" else n)
     if metric.family != "regression":

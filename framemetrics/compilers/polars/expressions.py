@@ -53,13 +53,17 @@ def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
     return statistic.build(POLARS, points)
 
 
-def curve_in_group(x: Rows) -> CurvePoints:
+def curve_in_group(x: Rows, running_totals: bool = False) -> CurvePoints:
     """One group's curve points as expressions inside its ``group_by().agg()``.
 
     The rows sorted by decreasing score; ``tp, fp`` are the running sums at
     the last row of each distinct score, ``tp_prev, fp_prev`` those of the
     previous distinct score, and ``pw = tp - tp_prev`` (exactly 0 where a score
-    has no positive weight).
+    has no positive weight). The totals are the weights' sums; with
+    ``running_totals`` the positive one is where the running sum ends (``tp``
+    is then ``pos_total`` exactly once every positive is ranked, so that a
+    perfect KS is exactly 1: one more pass over the sorted weights, about 40 %
+    more time for KS).
 
     Examples
     --------
@@ -86,7 +90,7 @@ def curve_in_group(x: Rows) -> CurvePoints:
         fp=fp,
         tp_prev=tp_prev,
         fp_prev=fp_prev,
-        pos_total=statistics.positive_weight(POLARS, x).sum(),
+        pos_total=tp.last() if running_totals else statistics.positive_weight(POLARS, x).sum(),
         neg_total=statistics.negative_weight(POLARS, x).sum(),
         gap_max=None,
         max_fpr=x.max_fpr,
@@ -99,5 +103,6 @@ def statistic_in_group(name: str, x: Rows) -> pl.Expr:
     """Statistic ``name`` of one group inside ``group_by().agg()``: over its rows or its curve."""
     statistic = STATISTICS[name]
     if statistic.curve:
-        return curve_statistic(name, curve_in_group(statistics.curve_rows(POLARS, x, statistic.score)))
+        rows = statistics.curve_rows(POLARS, x, statistic.score)
+        return curve_statistic(name, curve_in_group(rows, running_totals=statistic.gap))
     return row_statistic(name, x)
