@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from framemetrics.compilers.polars.expressions import check_count, statistic_in_group
+from framemetrics.compilers.polars.expressions import check_count, in_group
 from framemetrics.compilers.polars.inputs import MetricInputs, rows_of, to_expr
 from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.compilers.polars.query import formula_expr
@@ -184,11 +184,15 @@ def _interval(name: str, plan: Plan, x: Rows) -> tuple[pl.Expr, tuple[Check, ...
     if interval.interval.quantiles:
         raise ArgumentError(f"{interval.interval.method}'s interval reads Beta quantiles, computed in stages, not one "
                             "expression: use framemetrics.evaluate(..., ci=level, ci_method=...)")  # fmt: skip
-    statistics = {s: statistic_in_group(s, x) for s in dict.fromkeys(plan.statistics)}
-    checks = {c.name: check_count(c, x) for c in interval.call.checks}
-    values = interval.values(POLARS, statistics | checks)
-    fields = [values[column].alias(output) for output, column in interval.columns().items() if column in values]
-    return pl.struct(fields).alias(f"{name}_interval"), interval.call.checks
+
+    def struct(columns: Mapping[str, pl.Expr]) -> pl.Expr:
+        values = interval.values(POLARS, columns)
+        return pl.struct(
+            [values[column].alias(output) for output, column in interval.columns().items() if column in values]
+        )
+
+    value = in_group(x, tuple(dict.fromkeys(plan.statistics)), interval.call.checks, struct)
+    return value.alias(f"{name}_interval"), interval.call.checks
 
 
 def interval_expr(
@@ -230,9 +234,8 @@ def interval_expr(
 
 def _metric(plan: Plan, x: Rows) -> tuple[pl.Expr, tuple[Check, ...]]:
     call = plan.calls[0]
-    statistics = {s: statistic_in_group(s, x) for s in call.statistics}
-    checks = {c.name: check_count(c, x) for c in call.checks}
-    return formula_expr(call, statistics, checks), call.checks
+    value = in_group(x, call.statistics, call.checks, lambda columns: formula_expr(call, columns, columns))
+    return value.alias(call.name), call.checks
 
 
 def metric_expr(name: str, **arguments: Any) -> pl.Expr | float | None:
