@@ -14,6 +14,9 @@ matters; absolute times depend on the machine. ``--cases`` picks cases,
 peak memory. ``--macros`` times instead the aggregate ranking macros of
 ``sql/framemetrics.sql`` (``fm_roc_auc_score(y, p)`` in a ``GROUP BY``) on one
 group of 2e5 and of 1e6 rows against ``fm.sql.query`` on the same table.
+``--expressions`` times the Polars builders (``df.group_by("g").agg(fm.roc_auc_score("y", "p"))``)
+against ``fm.evaluate`` at 1, 100 and 20,000 groups, and on one group
+against scikit-learn, each line with its target ratio.
 ``--report`` times the evaluation report against ``fm.evaluate`` of the
 same metrics, overall and per segment, on each engine. ``--uncertainty``
 times the intervals against the point estimates they come with (DeLong's
@@ -562,6 +565,58 @@ def run_macro_benchmark(sizes: list[int], repeat: int) -> list[dict[str, object]
     return lines
 
 
+EXPRESSION_METRICS = ("roc_auc_score", "average_precision_score", "ks_statistic", "log_loss", "f1_score")
+EXPRESSION_GROUPS = (1, 100, 20_000)
+EXPRESSION_TARGET = 1.5  # a builder within 1.5x of evaluate (issue 37); on one group, not slower than scikit-learn
+
+
+def run_expression_benchmark(rows: int, group_counts: tuple[int, ...], repeat: int) -> list[dict[str, object]]:
+    """Time each builder of :data:`EXPRESSION_METRICS` (``df.group_by("g").agg(fm.<metric>("y", "p"))``, on one
+    group ``df.select(...)``) against ``fm.evaluate`` of the same metric on Polars, at each group count; and on
+    one group the ROC AUC and average precision builders against scikit-learn on the NumPy arrays.
+
+    Unweighted, scores rounded to 1e-6 (ties), F1 at the threshold 0.5.
+    Each line's ``target`` is the ratio to reach (issue 37).
+
+    Examples
+    --------
+    >>> lines = run_expression_benchmark(2_000, (1, 10), 1)
+    >>> lines[0]["metrics"], lines[0]["target"]
+    ('fm.roc_auc_score, 2,000 rows x 1 group', 1.5)
+    """
+    from sklearn import metrics as skm
+
+    lines = []
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    for groups in group_counts:
+        con.execute(_GENERATE.format(rows=int(rows), groups=int(groups)))
+        df = con.table("bench").pl().select("g", "y", "p")
+        for name in EXPRESSION_METRICS:
+            builder = getattr(fm, name)("y", pl.col("p") >= 0.5 if name == "f1_score" else "p")
+            if groups == 1:
+                expression = partial(df.select, builder)
+            else:
+                expression = partial(df.group_by("g").agg, builder)
+            arguments = {"y_true": "y", "y_score": "p", "metrics": [name], "engine": "polars"}
+            evaluate = partial(fm.evaluate, df, by=None if groups == 1 else "g", **arguments)
+            expression()  # warm
+            case = f"fm.{name}, {rows:,} rows x {groups:,} group{'s' if groups > 1 else ''}"
+            line = _line("polars", case, "fm.evaluate", best_of(repeat, expression), best_of(repeat, evaluate))
+            lines.append(line | {"target": EXPRESSION_TARGET})
+        if groups == 1:
+            y, p = df["y"].to_numpy(), df["p"].to_numpy()
+            for name, reference in (
+                ("roc_auc_score", skm.roc_auc_score),
+                ("average_precision_score", skm.average_precision_score),
+            ):
+                expression = partial(df.select, getattr(fm, name)("y", "p"))
+                case = f"fm.{name}, {rows:,} rows x 1 group"
+                ours, theirs = best_of(repeat, expression), best_of(repeat, partial(reference, y, p))
+                lines.append(_line("polars", case, "scikit-learn, NumPy arrays", ours, theirs) | {"target": 1.0})
+    return lines
+
+
 def run_report_benchmark(rows: int, groups: int, repeat: int, engines: list[str]) -> list[dict[str, object]]:
     """Time ``fm.evaluation_report`` against ``fm.evaluate`` of the same metrics, overall and per segment.
 
@@ -665,13 +720,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="default: all")
     parser.add_argument("--macros", action="store_true", help="time the aggregate ranking macros instead")
     parser.add_argument("--report", action="store_true", help="time the evaluation report against evaluate instead")
+    parser.add_argument("--expressions", action="store_true",
+                        help="time the Polars builders against evaluate and scikit-learn instead")  # fmt: skip
     parser.add_argument("--uncertainty", action="store_true",
                         help="time the intervals against the point estimates instead")  # fmt: skip
     parser.add_argument("--n-resamples", type=int, default=200, help="--uncertainty: the bootstrap's replicates")
     parser.add_argument("--mllib-groups", type=int, default=0,
                         help="spark: also time MLlib's evaluator on this many groups (scaled to all)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.uncertainty:
+    if args.expressions:
+        print(f"Polars builders against evaluate, {args.rows:,} rows, best of {args.repeat}")
+        lines = run_expression_benchmark(args.rows, EXPRESSION_GROUPS, args.repeat)
+    elif args.uncertainty:
         print(f"intervals against point estimates, {args.rows:,} rows x {args.groups:,} groups, best of {args.repeat}")
         lines = run_uncertainty_benchmark(
             args.rows, args.groups, args.repeat, [e for e in args.engines if e != "spark"], args.n_resamples

@@ -121,18 +121,55 @@ _ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
 _F = pl.field
 
 
+class _GroupOnRows:
+    """The Polars namespace whose aggregates are running ones, each row holding its group's value: the last row's
+    running value carried back (``backward_fill``).
+
+    Inside an aggregation, Polars runs a window operation on a group cheaply, where an aggregation broadcast to
+    the group's rows within ``struct.with_fields`` costs several times more (about 4 µs a group): the statistics
+    of :func:`in_group` are such columns, and its value their first row.
+    """
+
+    def __init__(self, last_row: pl.Expr) -> None:
+        self.last_row = last_row
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(POLARS, name)
+
+    def _on_rows(self, running: pl.Expr) -> pl.Expr:
+        return pl.when(self.last_row).then(running).backward_fill()
+
+    def sum(self, x: pl.Expr) -> pl.Expr:
+        return self._on_rows(x.fill_null(0).cum_sum())
+
+    def max(self, x: pl.Expr) -> pl.Expr:  # NaN the largest value, as POLARS.max (nan_max)
+        nan = x.is_nan().fill_null(False).cast(pl.Int64).cum_sum()
+        return self._on_rows(pl.when(nan > 0).then(float("nan")).otherwise(x.cum_max().forward_fill()))
+
+    def min(self, x: pl.Expr) -> pl.Expr:
+        return self._on_rows(x.cum_min().forward_fill())
+
+    def count_rows(self) -> pl.Expr:
+        return self._on_rows(self.last_row.cum_count().cast(pl.Int64))
+
+    def count_where(self, condition: pl.Expr) -> pl.Expr:
+        return self.sum(condition.fill_null(False).cast(pl.Int64))
+
+
 def in_group(
     x: Rows, names: Sequence[str], checks: Sequence[Check], outputs: Callable[[Mapping[str, pl.Expr]], pl.Expr]
 ) -> pl.Expr:
-    """``outputs`` of the group's statistics ``names`` and check counts (by name) as one aggregation, the group's rows
-    sorted once where a statistic reads the curve.
+    """``outputs`` of the group's statistics ``names`` and check counts (by name) as one aggregation, the group's
+    rows sorted once where a statistic reads the curve.
 
     A plan whose curve statistics sort one value gets its rows as one struct
     sorted by it; the running sums, the points (null off the last row of a
     distinct score, which every aggregate skips), the totals (where the
     running sums end), the group's ROC gap and quantiles, the statistics and
-    the outputs are then fields of it. Other plans read their statistics as
-    separate aggregations (:func:`statistic_in_group`).
+    the outputs are then fields of it, every aggregate a column holding the
+    group's value on each row (:class:`_GroupOnRows`). Other plans gather
+    their statistics (:func:`statistic_in_group`) in a struct of one row, which
+    the outputs read: each computed once, not at each use in the formula.
 
     Examples
     --------
@@ -143,9 +180,11 @@ def in_group(
     0.875
     """
     scores = {STATISTICS[s].score for s in names if STATISTICS[s].curve}
-    if len(scores) != 1:
+    if len(scores) != 1:  # each statistic once, in a struct of one row read by the outputs
         columns = {s: statistic_in_group(s, x) for s in names} | {c.name: check_count(c, x) for c in checks}
-        return outputs(columns)
+        group = pl.struct(**{f"fm_stat_{name}": value for name, value in columns.items()})
+        value = outputs({name: _F(f"fm_stat_{name}") for name in columns})
+        return group.struct.with_fields(fm_value=value).struct.field("fm_value")
     curve = statistics.curve_rows(POLARS, x, next(iter(scores)))
     score = curve.y_score.cast(pl.Float64)
     rows = pl.struct(
@@ -159,8 +198,11 @@ def in_group(
         fm_fp=_F("fm_nw").cum_sum(),
         fm_last=_F("fm_s").ne_missing(_F("fm_s").shift(-1)).fill_null(True),
     )
+    ns = _GroupOnRows(_F("fm_last_row"))
     on_points = {f"fm_point_{n}": pl.when(_F("fm_last")).then(_F(f"fm_{n}")) for n in ("s", "tp", "fp")}
-    rows = rows.struct.with_fields(**on_points, fm_pos_total=_F("fm_tp").last(), fm_neg_total=_F("fm_fp").last())
+    rows = rows.struct.with_fields(**on_points, fm_last_row=_F("fm_last").shift(-1).is_null())
+    # The totals where the running sums end (a perfect ranking's tp is then exactly P).
+    rows = rows.struct.with_fields(fm_pos_total=ns.max(_F("fm_tp")), fm_neg_total=ns.max(_F("fm_fp")))
     previous = {f"fm_point_{n}_prev": _F(f"fm_point_{n}").shift(1).forward_fill().fill_null(0.0) for n in ("tp", "fp")}
     rows = rows.struct.with_fields(**previous)
     points = CurvePoints(
@@ -177,29 +219,28 @@ def in_group(
         max_fpr=x.max_fpr,
         alpha=x.alpha,
     )
-    group = {"fm_gap_max": statistics.roc_gap(POLARS, points).max()}
+    group = {}
+    if any(STATISTICS[s].gap_max for s in names):
+        group["fm_gap_max"] = ns.max(statistics.roc_gap(ns, points))  # type: ignore[arg-type]
     for quantile in {STATISTICS[s].quantile for s in names if STATISTICS[s].quantile}:
         level = statistics.quantile_level(POLARS, quantile, x.alpha)
-        group[f"fm_quantile_{quantile}"] = statistics.weighted_quantile(POLARS, points, level)
-    rows = rows.struct.with_fields(**group)
+        group[f"fm_quantile_{quantile}"] = statistics.weighted_quantile(ns, points, level)  # type: ignore[arg-type]
+    rows = rows.struct.with_fields(**group) if group else rows
     sorted_rows = replace(x, **{role: _F(f"fm_{role}") for role in _ROLES})
-    sorted_rows = rows_of_fields(sorted_rows)
+    sorted_rows = replace(
+        sorted_rows, **{m: STATISTICS[m].build(ns, sorted_rows) for m in ("mean_y_true", "mean_error")}
+    )
     values = {}
     for name in names:
         statistic = STATISTICS[name]
         if statistic.curve:
             own = replace(points, quantile=_F(f"fm_quantile_{statistic.quantile}")) if statistic.quantile else points
-            values[f"fm_stat_{name}"] = statistic.build(POLARS, own)
+            values[f"fm_stat_{name}"] = statistic.build(ns, own)  # type: ignore[arg-type]
         else:
-            values[f"fm_stat_{name}"] = statistic.build(POLARS, sorted_rows)
+            values[f"fm_stat_{name}"] = statistic.build(ns, sorted_rows)  # type: ignore[arg-type]
     for c in checks:
-        values[f"fm_stat_{c.name}"] = check_count(c, sorted_rows)
+        values[f"fm_stat_{c.name}"] = c.count(ns, getattr(sorted_rows, c.role), x.pos_label, x.neg_label)  # type: ignore[arg-type]
     rows = rows.struct.with_fields(**values)
     read = [*names, *(c.name for c in checks)]
     rows = rows.struct.with_fields(fm_value=outputs({n: _F(f"fm_stat_{n}") for n in read}))
     return rows.struct.field("fm_value").first()
-
-
-def rows_of_fields(x: Rows) -> Rows:
-    """``x`` (its roles fields of the sorted struct) with the group means as aggregations over them."""
-    return replace(x, **{name: STATISTICS[name].build(POLARS, x) for name in ("mean_y_true", "mean_error")})

@@ -68,10 +68,14 @@ class MetricInputs:
     ) -> MetricInputs:
         """Build inputs from column names or expressions (see the class example)."""
         missing = pl.lit(None, dtype=pl.Float64)
-        weight = pl.repeat(1.0, pl.len()) if sample_weight is None else to_expr(sample_weight)
+        truth = to_expr(y_true)
+        # Unweighted: a one per row, elementwise (pl.repeat(1.0, pl.len()) inside an aggregation is built group by
+        # group: 7x the time of the sum it weights at 20,000 groups).
+        ones = (truth.is_null() | truth.is_not_null()).cast(pl.Float64)
+        weight = ones if sample_weight is None else to_expr(sample_weight)
         pos_label, neg_label = check_labels(pos_label, neg_label)
         return cls(
-            y_true=to_expr(y_true),
+            y_true=truth,
             y_pred=missing if y_pred is None else to_expr(y_pred),
             y_score=missing if y_score is None else to_expr(y_score),
             sample_weight=weight.cast(pl.Float64),
