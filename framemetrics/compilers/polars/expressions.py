@@ -180,19 +180,27 @@ def in_group(
     0.875
     """
     scores = {STATISTICS[s].score for s in names if STATISTICS[s].curve}
-    if len(scores) != 1:  # each statistic once, in a struct of one row read by the outputs
-        columns = {s: statistic_in_group(s, x) for s in names} | {c.name: check_count(c, x) for c in checks}
-        group = pl.struct(**{f"fm_stat_{name}": value for name, value in columns.items()})
-        value = outputs({name: _F(f"fm_stat_{name}") for name in columns})
-        return group.struct.with_fields(fm_value=value).struct.field("fm_value")
-    curve = statistics.curve_rows(POLARS, x, next(iter(scores)))
-    score = curve.y_score.cast(pl.Float64)
+    curves = [s for s in names if STATISTICS[s].curve] if len(scores) == 1 else []
+    columns = {s: statistic_in_group(s, x) for s in names if s not in curves}
+    columns |= {c.name: check_count(c, x) for c in checks}
+    group = {f"fm_stat_{name}": value for name, value in columns.items()}
+    read = {name: _F(f"fm_stat_{name}") for name in columns}
+    if curves:  # the curve statistics, fields of one row of the sorted rows
+        group["fm_curve"] = _curve_in_struct(x, next(iter(scores)), curves).first()
+        read |= {name: _F("fm_curve").struct.field(f"fm_stat_{name}") for name in curves}
+    return pl.struct(**group).struct.with_fields(fm_value=outputs(read)).struct.field("fm_value")
+
+
+def _curve_in_struct(x: Rows, score: str, names: Sequence[str]) -> pl.Expr:
+    """The group's rows as one struct sorted by ``score`` (:func:`in_group`), with the curve statistics ``names``
+    as fields ``fm_stat_<name>``, each the group's value on every row."""
+    curve = statistics.curve_rows(POLARS, x, score)
+    value = curve.y_score.cast(pl.Float64)
     rows = pl.struct(
-        *(getattr(x, role).alias(f"fm_{role}") for role in _ROLES),
-        score.alias("fm_s"),
+        value.alias("fm_s"),
         statistics.positive_weight(POLARS, curve).alias("fm_pw"),
         statistics.negative_weight(POLARS, curve).alias("fm_nw"),
-    ).sort_by(score, descending=True, nulls_last=True)
+    ).sort_by(value, descending=True, nulls_last=True)
     rows = rows.struct.with_fields(
         fm_tp=_F("fm_pw").cum_sum(),
         fm_fp=_F("fm_nw").cum_sum(),
@@ -226,21 +234,9 @@ def in_group(
         level = statistics.quantile_level(POLARS, quantile, x.alpha)
         group[f"fm_quantile_{quantile}"] = statistics.weighted_quantile(ns, points, level)  # type: ignore[arg-type]
     rows = rows.struct.with_fields(**group) if group else rows
-    sorted_rows = replace(x, **{role: _F(f"fm_{role}") for role in _ROLES})
-    sorted_rows = replace(
-        sorted_rows, **{m: STATISTICS[m].build(ns, sorted_rows) for m in ("mean_y_true", "mean_error")}
-    )
     values = {}
     for name in names:
-        statistic = STATISTICS[name]
-        if statistic.curve:
-            own = replace(points, quantile=_F(f"fm_quantile_{statistic.quantile}")) if statistic.quantile else points
-            values[f"fm_stat_{name}"] = statistic.build(ns, own)  # type: ignore[arg-type]
-        else:
-            values[f"fm_stat_{name}"] = statistic.build(ns, sorted_rows)  # type: ignore[arg-type]
-    for c in checks:
-        values[f"fm_stat_{c.name}"] = c.count(ns, getattr(sorted_rows, c.role), x.pos_label, x.neg_label)  # type: ignore[arg-type]
-    rows = rows.struct.with_fields(**values)
-    read = [*names, *(c.name for c in checks)]
-    rows = rows.struct.with_fields(fm_value=outputs({n: _F(f"fm_stat_{n}") for n in read}))
-    return rows.struct.field("fm_value").first()
+        quantile = STATISTICS[name].quantile
+        own = replace(points, quantile=_F(f"fm_quantile_{quantile}")) if quantile else points
+        values[f"fm_stat_{name}"] = STATISTICS[name].build(ns, own)  # type: ignore[arg-type]
+    return rows.struct.with_fields(**values)
