@@ -756,7 +756,13 @@ def main(argv: list[str] | None = None) -> None:
         if "spark" in args.engines:
             lines += run_spark_benchmark(args.rows, args.groups, args.repeat, args.cases, args.mllib_groups)
     with pl.Config(
-        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True, float_precision=2, tbl_cols=-1, tbl_rows=-1
+        tbl_hide_dataframe_shape=True,
+        tbl_hide_column_data_types=True,
+        float_precision=2,
+        tbl_cols=-1,
+        tbl_rows=-1,
+        fmt_str_lengths=80,
+        tbl_width_chars=200,
     ):
         print(pl.DataFrame(lines))
 
