@@ -191,8 +191,8 @@ CREATE OR REPLACE MACRO fm_stat_sum_sq_log_error(y_true, y_pred, sample_weight) 
 
 -- sum w |y_true - y_pred| / max(|y_true|, eps).
 CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error(y_true, y_pred, sample_weight) AS
-    COALESCE(SUM(sample_weight * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
-        GREATEST(ABS(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))), 0);
+    COALESCE(SUM(sample_weight * (ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
+        GREATEST(ABS(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)))), 0);
 
 -- sum w 2 |y_true - y_pred| / (|y_true| + |y_pred|), a row with y_true = y_pred = 0 counting 0.
 CREATE OR REPLACE MACRO fm_stat_sum_smape(y_true, y_pred, sample_weight) AS
@@ -377,6 +377,122 @@ CREATE OR REPLACE MACRO fm_stat_sum_pos(pw) AS
 -- Negative weight of the group (N).
 CREATE OR REPLACE MACRO fm_stat_sum_neg(nw) AS
     COALESCE(SUM(nw), 0);
+
+-- sum w t^2 of the terms t of sum_log_loss: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_log_loss_sq(y_true, y_score, sample_weight, pos_label) AS
+    COALESCE(SUM(sample_weight * (-LN(GREATEST(LEAST(CASE WHEN y_true = pos_label THEN CAST(y_score
+        AS DOUBLE) ELSE 1 - CAST(y_score AS DOUBLE) END, CAST(0.9999999999999998 AS DOUBLE)),
+        CAST(2.220446049250313e-16 AS DOUBLE))) * -LN(GREATEST(LEAST(CASE WHEN y_true = pos_label
+        THEN CAST(y_score AS DOUBLE) ELSE 1 - CAST(y_score AS DOUBLE) END, CAST(0.9999999999999998
+        AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))))), 0);
+
+-- sum w t^2 of the terms t of sum_brier: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_brier_sq(y_true, y_score, sample_weight, pos_label) AS
+    COALESCE(SUM(sample_weight * (POWER(CAST(y_true = pos_label AS DOUBLE) - CAST(y_score AS
+        DOUBLE), 2) * POWER(CAST(y_true = pos_label AS DOUBLE) - CAST(y_score AS DOUBLE), 2))), 0);
+
+-- sum w t^2 of the terms t of sum_hinge: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_hinge_sq(y_true, y_score, sample_weight, pos_label) AS
+    COALESCE(SUM(sample_weight * (CASE WHEN 1 - CASE WHEN y_true = pos_label THEN CAST(1.0 AS
+        DOUBLE) ELSE CAST(-1.0 AS DOUBLE) END * CAST(y_score AS DOUBLE) > 0 THEN 1 - CASE WHEN
+        y_true = pos_label THEN CAST(1.0 AS DOUBLE) ELSE CAST(-1.0 AS DOUBLE) END * CAST(y_score AS
+        DOUBLE) ELSE CAST(0.0 AS DOUBLE) END * CASE WHEN 1 - CASE WHEN y_true = pos_label THEN
+        CAST(1.0 AS DOUBLE) ELSE CAST(-1.0 AS DOUBLE) END * CAST(y_score AS DOUBLE) > 0 THEN 1 -
+        CASE WHEN y_true = pos_label THEN CAST(1.0 AS DOUBLE) ELSE CAST(-1.0 AS DOUBLE) END *
+        CAST(y_score AS DOUBLE) ELSE CAST(0.0 AS DOUBLE) END)), 0);
+
+-- sum w t^2 of the terms t of sum_sq_error: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_sq_error_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE), 2) *
+        POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE), 2))), 0);
+
+-- sum w t^2 of the terms t of sum_abs_error: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_abs_error_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) *
+        ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)))), 0);
+
+-- sum w t^2 of the terms t of sum_sq_log_error: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_sq_log_error_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (POWER(CASE WHEN 1 + CAST(y_true AS DOUBLE) = 1 THEN CAST(y_true AS
+        DOUBLE) ELSE LN(1 + CAST(y_true AS DOUBLE)) * CAST(y_true AS DOUBLE) / (1 + CAST(y_true AS
+        DOUBLE) - 1) END - CASE WHEN 1 + CAST(y_pred AS DOUBLE) = 1 THEN CAST(y_pred AS DOUBLE) ELSE
+        LN(1 + CAST(y_pred AS DOUBLE)) * CAST(y_pred AS DOUBLE) / (1 + CAST(y_pred AS DOUBLE) - 1)
+        END, 2) * POWER(CASE WHEN 1 + CAST(y_true AS DOUBLE) = 1 THEN CAST(y_true AS DOUBLE) ELSE
+        LN(1 + CAST(y_true AS DOUBLE)) * CAST(y_true AS DOUBLE) / (1 + CAST(y_true AS DOUBLE) - 1)
+        END - CASE WHEN 1 + CAST(y_pred AS DOUBLE) = 1 THEN CAST(y_pred AS DOUBLE) ELSE LN(1 +
+        CAST(y_pred AS DOUBLE)) * CAST(y_pred AS DOUBLE) / (1 + CAST(y_pred AS DOUBLE) - 1) END,
+        2))), 0);
+
+-- sum w t^2 of the terms t of sum_abs_pct_error: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_abs_pct_error_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) /
+        GREATEST(ABS(CAST(y_true AS DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE)) *
+        (ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) / GREATEST(ABS(CAST(y_true AS
+        DOUBLE)), CAST(2.220446049250313e-16 AS DOUBLE))))), 0);
+
+-- sum w t^2 of the terms t of sum_smape: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_smape_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (CASE WHEN ABS(CAST(y_true AS DOUBLE)) + ABS(CAST(y_pred AS
+        DOUBLE)) = 0 THEN CAST(0.0 AS DOUBLE) ELSE 2 * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS
+        DOUBLE)) / (ABS(CAST(y_true AS DOUBLE)) + ABS(CAST(y_pred AS DOUBLE))) END * CASE WHEN
+        ABS(CAST(y_true AS DOUBLE)) + ABS(CAST(y_pred AS DOUBLE)) = 0 THEN CAST(0.0 AS DOUBLE) ELSE
+        2 * ABS(CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) / (ABS(CAST(y_true AS DOUBLE)) +
+        ABS(CAST(y_pred AS DOUBLE))) END)), 0);
+
+-- sum w t^2 of the terms t of sum_bias: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_bias_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * ((CAST(y_pred AS DOUBLE) - CAST(y_true AS DOUBLE)) * (CAST(y_pred
+        AS DOUBLE) - CAST(y_true AS DOUBLE)))), 0);
+
+-- sum w t^2 of the terms t of sum_pinball: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_pinball_sq(y_true, y_pred, sample_weight, alpha) AS
+    COALESCE(SUM(sample_weight * (CASE WHEN CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE) >= 0
+        THEN alpha * (CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) ELSE (alpha - 1) *
+        (CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) END * CASE WHEN CAST(y_true AS DOUBLE) -
+        CAST(y_pred AS DOUBLE) >= 0 THEN alpha * (CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE))
+        ELSE (alpha - 1) * (CAST(y_true AS DOUBLE) - CAST(y_pred AS DOUBLE)) END)), 0);
+
+-- sum w t^2 of the terms t of sum_poisson_deviance: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_poisson_deviance_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
+        DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
+        DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE)) *
+        (2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS DOUBLE) > 0 THEN CAST(y_true
+        AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE)
+        END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE))))), 0);
+
+-- sum w t^2 of the terms t of sum_gamma_deviance: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_gamma_deviance_sq(y_true, y_pred, sample_weight) AS
+    COALESCE(SUM(sample_weight * (2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
+        DOUBLE) > 0 THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS
+        DOUBLE) END + CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE) - 1) * (2 * (CASE WHEN
+        CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS DOUBLE) > 0 THEN LN(CAST(y_pred AS DOUBLE) /
+        CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END + CAST(y_true AS DOUBLE) / CAST(y_pred
+        AS DOUBLE) - 1)))), 0);
+
+-- sum w t^2 of the terms t of sum_tweedie_deviance: the normal interval of its mean.
+CREATE OR REPLACE MACRO fm_stat_sum_tweedie_deviance_sq(y_true, y_pred, sample_weight, power) AS
+    COALESCE(SUM(sample_weight * (CASE WHEN CAST(y_true AS DOUBLE) = CAST(y_pred AS DOUBLE) THEN
+        CAST(0.0 AS DOUBLE) WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) - CAST(y_pred AS
+        DOUBLE), 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
+        DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) / CAST(y_pred AS
+        DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred AS DOUBLE))
+        WHEN power = 2 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS DOUBLE) > 0
+        THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END +
+        CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE) - 1) ELSE 2 * (POWER(GREATEST(CAST(y_true AS
+        DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) * (2 - power)) - CAST(y_true AS
+        DOUBLE) * POWER(CAST(y_pred AS DOUBLE), 1 - power) / (1 - power)) + 2 * (POWER(CAST(y_pred
+        AS DOUBLE), 2 - power) / (2 - power)) END * CASE WHEN CAST(y_true AS DOUBLE) = CAST(y_pred
+        AS DOUBLE) THEN CAST(0.0 AS DOUBLE) WHEN power = 0 THEN POWER(CAST(y_true AS DOUBLE) -
+        CAST(y_pred AS DOUBLE), 2) WHEN power = 1 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND
+        CAST(y_pred AS DOUBLE) > 0 THEN CAST(y_true AS DOUBLE) * LN(CAST(y_true AS DOUBLE) /
+        CAST(y_pred AS DOUBLE)) ELSE CAST(0.0 AS DOUBLE) END - CAST(y_true AS DOUBLE) + CAST(y_pred
+        AS DOUBLE)) WHEN power = 2 THEN 2 * (CASE WHEN CAST(y_true AS DOUBLE) > 0 AND CAST(y_pred AS
+        DOUBLE) > 0 THEN LN(CAST(y_pred AS DOUBLE) / CAST(y_true AS DOUBLE)) ELSE CAST(0.0 AS
+        DOUBLE) END + CAST(y_true AS DOUBLE) / CAST(y_pred AS DOUBLE) - 1) ELSE 2 *
+        (POWER(GREATEST(CAST(y_true AS DOUBLE), CAST(0.0 AS DOUBLE)), 2 - power) / ((1 - power) * (2
+        - power)) - CAST(y_true AS DOUBLE) * POWER(CAST(y_pred AS DOUBLE), 1 - power) / (1 - power))
+        + 2 * (POWER(CAST(y_pred AS DOUBLE), 2 - power) / (2 - power)) END)), 0);
 
 -- End of the generated statistics.
 

@@ -67,7 +67,7 @@ def _reference(df: pl.DataFrame, seed: int, replicates: int, level: float, weigh
 def test_replicates_equal_numpy(engine, weighted):
     df, seed, replicates, level = _frame(3), 11, 60, 0.9
     out = fm.evaluate(df, y_true="y", y_score="p", by="g", metrics=["f1_score", "log_loss"], ci=level,
-                      n_resamples=replicates, seed=seed, row_id="id", sample_weight="w" if weighted else None,
+                      ci_method="bootstrap", n_resamples=replicates, seed=seed, row_id="id", sample_weight="w" if weighted else None,
                       engine=engine)  # fmt: skip
     want = _reference(df, seed, replicates, level, weighted)
     for row in out.iter_rows(named=True):
@@ -92,7 +92,8 @@ def test_row_id_gives_the_same_replicates_whatever_the_order_on_both_engines():
 def test_the_default_1000_replicates_run_on_both_engines_and_agree():
     # Their rows are a chain of 999 UNION ALL in SQL, which a recursive walk of the tree could not emit.
     df = _frame(6, n=40)
-    arguments = {"y_true": "y", "y_score": "p", "metrics": ["log_loss"], "ci": 0.9, "row_id": "id"}
+    arguments = {"y_true": "y", "y_score": "p", "metrics": ["log_loss"], "ci": 0.9, "ci_method": "bootstrap",
+                 "row_id": "id"}  # fmt: skip
     polars, duckdb = (fm.evaluate(df, engine=e, **arguments) for e in ENGINES)
     assert_frame_equal(polars, duckdb, check_exact=False, rtol=1e-12)
     assert duckdb["log_loss_low"].item() < duckdb["log_loss"].item() < duckdb["log_loss_high"].item()
@@ -265,8 +266,8 @@ def test_quantile_replicates_equal_scikit_learn(engine):
     k = numpy_weights(df["id"].to_list(), seed, replicates)
     for alpha in (0.5, 0.2):
         metrics = {name: {"alpha": alpha} if name == "d2_pinball_score" else {} for name in QUANTILES}
-        out = fm.evaluate(df, y_true="y", y_pred="f", by="g", metrics=metrics, ci=level, n_resamples=replicates,
-                          seed=seed, row_id="id", sample_weight="w", engine=engine)  # fmt: skip
+        out = fm.evaluate(df, y_true="y", y_pred="f", by="g", metrics=metrics, ci=level, ci_method="bootstrap",
+                          n_resamples=replicates, seed=seed, row_id="id", sample_weight="w", engine=engine)  # fmt: skip
         assert out.height == df["g"].n_unique()
         for row in out.iter_rows(named=True):
             mask = (df["g"] == row["g"]).to_numpy()

@@ -25,6 +25,10 @@ beyond about 1e100 overflow the sums: the interval is then null. The
 interval is ``AUC -+ z se``, clipped to [0, 1] as pROC's ``ci.auc``; Gini's
 is the AUC's mapped by ``2 AUC - 1``, its standard error ``2 se``.
 
+**Normal** for the metrics that are weighted means of per-row terms (log
+loss, Brier, MSE, MAE...): ``m -+ z se``, the standard error of a weighted
+mean with frequency weights (:mod:`framemetrics.core.means`).
+
 **Wilson** (1927) by default, **Clopper-Pearson** (1934) on request, for the
 proportions ``successes / trials`` of the confusion cells (accuracy,
 precision, recall, specificity...): :mod:`framemetrics.core.proportions`,
@@ -49,6 +53,7 @@ from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.formulas.ranking import roc_auc_score
+from framemetrics.core.means import MEANS, mean_statistics, normal_bounds
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
 from framemetrics.core.proportions import (
@@ -84,7 +89,7 @@ Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
 Quantiles = Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]
 
-CI_METHODS = ("delong", "wilson", "clopper-pearson", "bootstrap", "bca")
+CI_METHODS = ("delong", "wilson", "clopper-pearson", "normal", "bootstrap", "bca")
 RESAMPLED = ("bootstrap", "bca")  # the methods computed from the bootstrap's replicates
 
 
@@ -265,6 +270,7 @@ def metric_interval(
 
     The defaults: DeLong for ``roc_auc_score`` (without ``max_fpr``) and
     ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
+    normal interval for the means of per-row terms (:data:`~framemetrics.core.means.MEANS`), the
     Poisson bootstrap for every other metric, over its ``statistics``
     (those a replicate reweights: :func:`~framemetrics.core.resampling.bootstrappable`).
     ``method="bootstrap"`` forces it; ``method="bca"`` forces its BCa
@@ -344,7 +350,7 @@ def has_own_interval(name: str, params: Mapping[str, Any]) -> bool:
 
     Examples
     --------
-    >>> has_own_interval("recall_score", {}), has_own_interval("log_loss", {})
+    >>> has_own_interval("recall_score", {}), has_own_interval("f1_score", {})
     (True, False)
     """
     return _own_interval(name, params) is not None
@@ -355,4 +361,6 @@ def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
         return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0), ("se", "low", "high"))
     if name in PROPORTIONS:
         return Interval("wilson", proportion_statistics(name), wilson(name))
+    if name in MEANS:
+        return Interval("normal", mean_statistics(name), normal_bounds(name), ("se", "low", "high"))
     return None

@@ -220,18 +220,18 @@ def clipped_log_loss(ns: Namespace, q: Expr) -> Expr:
     return -ns.ln(ns.greatest(ns.least(q, ns.lit(1 - EPS)), ns.lit(EPS)))
 
 
-def _sum_log_loss(ns: Namespace, x: Rows) -> Expr:
-    """sum w (-log q), q the probability of the true class clipped to [eps, 1 - eps] as scikit-learn."""
+def _log_loss_term(ns: Namespace, x: Rows) -> Expr:
+    """-log q, q the probability of the true class clipped to [eps, 1 - eps] as scikit-learn."""
     p = ns.to_float(x.y_score)
     q = ns.when(ns.eq(x.y_true, x.pos_label), p).otherwise(1 - p)
-    return ns.sum(x.sample_weight * clipped_log_loss(ns, q))
+    return clipped_log_loss(ns, q)
 
 
-def _sum_hinge(ns: Namespace, x: Rows) -> Expr:
-    """sum w max(0, 1 - t s), t = +1 for pos_label and -1 otherwise, s = y_score (a decision function)."""
+def _hinge_term(ns: Namespace, x: Rows) -> Expr:
+    """max(0, 1 - t s), t = +1 for pos_label and -1 otherwise, s = y_score (a decision function)."""
     sign = ns.when(ns.eq(x.y_true, x.pos_label), ns.lit(1.0)).otherwise(ns.lit(-1.0))
     margin = 1 - sign * ns.to_float(x.y_score)
-    return ns.sum(x.sample_weight * ns.when(margin > 0, margin).otherwise(ns.lit(0.0)))
+    return ns.when(margin > 0, margin).otherwise(ns.lit(0.0))
 
 
 def _smape_term(ns: Namespace, x: Rows) -> Expr:
@@ -243,11 +243,6 @@ def _smape_term(ns: Namespace, x: Rows) -> Expr:
 def pinball(ns: Namespace, e: Expr, alpha: Expr) -> Expr:
     """The pinball loss of an error ``e``: ``alpha e`` if ``e >= 0``, else ``(alpha - 1) e``."""
     return ns.when(e >= 0, alpha * e).otherwise((alpha - 1) * e)
-
-
-def _sum_pinball(ns: Namespace, x: Rows) -> Expr:
-    """sum w pinball(y_true - y_pred), at level alpha."""
-    return ns.sum(x.sample_weight * pinball(ns, error(ns, x), x.alpha))
 
 
 def curve_rows(ns: Namespace, x: Rows, score: str) -> Rows:
@@ -435,6 +430,37 @@ def _ks_score(ns: Namespace, c: CurvePoints) -> Expr:
     return ns.max(ns.when(roc_gap(ns, c) >= c.gap_max - ns.lit(KS_TOLERANCE), c.y_score).otherwise())
 
 
+Term = Callable[[Namespace, Rows], Expr]
+
+
+def _weighted(term: Term) -> Callable[[Namespace, Rows], Expr]:
+    """The statistic ``sum w t`` of a row ``term`` t."""
+    return lambda ns, x: ns.sum(x.sample_weight * term(ns, x))
+
+
+def _squared(term: Term) -> Term:
+    """The row term ``t * t``."""
+    return lambda ns, x: term(ns, x) * term(ns, x)
+
+
+# The statistics sum w t whose mean sum w t / sum w is a metric (Metric.mean), by their row term t: each has its
+# sum of squares <name>_sq, sum w t^2, that the normal interval of the mean reads (framemetrics.core.means).
+MEAN_TERMS: dict[str, Term] = {
+    "sum_log_loss": _log_loss_term,
+    "sum_brier": lambda ns, x: (ns.indicator(ns.eq(x.y_true, x.pos_label)) - ns.to_float(x.y_score)) ** 2,
+    "sum_hinge": _hinge_term,
+    "sum_sq_error": lambda ns, x: error(ns, x) ** 2,
+    "sum_abs_error": lambda ns, x: ns.abs(error(ns, x)),
+    "sum_sq_log_error": lambda ns, x: (log1p(ns, ns.to_float(x.y_true)) - log1p(ns, ns.to_float(x.y_pred))) ** 2,
+    "sum_abs_pct_error": lambda ns, x: ns.abs(error(ns, x)) / ns.greatest(ns.abs(ns.to_float(x.y_true)), ns.lit(EPS)),
+    "sum_smape": _smape_term,
+    "sum_bias": lambda ns, x: ns.to_float(x.y_pred) - ns.to_float(x.y_true),
+    "sum_pinball": lambda ns, x: pinball(ns, error(ns, x), x.alpha),
+    "sum_poisson_deviance": lambda ns, x: _poisson_deviance(ns, ns.to_float(x.y_true), ns.to_float(x.y_pred)),
+    "sum_gamma_deviance": lambda ns, x: _gamma_deviance(ns, ns.to_float(x.y_true), ns.to_float(x.y_pred)),
+    "sum_tweedie_deviance": lambda ns, x: tweedie_deviance(ns, ns.to_float(x.y_true), ns.to_float(x.y_pred), x.power),
+}
+
 _ALL = [
     Statistic("n_rows", lambda ns, x: ns.count_rows(), doc="Rows of the group (unweighted).", counted="sum"),
     Statistic("tp", _cell("pos_label", "pos_label"), counted="cell"),
@@ -458,39 +484,39 @@ _ALL = [
         doc="Weight of the rows of pos_label (the prevalence baseline of the D^2 scores).",
         counted="sum",
     ),
-    Statistic("sum_log_loss", _sum_log_loss, counted="sum"),
+    Statistic(
+        "sum_log_loss",
+        _weighted(MEAN_TERMS["sum_log_loss"]),
+        doc="sum w (-log q), q the probability of the true class clipped to [eps, 1 - eps] as scikit-learn.",
+        counted="sum",
+    ),
     Statistic(
         "sum_brier",
-        lambda ns, x: ns.sum(
-            x.sample_weight * (ns.indicator(ns.eq(x.y_true, x.pos_label)) - ns.to_float(x.y_score)) ** 2
-        ),
+        _weighted(MEAN_TERMS["sum_brier"]),
         doc="sum w (1[y_true = pos_label] - y_score)^2.",
         counted="sum",
     ),
-    Statistic("sum_hinge", _sum_hinge, counted="sum"),
     Statistic(
-        "sum_sq_error", lambda ns, x: ns.sum(x.sample_weight * error(ns, x) ** 2), doc="sum w (y_true - y_pred)^2."
+        "sum_hinge",
+        _weighted(MEAN_TERMS["sum_hinge"]),
+        doc="sum w max(0, 1 - t s), t = +1 for pos_label and -1 otherwise, s = y_score (a decision function).",
+        counted="sum",
     ),
-    Statistic(
-        "sum_abs_error", lambda ns, x: ns.sum(x.sample_weight * ns.abs(error(ns, x))), doc="sum w |y_true - y_pred|."
-    ),
+    Statistic("sum_sq_error", _weighted(MEAN_TERMS["sum_sq_error"]), doc="sum w (y_true - y_pred)^2."),
+    Statistic("sum_abs_error", _weighted(MEAN_TERMS["sum_abs_error"]), doc="sum w |y_true - y_pred|."),
     Statistic(
         "sum_sq_log_error",
-        lambda ns, x: ns.sum(
-            x.sample_weight * (log1p(ns, ns.to_float(x.y_true)) - log1p(ns, ns.to_float(x.y_pred))) ** 2
-        ),
+        _weighted(MEAN_TERMS["sum_sq_log_error"]),
         doc="sum w (log1p(y_true) - log1p(y_pred))^2.",
     ),
     Statistic(
         "sum_abs_pct_error",
-        lambda ns, x: ns.sum(
-            x.sample_weight * ns.abs(error(ns, x)) / ns.greatest(ns.abs(ns.to_float(x.y_true)), ns.lit(EPS))
-        ),
+        _weighted(MEAN_TERMS["sum_abs_pct_error"]),
         doc="sum w |y_true - y_pred| / max(|y_true|, eps).",
     ),
     Statistic(
         "sum_smape",
-        lambda ns, x: ns.sum(x.sample_weight * _smape_term(ns, x)),
+        _weighted(MEAN_TERMS["sum_smape"]),
         doc="sum w 2 |y_true - y_pred| / (|y_true| + |y_pred|), a row with y_true = y_pred = 0 counting 0.",
     ),
     Statistic(
@@ -500,23 +526,25 @@ _ALL = [
     ),
     Statistic(
         "sum_bias",
-        lambda ns, x: ns.sum(x.sample_weight * (ns.to_float(x.y_pred) - ns.to_float(x.y_true))),
+        _weighted(MEAN_TERMS["sum_bias"]),
         doc="sum w (y_pred - y_true): the total of the forecast's bias.",
     ),
-    Statistic("sum_pinball", _sum_pinball),
+    Statistic(
+        "sum_pinball", _weighted(MEAN_TERMS["sum_pinball"]), doc="sum w pinball(y_true - y_pred), at level alpha."
+    ),
     Statistic(
         "sum_poisson_deviance",
-        lambda ns, x: _deviance_sum(_poisson_deviance, ns, x, ns.to_float(x.y_pred)),
+        _weighted(MEAN_TERMS["sum_poisson_deviance"]),
         doc="sum w 2 (y log(y / y_pred) - y + y_pred): the Tweedie deviance at power 1.",
     ),
     Statistic(
         "sum_gamma_deviance",
-        lambda ns, x: _deviance_sum(_gamma_deviance, ns, x, ns.to_float(x.y_pred)),
+        _weighted(MEAN_TERMS["sum_gamma_deviance"]),
         doc="sum w 2 (log(y_pred / y) + y / y_pred - 1): the Tweedie deviance at power 2.",
     ),
     Statistic(
         "sum_tweedie_deviance",
-        lambda ns, x: _deviance_sum(tweedie_deviance, ns, x, ns.to_float(x.y_pred), x.power),
+        _weighted(MEAN_TERMS["sum_tweedie_deviance"]),
         doc="sum w d_p(y_true, y_pred): the Tweedie deviance at the given power.",
     ),
     Statistic(
@@ -619,6 +647,16 @@ _ALL = [
     *_placement_moments("neg", "nw", positives_above, "b = tp - pw / 2", "negatives'"),
     Statistic("sum_pos", lambda ns, c: ns.sum(c.pw), curve=True, doc="Positive weight of the group (P)."),
     Statistic("sum_neg", lambda ns, c: ns.sum(c.nw), curve=True, doc="Negative weight of the group (N)."),
+]
+
+_ALL += [
+    Statistic(
+        f"{name}_sq",
+        _weighted(_squared(term)),
+        doc=f"sum w t^2 of the terms t of {name}: the normal interval of its mean.",
+        counted=next(s.counted for s in _ALL if s.name == name),
+    )
+    for name, term in MEAN_TERMS.items()
 ]
 
 STATISTICS: dict[str, Statistic] = {s.name: s for s in _ALL}

@@ -111,6 +111,10 @@ class Metric:
         A proportion ``successes / trials`` of confusion cells: the metric has
         Wilson's and Clopper-Pearson's intervals
         (:mod:`framemetrics.core.proportions`).
+    mean : str, optional
+        The statistic ``sum w t`` whose weighted mean ``sum w t / sum w`` the
+        metric is (log loss, Brier, MSE...): the metric has the normal
+        interval of a mean (:mod:`framemetrics.core.means`).
     value_range : tuple of (float, float), optional
         The least and greatest values it takes, where bounded (an end may be
         infinite): every path keeps its value there
@@ -132,6 +136,7 @@ class Metric:
     reference: str = ""
     doc: Doc | None = None
     proportion: tuple[Cells, Cells] | None = None
+    mean: str | None = None
     value_range: tuple[float, float] | None = None
 
     @property

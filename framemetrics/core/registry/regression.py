@@ -47,7 +47,12 @@ def _regression(formula: Any, summary: str, readme: str, notes: str, example: st
 # Each metric: its formula, summary, README formula, Notes and example, then what differs from the defaults.
 REGRESSION: tuple[Metric, ...] = (
     _regression(
-        regression.mean_squared_error, "Mean squared error.", "Σ w e² / Σ w", "``sum(w (y - f)^2) / sum(w)``.", "0.875"
+        regression.mean_squared_error,
+        "Mean squared error.",
+        "Σ w e² / Σ w",
+        "``sum(w (y - f)^2) / sum(w)``.",
+        "0.875",
+        mean="sum_sq_error",
     ),
     _regression(
         regression.root_mean_squared_error,
@@ -57,7 +62,12 @@ REGRESSION: tuple[Metric, ...] = (
         "0.9354",
     ),
     _regression(
-        regression.mean_absolute_error, "Mean absolute error.", "Σ w |e| / Σ w", "``sum(w |y - f|) / sum(w)``.", "0.75"
+        regression.mean_absolute_error,
+        "Mean absolute error.",
+        "Σ w |e| / Σ w",
+        "``sum(w |y - f|) / sum(w)``.",
+        "0.75",
+        mean="sum_abs_error",
     ),
     _regression(
         regression.mean_squared_log_error,
@@ -68,6 +78,7 @@ REGRESSION: tuple[Metric, ...] = (
 ``log1p(x)`` is computed as ``log(1 + x) x / ((1 + x) - 1)`` in both engines.""",
         "0.0397",
         checks=_LOG,
+        mean="sum_sq_log_error",
     ),
     _regression(
         regression.root_mean_squared_log_error,
@@ -83,6 +94,7 @@ REGRESSION: tuple[Metric, ...] = (
         "Σ w |e| / max(|y|, ε) / Σ w (a fraction, not %)",
         "``sum(w |f - y| / max(|y|, eps)) / sum(w)`` with ``eps = 2**-52``.",
         "0.2274",
+        mean="sum_abs_pct_error",
     ),
     _regression(
         regression.symmetric_mean_absolute_percentage_error,
@@ -98,6 +110,7 @@ terms are ``|y - f| / (|y| + |f|)``, in [0, 1]) and takes no weights.""",
 mean_absolute_percentage_error : the error relative to ``|y|`` alone.
 utilsforecast.losses.smape : half of this value, unweighted.""",
         value_range=(0.0, 2.0),
+        mean="sum_smape",
     ),
     _regression(
         regression.weighted_absolute_percentage_error,
@@ -127,6 +140,7 @@ when ``sum(w)`` is 0.""",
         see_also="""\
 mean_absolute_error : the mean of ``|y - f|``.
 utilsforecast.losses.bias : the reference, unweighted.""",
+        mean="sum_bias",
     ),
     _regression(
         regression.mean_pinball_loss,
@@ -135,6 +149,7 @@ utilsforecast.losses.bias : the reference, unweighted.""",
         "``sum(w (alpha max(y - f, 0) + (1 - alpha) max(f - y, 0))) / sum(w)``.",
         "0.375",
         input_params={"alpha": 0.5},
+        mean="sum_pinball",
     ),
     _regression(
         regression.mean_poisson_deviance,
@@ -145,6 +160,7 @@ utilsforecast.losses.bias : the reference, unweighted.""",
 ``y = 0``. Needs ``y >= 0`` and ``f > 0`` (other rows are invalid input).""",
         "0.2186",
         checks=_POISSON,
+        mean="sum_poisson_deviance",
     ),
     _regression(
         regression.mean_gamma_deviance,
@@ -155,6 +171,7 @@ utilsforecast.losses.bias : the reference, unweighted.""",
 (other rows are invalid input).""",
         "0.0606",
         checks=_GAMMA,
+        mean="sum_gamma_deviance",
     ),
     _regression(
         regression.mean_tweedie_deviance,
@@ -170,6 +187,7 @@ values; ``1 <= p < 2`` needs ``y >= 0`` and ``f > 0``; ``p >= 2`` needs
         _ROWS("1.426", "power=1", frame='{"y": [2.0, 0.0, 1.0, 4.0], "f": [0.5, 0.5, 2.0, 2.0]}'),
         input_params={"power": 0.0},
         power_checks=_TWEEDIE,
+        mean="sum_tweedie_deviance",
     ),
     _regression(
         regression.r2_score,

@@ -55,6 +55,7 @@ class, clipped to ``[eps, 1 - eps]`` with ``eps = 2**-52`` exactly as
 scikit-learn clips ``[1 - p, p]``.""",
         "0.1976",
         value_range=(0.0, math.inf),
+        mean="sum_log_loss",
     ),
     _probability(
         probability.brier_score_loss,
@@ -63,6 +64,7 @@ scikit-learn clips ``[1 - p, p]``.""",
         "``sum(w * (y - p)^2) / sum(w)`` with ``y`` 1 for ``pos_label``, else 0.",
         "0.0375",
         value_range=(0.0, 1.0),
+        mean="sum_brier",
     ),
     _probability(
         probability.d2_log_loss_score,
@@ -109,6 +111,7 @@ sign; scikit-learn's ``LabelBinarizer`` would encode a lone class as -1.""",
         inputs={"y_score": "Decision function: finite scores, positive meaning ``pos_label``."},
         checks=LABELS + (check("finite", "y_score"),),
         value_range=(0.0, math.inf),
+        mean="sum_hinge",
     ),
     _ranking(
         ranking.roc_auc_score,
