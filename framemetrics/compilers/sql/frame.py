@@ -163,8 +163,8 @@ class SqlFrame(Frame):
         names = list(columns)
         rows = [exp.select(*(exp.alias_(SQL.lit(v), n) for n, v in zip(names, row))) for row in zip(*columns.values())]
         union = rows[0]
-        for row in rows[1:]:
-            union = exp.union(union, row, distinct=False)
+        for row in rows[1:]:  # built in place: exp.union copies its left side, O(rows^2) for 1,000 replicates
+            union = exp.Union(this=union, expression=row, distinct=False)
         return cls(statement, union, names)
 
     def constant(self, columns: Mapping[str, Sequence[Any]]) -> SqlFrame:
