@@ -457,7 +457,8 @@ def bootstrap_bounds(rows: Frame, keys: Sequence[str], plan: Plan, x: Rows) -> F
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
-    >>> plan = make_plan("mean_absolute_error", task="regression", weighted=False, ci=0.9, n_resamples=50)
+    >>> plan = make_plan("mean_absolute_error", task="regression", weighted=False, ci=0.9, ci_method="bootstrap",
+    ...                  n_resamples=50)
     >>> f = PolarsFrame.values({"y_true": [1.0, 2, 3, 4], "y_pred": [1.5, 2, 2, 5], "sample_weight": [1.0] * 4,
     ...                         "fm_key": [0, 1, 2, 3]})
     >>> out = bootstrap_bounds(f, [], plan, Rows.named(f.ns)).collect()
