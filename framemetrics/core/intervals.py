@@ -53,7 +53,7 @@ from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.formulas.ranking import roc_auc_score
-from framemetrics.core.means import MEANS, mean_statistics, normal_bounds
+from framemetrics.core.means import MEANS, centred_squares, mean_statistics, normal_bounds
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
 from framemetrics.core.proportions import (
@@ -141,12 +141,6 @@ def interval_z(level: float) -> float:
     return normal_quantile(1 - (1 - level) / 2)
 
 
-def _centred(ns: Namespace, squares: Expr, total: Expr, weight: Expr) -> Expr:
-    """``sum w (v - mean)^2`` from ``sum w v^2``, ``sum w v`` and ``sum w``; a rounding below 0 is 0."""
-    value = squares - total * (total / weight)
-    return ns.when(value < 0, ns.lit(0.0)).otherwise(value)
-
-
 def _overflowed(ns: Namespace, variance: Expr) -> Expr:
     """A variance whose sums left the double range (squared placements of weights near 1e150 and up): its
     standard error, interval, ``z`` and p-value are null, never the bounds of an infinite one."""
@@ -177,8 +171,8 @@ def delong_variance(
     0.125
     """
     p, n = sum_pos, sum_neg
-    s10 = _centred(ns, delong_pos_sq, delong_pos_sum, p) / n / n / (p - 1)
-    s01 = _centred(ns, delong_neg_sq, delong_neg_sum, n) / p / p / (n - 1)
+    s10 = centred_squares(ns, delong_pos_sq, delong_pos_sum, p) / n / n / (p - 1)
+    s01 = centred_squares(ns, delong_neg_sq, delong_neg_sum, n) / p / p / (n - 1)
     return ns.when(ns.any(p <= 1, n <= 1), ns.null()).otherwise(s10 / p + s01 / n)
 
 

@@ -35,7 +35,7 @@ from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.registry import REGISTRY
 
-__all__ = ["MEANS", "mean_statistics", "normal_bounds"]
+__all__ = ["MEANS", "centred_squares", "mean_statistics", "normal_bounds"]
 
 Expr = Any
 
@@ -52,6 +52,21 @@ def mean_statistics(name: str) -> tuple[str, ...]:
     ('sum_sq_error', 'sum_sq_error_sq', 'sum_weight')
     """
     return MEANS[name], f"{MEANS[name]}_sq", "sum_weight"
+
+
+def centred_squares(ns: Namespace, squares: Expr, total: Expr, weight: Expr) -> Expr:
+    """``sum w (v - mean)^2`` from ``sum w v^2``, ``sum w v`` and ``sum w``; a rounding below 0 is 0 (this
+    interval's and DeLong's).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> pl.select(centred_squares(POLARS, pl.lit(14.0), pl.lit(6.0), pl.lit(3.0))).item()
+    2.0
+    """
+    value = squares - total * (total / weight)
+    return ns.when(value < 0, ns.lit(0.0)).otherwise(value)
 
 
 def normal_bounds(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]:
@@ -71,8 +86,7 @@ def normal_bounds(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, E
     def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
         w, sum_t = s[weight], s[total]
         mean = sum_t / w
-        centred = s[squares] - sum_t * (sum_t / w)
-        centred = ns.when(centred < 0, ns.lit(0.0)).otherwise(centred)
+        centred = centred_squares(ns, s[squares], sum_t, w)
         undefined = (ns.not_(w > 1), ns.not_(ns.is_finite(centred)))
         se = valid(ns, n_invalid, ns.sqrt(centred / w / (w - 1)), *undefined)
         return {"se": se, "low": mean - z * se, "high": mean + z * se}

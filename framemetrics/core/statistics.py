@@ -144,9 +144,7 @@ class Statistic:
     the value a curve statistic's stage sorts (:func:`curve_rows`: ``y_score``,
     or every row counted positive at ``y_true`` or ``abs_error``) and
     ``quantile`` the level of the points' ``quantile`` it reads (``median``,
-    ``alpha``; :func:`quantile_level`) per point. ``gap`` marks a statistic
-    reading the ROC gap per point (:func:`roc_gap`), whose totals must be
-    where the running sums end for a perfect ranking's gap to be exactly 1.
+    ``alpha``; :func:`quantile_level`) per point.
     """
 
     name: str
@@ -159,7 +157,6 @@ class Statistic:
     counted: str = ""
     score: str = "y_score"
     quantile: str = ""
-    gap: bool = False
 
 
 def positive_weight(ns: Namespace, x: Rows) -> Expr:
@@ -638,10 +635,9 @@ _ALL = [
         "ks_max",
         lambda ns, c: ns.max(roc_gap(ns, c)),
         curve=True,
-        gap=True,
         doc="Kolmogorov-Smirnov: the largest TPR - FPR over the scores.",
     ),
-    Statistic("ks_score", _ks_score, curve=True, gap_max=True, gap=True),
+    Statistic("ks_score", _ks_score, curve=True, gap_max=True),
     Statistic("bep_tp", _bep_tp, curve=True),
     *_placement_moments("pos", "pw", negatives_above, "a = fp - nw / 2", "positives'"),
     *_placement_moments("neg", "nw", positives_above, "b = tp - pw / 2", "negatives'"),

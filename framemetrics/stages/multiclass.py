@@ -43,7 +43,7 @@ from framemetrics.stages import group_keys
 from framemetrics.stages.cells import cells as cells_stage
 from framemetrics.stages.curve_stage import curve_stage
 from framemetrics.stages.curves import curve_points
-from framemetrics.stages.parts import joined_parts
+from framemetrics.stages.parts import by_parts
 
 __all__ = [
     "ClassFrames",
@@ -430,12 +430,12 @@ def metrics_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool = 
     [(2, 0.5)]
     """
     keys = group_keys(by)
-    if plan.parts:  # several values of k or beta: each part's metrics, joined by group
-        tables = [metrics_frame(class_frames(data, part, keys, part.stages), part) for part in plan.parts]
-        counts = [check.name for check in plan.checks] if checks else []
-        table = joined_parts(tables, keys, ["n_rows", *(call.name for call in plan.calls), *counts])
-    else:
-        table = metrics_frame(class_frames(data, plan, keys, plan.stages), plan, checks=checks)
+    counts = [check.name for check in plan.checks] if checks else []
+
+    def part_table(part: Plan) -> Frame:  # several values of k or beta: each part's metrics, joined by group
+        return metrics_frame(class_frames(data, part, keys, part.stages), part, checks=checks)
+
+    table = by_parts(plan, part_table, keys, ["n_rows", *(call.name for call in plan.calls), *counts])
     return Table(_named(table.named("fm_metrics"), by), tuple(by))
 
 

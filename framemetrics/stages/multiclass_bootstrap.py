@@ -29,7 +29,7 @@ from framemetrics.core.plan import Plan
 from framemetrics.core.resampling import REPLICATE, replicate_cell_sums, sum_terms
 from framemetrics.stages import multiclass as classes
 from framemetrics.stages.bootstrap import hashed, percentile_bounds, weighted
-from framemetrics.stages.parts import joined_parts
+from framemetrics.stages.parts import by_parts
 
 __all__ = ["bootstrap_table", "interval_bounds", "replicated_cells", "replicated_rows", "weighted_rows"]
 
@@ -155,10 +155,7 @@ def bootstrap_table(data: Frame, plan: Plan, by: Sequence[str], *, checks: bool 
     keys = classes.group_keys(by)
     counts = [c.name for c in plan.checks if checks]
     columns = ["n_rows", *plan.output_columns, *counts]
-    if plan.parts:  # several values of k or beta: each part's table, joined by group
-        table = joined_parts([_bootstrap_frame(data, part, keys) for part in plan.parts], keys, columns)
-    else:
-        table = _bootstrap_frame(data, plan, keys)
+    table = by_parts(plan, lambda part: _bootstrap_frame(data, part, keys), keys, columns)  # several k or beta
     named = table.keep(*keys, *columns).rename(dict(zip(keys, by, strict=True)))
     return classes.Table(named, tuple(by))
 

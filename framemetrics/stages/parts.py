@@ -9,11 +9,31 @@ them by group (null keys match), so that every engine gives one table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from framemetrics.core.frame import Frame
+from framemetrics.core.plan import Plan
 
-__all__ = ["joined_parts"]
+__all__ = ["by_parts", "joined_parts"]
+
+
+def by_parts(plan: Plan, table: Callable[[Plan], Frame], keys: Sequence[str], columns: Sequence[str]) -> Frame:
+    """``table`` of ``plan`` (one row per group of ``keys``); for a plan of parts, each part's table joined by group
+    (:func:`joined_parts`), holding the keys and ``columns``.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> from framemetrics.core.plan import make_plan
+    >>> plan = make_plan(["mean_pinball_loss(alpha=0.1)", "mean_pinball_loss(alpha=0.9)"], task="regression",
+    ...                  weighted=False)
+    >>> def alphas(part): return PolarsFrame.values({"n_rows": [4], part.calls[0].name: [part.alpha]})
+    >>> by_parts(plan, alphas, [], ["n_rows", *plan.output_columns]).collect().rows()
+    [(4, 0.1, 0.9)]
+    """
+    if not plan.parts:
+        return table(plan)
+    return joined_parts([table(part) for part in plan.parts], keys, columns)
 
 
 def joined_parts(tables: Sequence[Frame], keys: Sequence[str], columns: Sequence[str]) -> Frame:

@@ -44,7 +44,7 @@ from framemetrics.core.statistics import (
 )
 from framemetrics.stages.cells import cell_statistics, cells
 from framemetrics.stages.curve_stage import curve_stage
-from framemetrics.stages.parts import joined_parts
+from framemetrics.stages.parts import by_parts
 
 __all__ = ["GroupWindows", "checks_table", "curve_statistics", "metrics_table", "row_statistics", "shared_stage"]
 
@@ -263,14 +263,12 @@ def metrics_table(
     """
     ns = rows.ns
     counts = [c.name for c in plan.checks] if checks else []
-    if plan.parts:
-        tables = []
-        for part in plan.parts:
-            own = x.with_parameters(ns, part.alpha, part.max_fpr, part.power)
-            tables.append(_part_table(rows, part, keys, own, stage, beta, bootstrap, checks))
-        table = joined_parts(tables, keys, ["n_rows", *plan.output_columns, *plan.exposed_columns, *counts])
-    else:
-        table = _part_table(rows, plan, keys, x, stage, beta, bootstrap, checks)
+
+    def part_table(part: Plan) -> Frame:
+        own = x if part is plan else x.with_parameters(ns, part.alpha, part.max_fpr, part.power)
+        return _part_table(rows, part, keys, own, stage, beta, bootstrap, checks)
+
+    table = by_parts(plan, part_table, keys, ["n_rows", *plan.output_columns, *plan.exposed_columns, *counts])
     # The last step names the columns as the user sees them (in SQL: quoted, ``"fbeta_score(beta=2)"``).
     return table.rename(dict(zip(keys, by, strict=True)) | {name: name for name in plan.output_columns})
 

@@ -4,8 +4,8 @@ The public builders (``framemetrics.roc_auc_score("y", "p")``,
 :mod:`framemetrics.compose`) are one Polars aggregation each, with no frame
 to build stages on: a row statistic is its aggregation over the group's
 rows (:func:`row_statistic`), a curve statistic the core's definition over
-the group's curve points taken as expressions (:func:`curve_in_group`: the
-curve stage of :mod:`framemetrics.stages.curve_stage` within the group).
+the group's curve points taken as expressions (the curve stage of
+:mod:`framemetrics.stages.curve_stage` within the group).
 
 :func:`in_group` lowers a whole formula so: the group's rows as one struct,
 sorted once by the curve's score, each later step a field of it
@@ -28,7 +28,7 @@ from framemetrics.core import statistics
 from framemetrics.core.checks import Check
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows
 
-__all__ = ["check_count", "curve_in_group", "curve_statistic", "in_group", "row_statistic", "statistic_in_group"]
+__all__ = ["check_count", "curve_statistic", "in_group", "row_statistic"]
 
 
 def row_statistic(name: str, x: Rows) -> pl.Expr:
@@ -60,61 +60,6 @@ def curve_statistic(name: str, points: CurvePoints) -> pl.Expr:
         level = statistics.quantile_level(POLARS, statistic.quantile, points.alpha)
         points = replace(points, quantile=statistics.weighted_quantile(POLARS, points, level))
     return statistic.build(POLARS, points)
-
-
-def curve_in_group(x: Rows, running_totals: bool = False) -> CurvePoints:
-    """One group's curve points as expressions inside its ``group_by().agg()``.
-
-    The rows sorted by decreasing score; ``tp, fp`` are the running sums at
-    the last row of each distinct score, ``tp_prev, fp_prev`` those of the
-    previous distinct score, and ``pw = tp - tp_prev`` (exactly 0 where a score
-    has no positive weight). The totals are the weights' sums; with
-    ``running_totals`` the positive one is where the running sum ends (``tp``
-    is then ``pos_total`` exactly once every positive is ranked, so that a
-    perfect KS is exactly 1: one more pass over the sorted weights, about 40 %
-    more time for KS).
-
-    Examples
-    --------
-    >>> from framemetrics.compilers.polars.inputs import MetricInputs, rows_of
-    >>> x = rows_of(MetricInputs.of(y_true="y", y_score="s"))
-    >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.2, 0.9]})
-    >>> df.select(curve_in_group(x).tp).to_series().to_list()
-    [1.0, 2.0]
-    """
-    score = x.y_score.cast(pl.Float64)
-    ordered = score.sort(descending=True, nulls_last=True)
-    last = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
-
-    def running(weight: pl.Expr) -> pl.Expr:
-        return weight.sort_by(score, descending=True, nulls_last=True).cum_sum().filter(last)
-
-    tp, fp = running(statistics.positive_weight(POLARS, x)), running(statistics.negative_weight(POLARS, x))
-    tp_prev, fp_prev = tp.shift(1, fill_value=0.0), fp.shift(1, fill_value=0.0)
-    points = CurvePoints(
-        y_score=ordered.filter(last),
-        pw=tp - tp_prev,
-        nw=fp - fp_prev,
-        tp=tp,
-        fp=fp,
-        tp_prev=tp_prev,
-        fp_prev=fp_prev,
-        pos_total=tp.last() if running_totals else statistics.positive_weight(POLARS, x).sum(),
-        neg_total=statistics.negative_weight(POLARS, x).sum(),
-        gap_max=None,
-        max_fpr=x.max_fpr,
-        alpha=x.alpha,
-    )
-    return replace(points, gap_max=statistics.roc_gap(POLARS, points).max())
-
-
-def statistic_in_group(name: str, x: Rows) -> pl.Expr:
-    """Statistic ``name`` of one group inside ``group_by().agg()``: over its rows or its curve."""
-    statistic = STATISTICS[name]
-    if statistic.curve:
-        rows = statistics.curve_rows(POLARS, x, statistic.score)
-        return curve_statistic(name, curve_in_group(rows, running_totals=statistic.gap))
-    return row_statistic(name, x)
 
 
 _ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
@@ -162,14 +107,16 @@ def in_group(
     """``outputs`` of the group's statistics ``names`` and check counts (by name) as one aggregation, the group's
     rows sorted once where a statistic reads the curve.
 
-    A plan whose curve statistics sort one value gets its rows as one struct
-    sorted by it; the running sums, the points (null off the last row of a
-    distinct score, which every aggregate skips), the totals (where the
-    running sums end), the group's ROC gap and quantiles, the statistics and
-    the outputs are then fields of it, every aggregate a column holding the
-    group's value on each row (:class:`_GroupOnRows`). Other plans gather
-    their statistics (:func:`statistic_in_group`) in a struct of one row, which
-    the outputs read: each computed once, not at each use in the formula.
+    The curve statistics of each value a curve sorts (the score; ``|y_true -
+    y_pred|`` or ``y_true`` for a quantile) read the group's rows as one
+    struct sorted by it: the running sums, the points (null off the last row
+    of a distinct value, which every aggregate skips), the totals (where the
+    running sums end), the group's ROC gap and quantiles and the statistics
+    are fields of it, every aggregate a column holding the group's value on
+    each row (:class:`_GroupOnRows`). The row statistics and check counts
+    are plain aggregations (:func:`row_statistic`, :func:`check_count`);
+    all are gathered in a struct of one row that the outputs read, so each
+    is computed once, not at each use in the formula.
 
     Examples
     --------
@@ -179,15 +126,17 @@ def in_group(
     >>> pl.DataFrame({"y": [0, 1, 1, 0], "s": [0.2, 0.2, 0.9, 0.1]}).select(value).item()
     0.875
     """
-    scores = {STATISTICS[s].score for s in names if STATISTICS[s].curve}
-    curves = [s for s in names if STATISTICS[s].curve] if len(scores) == 1 else []
-    columns = {s: statistic_in_group(s, x) for s in names if s not in curves}
+    columns = {s: row_statistic(s, x) for s in names if not STATISTICS[s].curve}
     columns |= {c.name: check_count(c, x) for c in checks}
     group = {f"fm_stat_{name}": value for name, value in columns.items()}
     read = {name: _F(f"fm_stat_{name}") for name in columns}
-    if curves:  # the curve statistics, fields of one row of the sorted rows
-        group["fm_curve"] = _curve_in_struct(x, next(iter(scores)), curves).first()
-        read |= {name: _F("fm_curve").struct.field(f"fm_stat_{name}") for name in curves}
+    curves: dict[str, list[str]] = {}
+    for name in names:
+        if STATISTICS[name].curve:
+            curves.setdefault(STATISTICS[name].score, []).append(name)
+    for score, own in curves.items():  # each value sorted once, its curve statistics fields of one row
+        group[f"fm_curve_{score}"] = _curve_in_struct(x, score, own).first()
+        read |= {name: _F(f"fm_curve_{score}").struct.field(f"fm_stat_{name}") for name in own}
     return pl.struct(**group).struct.with_fields(fm_value=outputs(read)).struct.field("fm_value")
 
 
