@@ -336,6 +336,10 @@ STAGES: dict[str, Stage] = {
     "normal intervals, regression": _evaluate(
         "conf_regression", ["mean_squared_error", "mean_absolute_error", "mean_error"], REGRESSION, ci=0.95
     ),
+    # the delta method's interval of the F-scores, the logit interval of average precision
+    "delta and logit intervals": _evaluate(
+        "conf_binary", ["f1_score", "fbeta_score(beta=2)", "jaccard_score", "average_precision_score"], ci=0.95
+    ),
     # Clopper-Pearson's Beta quantiles
     "Clopper-Pearson": _evaluate(
         "conf_small", sorted(PROPORTIONS), threshold=0.5, ci=0.95, ci_method="clopper-pearson"
@@ -367,6 +371,11 @@ XFAIL: dict[tuple[str, str], str] = {
         "PostgreSQL raises 'value out of range: underflow' summing w t^2 in the group of weights ~1e-300 (a clipped"
         " log loss term of 2.2e-16, squared, times the weight is below the double range; the other engines round"
         " to 0, and the interval is null there: its weights sum to at most 1)"
+    ),
+    ("delta and logit intervals", "postgres"): (
+        "PostgreSQL raises 'value out of range: underflow' summing the squared weights w^2 of the cells and of the"
+        " positives in the group of weights ~1e-300 (w^2 is below the double range; the other engines round it to"
+        " 0, and the interval is null there)"
     ),
     ("Clopper-Pearson", "postgres"): (
         "PostgreSQL raises 'value out of range: underflow' in the Beta quantiles of the tiny-weight groups"

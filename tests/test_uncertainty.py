@@ -298,6 +298,6 @@ def test_clopper_pearson_is_not_one_expression_and_applies_to_proportions_only()
     with pytest.raises(ValueError, match="ci_method='clopper-pearson' does not apply to roc_auc_score"):
         fm.evaluate(df, y_true="y", y_score="p", metrics=["roc_auc_score"], ci=0.9, ci_method="clopper-pearson")
     with pytest.raises(
-        ValueError, match="ci_method='clopper-pearson' does not apply to f1_score: it takes 'bootstrap'"
+        ValueError, match="ci_method='clopper-pearson' does not apply to f1_score: it takes 'delta' or 'bootstrap'"
     ):
         fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, ci_method="clopper-pearson")

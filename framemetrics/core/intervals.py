@@ -1,4 +1,5 @@
-"""Confidence intervals of the metrics, written once: DeLong's for ROC AUC, Wilson's or Clopper-Pearson's for proportions.
+"""Confidence intervals of the metrics, written once: DeLong's for ROC AUC, Wilson's or Clopper-Pearson's for
+proportions, the normal interval of means, the delta method's of F-scores, the logit interval of average precision.
 
 An :class:`Interval` is, like a metric, statistics per group and a formula
 over them: :attr:`Interval.statistics` are names of
@@ -29,6 +30,14 @@ is the AUC's mapped by ``2 AUC - 1``, its standard error ``2 se``.
 loss, Brier, MSE, MAE...): ``m -+ z se``, the standard error of a weighted
 mean with frequency weights (:mod:`framemetrics.core.means`).
 
+**Delta** for the ratios of confusion cells (F1, F-beta, Jaccard):
+``F -+ z se`` with the delta method's variance, clipped to [0, 1]
+(:mod:`framemetrics.core.cell_ratios`).
+
+**Logit** for average precision: Boyd, Eng and Page's (2013) interval on the
+logit scale, ``expit(logit(AP) -+ z / sqrt(n AP (1 - AP)))`` with ``n`` the
+positives (:mod:`framemetrics.core.logit_interval`).
+
 **Wilson** (1927) by default, **Clopper-Pearson** (1934) on request, for the
 proportions ``successes / trials`` of the confusion cells (accuracy,
 precision, recall, specificity...): :mod:`framemetrics.core.proportions`,
@@ -49,10 +58,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from framemetrics.core.bca import jackknifable
+from framemetrics.core.cell_ratios import RATIOS, ratio_bounds, ratio_statistics
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.formulas.ranking import roc_auc_score
+from framemetrics.core.logit_interval import LOGIT_STATISTICS, logit_bounds
 from framemetrics.core.means import MEANS, centred_squares, mean_statistics, normal_bounds
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
@@ -89,7 +100,7 @@ Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
 Quantiles = Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]
 
-CI_METHODS = ("delong", "wilson", "clopper-pearson", "normal", "bootstrap", "bca")
+CI_METHODS = ("delong", "wilson", "clopper-pearson", "normal", "delta", "logit", "bootstrap", "bca")
 RESAMPLED = ("bootstrap", "bca")  # the methods computed from the bootstrap's replicates
 
 
@@ -265,7 +276,8 @@ def metric_interval(
     The defaults: DeLong for ``roc_auc_score`` (without ``max_fpr``) and
     ``gini_score``, Wilson for the proportions (:data:`PROPORTIONS`), the
     normal interval for the means of per-row terms (:data:`~framemetrics.core.means.MEANS`), the
-    Poisson bootstrap for every other metric, over its ``statistics``
+    delta method for F1, F-beta and Jaccard (:data:`~framemetrics.core.cell_ratios.RATIOS`), the logit
+    interval for ``average_precision_score``, the Poisson bootstrap for every other metric, over its ``statistics``
     (those a replicate reweights: :func:`~framemetrics.core.resampling.bootstrappable`).
     ``method="bootstrap"`` forces it; ``method="bca"`` forces its BCa
     interval, for the metrics whose statistics are sums over rows
@@ -278,7 +290,7 @@ def metric_interval(
     >>> metric_interval("f1_score", {}, "wilson")
     Traceback (most recent call last):
     ...
-    framemetrics.core.errors.ArgumentError: ci_method='wilson' does not apply to f1_score: it takes 'bootstrap'
+    framemetrics.core.errors.ArgumentError: ci_method='wilson' does not apply to f1_score: it takes 'delta' or 'bootstrap'
     """
     if method is not None and method not in CI_METHODS:
         raise ArgumentError(f"ci_method must be one of {', '.join(map(repr, CI_METHODS))}, got {method!r}")
@@ -340,11 +352,11 @@ def _no_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -
 
 
 def has_own_interval(name: str, params: Mapping[str, Any]) -> bool:
-    """Whether metric ``name`` has an interval of its own (DeLong's, Wilson's), not only the bootstrap.
+    """Whether metric ``name`` has an interval of its own (DeLong's, Wilson's...), not only the bootstrap.
 
     Examples
     --------
-    >>> has_own_interval("recall_score", {}), has_own_interval("f1_score", {})
+    >>> has_own_interval("recall_score", {}), has_own_interval("ks_statistic", {})
     (True, False)
     """
     return _own_interval(name, params) is not None
@@ -357,4 +369,8 @@ def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
         return Interval("wilson", proportion_statistics(name), wilson(name))
     if name in MEANS:
         return Interval("normal", mean_statistics(name), normal_bounds(name), ("se", "low", "high"))
+    if name in RATIOS:
+        return Interval("delta", ratio_statistics(), ratio_bounds(name, params), ("se", "low", "high"))
+    if name == "average_precision_score":
+        return Interval("logit", LOGIT_STATISTICS, logit_bounds)
     return None
