@@ -20,7 +20,10 @@ against scikit-learn, each line with its target ratio.
 ``--report`` times the evaluation report against ``fm.evaluate`` of the
 same metrics, overall and per segment, on each engine. ``--uncertainty``
 times the intervals against the point estimates they come with (DeLong's
-interval against the ROC AUC alone).
+interval against the ROC AUC alone). ``--targets`` prints every ratio of
+issue 37 next to its target in one run: the builders, ``ci=0.95`` on the
+default metrics (time and memory), multiclass one-vs-rest against
+scikit-learn, the report.
 """
 
 from __future__ import annotations
@@ -707,6 +710,76 @@ def run_uncertainty_benchmark(
     return lines
 
 
+INTERVAL_ROWS, INTERVAL_GROUPS = 200_000, 20
+INTERVAL_TARGET, INTERVAL_MEMORY_MB = 10.0, 1024.0  # ci=0.95 within 10x the call without, 1 GB more at most
+
+
+def _interval_child(pipe: Connection, engine: str, ci: float | None) -> None:
+    """In a fresh process: the default metrics of a binary evaluation, with or without ``ci``: (seconds, MB more)."""
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(_GENERATE.format(rows=INTERVAL_ROWS, groups=INTERVAL_GROUPS))
+    source = con.table("bench") if engine == "duckdb" else con.table("bench").pl()
+    before = peak_rss_mb()
+    run = partial(fm.evaluate, source, y_true="y", y_score="p", by="g", ci=ci, engine=engine)
+    run()  # warm: imports, the interval's statement
+    pipe.send((best_of(3, run), peak_rss_mb() - before))
+
+
+def run_interval_benchmark(engines: list[str]) -> list[dict[str, object]]:
+    """Time ``fm.evaluate(..., ci=0.95)`` of the default binary metrics against the same call without ``ci``, at
+    2e5 rows x 20 groups, each in a fresh process, with the peak memory each adds (issue 37's targets).
+
+    Examples
+    --------
+    >>> [line["target"] for line in run_interval_benchmark(["polars"])]
+    [10.0, 1024.0]
+    """
+    context = multiprocessing.get_context("spawn")
+    lines = []
+    for engine in engines:
+        measured = []
+        for ci in (None, 0.95):
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_interval_child, args=(send, engine, ci))
+            process.start()
+            measured.append(receive.recv())
+            process.join()
+        (plain, plain_mb), (with_ci, ci_mb) = measured
+        case = f"ci=0.95, default metrics, {INTERVAL_ROWS:,} rows x {INTERVAL_GROUPS} groups"
+        lines.append(_line(engine, case, "the same call without ci", with_ci, plain) | {"target": INTERVAL_TARGET})
+        memory = {"framemetrics_s": ci_mb, "baseline_s": plain_mb, "ratio": ci_mb - plain_mb, "speedup": None}
+        lines.append(_line(engine, f"{case}: peak MB more", "the same call without ci", 1.0, 1.0) | memory
+                     | {"target": INTERVAL_MEMORY_MB})  # fmt: skip
+    return lines
+
+
+MULTICLASS_ROWS = (2_000_000, 10_000_000)
+MULTICLASS_TARGET = 1 / 3  # one-vs-rest AUC with log loss at least 3x faster than the scikit-learn loop
+REPORT_TARGET = 2.0  # the report within 2x evaluate of its metrics
+
+
+def run_targets(repeat: int, engines: list[str], multiclass_rows: tuple[int, ...] = MULTICLASS_ROWS) -> list[dict]:
+    """Every ratio of issue 37 next to its target, in one run: the Polars builders, ``ci=0.95``, the multiclass
+    one-vs-rest AUC against scikit-learn, and the report; ``met`` says whether each holds (ratios: at most the
+    target; the interval's memory: at most that many MB more).
+
+    Examples
+    --------
+    ``python -m framemetrics.bench --targets`` (about 10 minutes on 2 cores).
+    """
+    lines = run_expression_benchmark(200_000, EXPRESSION_GROUPS, repeat)
+    lines += run_interval_benchmark(engines)
+    for rows in multiclass_rows:
+        measured = run_benchmark(rows, 100, repeat, engines, cases=[MULTICLASS_SCORES])
+        for line in measured:
+            if line["baseline"] == "scikit-learn loop":
+                case = f"multiclass one-vs-rest AUC, log loss, top-2, {rows:,} rows x 10 classes x 100 groups"
+                lines.append(line | {"metrics": case, "target": MULTICLASS_TARGET})
+    lines += [line | {"target": REPORT_TARGET} for line in run_report_benchmark(1_000_000, 20, repeat, engines)]
+    return [line | {"met": line["ratio"] <= line["target"]} for line in lines]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point: parse arguments, run, print the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -727,8 +800,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n-resamples", type=int, default=200, help="--uncertainty: the bootstrap's replicates")
     parser.add_argument("--mllib-groups", type=int, default=0,
                         help="spark: also time MLlib's evaluator on this many groups (scaled to all)")  # fmt: skip
+    parser.add_argument("--targets", action="store_true",
+                        help="print every ratio of issue 37 next to its target, in one run")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.expressions:
+    local = [e for e in args.engines if e != "spark"]
+    if args.targets:
+        print(f"issue 37's targets, 2 cores, best of {args.repeat}")
+        lines = run_targets(args.repeat, local)
+    elif args.expressions:
         print(f"Polars builders against evaluate, {args.rows:,} rows, best of {args.repeat}")
         lines = run_expression_benchmark(args.rows, EXPRESSION_GROUPS, args.repeat)
     elif args.uncertainty:

@@ -24,7 +24,9 @@ from polars.io.plugins import register_io_source
 from sqlglot import exp
 
 from framemetrics.compilers.sql.emit import to_sql
+from framemetrics.compilers.sql.frame import TURNS
 from framemetrics.compilers.sql.namespace import identifier
+from framemetrics.core.turns import turn_done
 from framemetrics.spark import SparkSource
 
 __all__ = [
@@ -253,8 +255,22 @@ class DuckDBSource:
         return to_polars(self.run(to_sql(exp.select(*selected).from_(self.table.copy()).limit(0))))
 
     def fetch(self, query: exp.Expression, by: Sequence[str] = ()) -> pl.DataFrame:
-        """Run ``query``; its group columns ``by`` get the source's Polars types back, ordered as Polars orders them."""
-        result = to_polars(self.run(to_sql(query)))
+        """Run ``query``; its group columns ``by`` get the source's Polars types back, ordered as Polars orders them.
+
+        The temporary tables the query reads (its meta :data:`~framemetrics.compilers.sql.frame.TURNS`: the
+        bootstrap's batches) are computed first, one after the other, and dropped after.
+        """
+        turns = query.meta.get(TURNS, ())
+        try:
+            for done, (name, select) in enumerate(turns, start=1):
+                properties = exp.Properties(expressions=[exp.TemporaryProperty()])
+                self.run(to_sql(exp.Create(this=exp.to_table(name), kind="TABLE", expression=select,
+                                           properties=properties)))  # fmt: skip
+                turn_done(done, len(turns))
+            result = to_polars(self.run(to_sql(query)))
+        finally:
+            for name, _ in turns:
+                self.run(to_sql(exp.Drop(tables=[exp.to_table(name)], kind="TABLE", exists=True)))
         changed = [c for c in by if c in self.dtypes and result.schema[c] != self.dtypes[c]]
         if not changed:
             return result

@@ -102,15 +102,16 @@ def test_the_default_1000_replicates_run_on_both_engines_and_agree():
 def test_bootstrap_arguments_are_checked():
     df = _frame(5).with_columns(name=pl.lit("a"))
     with pytest.raises(ValueError, match="n_resamples must be an integer from 2"):
-        fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, n_resamples=1)
+        fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, ci_method="bootstrap", n_resamples=1)
     with pytest.raises(ValueError, match=r"column 'name' \(row_id\) must hold integers"):
-        fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, row_id="name")
+        fm.evaluate(df, y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, ci_method="bootstrap", row_id="name")
     with pytest.raises(ValueError, match=r"column 'id' \(row_id\): 1 row is null"):
         fm.evaluate(df.with_columns(id=pl.when(pl.col("id") == pl.col("id").max()).then(None).otherwise(pl.col("id"))),
-                    y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, row_id="id", engine="duckdb")  # fmt: skip
+                    y_true="y", y_score="p", metrics=["f1_score"], ci=0.9, ci_method="bootstrap", row_id="id", engine="duckdb")  # fmt: skip
     for dialect in ("spark", "postgres", "clickhouse", "datafusion", "bigquery", "snowflake"):  # tables: no order
         with pytest.raises(ValueError, match=f"the bootstrap on {dialect} needs row_id="):
-            fm.sql.query(["f1_score"], table="t", y_true="y", y_score="p", ci=0.9, n_resamples=2, dialect=dialect)
+            fm.sql.query(["f1_score"], table="t", y_true="y", y_score="p", ci=0.9, ci_method="bootstrap", n_resamples=2,
+                         dialect=dialect)
 
 
 BOUNDS = ("_low", "_high")

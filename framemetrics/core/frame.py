@@ -149,6 +149,17 @@ class Frame(ABC):
     def concat(self, other: Self) -> Self:
         """The rows of both (``other`` has the same columns)."""
 
+    def in_turn(self, others: Sequence[Self]) -> Self:
+        """The rows of this frame and of each of ``others`` (the same columns), each computed before the next
+        starts, so that an engine holds the work of one at a time (the bootstrap's batches of replicates): Polars
+        collects each in turn, DuckDB running a statement makes each a temporary table first; as SQL text (and on
+        Spark), ``UNION ALL``. The engine reports each part done (:func:`framemetrics.core.turns.turn_done`).
+        """
+        rows = self
+        for other in others:
+            rows = rows.concat(other)
+        return rows
+
     @abstractmethod
     def fixpoint(self, step: Callable[[Self], Self]) -> Self:
         """The rows of ``self`` and of ``step(self)``, ``step(step(self))``... until a step gives no row.

@@ -166,7 +166,8 @@ class SqlBackend(Backend):
         level: str | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
-        return self.opened.fetch(plan_query(plan, inputs, checks=True, stage=stage), inputs.by)
+        query = plan_query(plan, inputs, checks=True, stage=stage, apart=self.name == "duckdb")
+        return self.opened.fetch(query, inputs.by)
 
     def checks(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool

@@ -3,7 +3,8 @@
 Each row's hash (:func:`~framemetrics.core.resampling.row_hash` of its key,
 the column :data:`ROW_KEY`) gives its Poisson(1) weight in every replicate
 (``fm_k0, fm_k1...``: :func:`weighted`); the replicates are aggregated in
-batches (:func:`~framemetrics.core.resampling.replicate_batches`), each batch
+batches (:func:`~framemetrics.core.resampling.replicate_batches`) computed in
+turn (:meth:`~framemetrics.core.frame.Frame.in_turn`: the memory of one batch), each batch
 one aggregation per group (per group and confusion cell where the statistics
 are counted by cells) and one curve stage per value sorted, with a weight
 column per replicate (:func:`replicate_statistics`). Each batch is then laid
@@ -474,9 +475,7 @@ def bootstrap_bounds(rows: Frame, keys: Sequence[str], plan: Plan, x: Rows) -> F
     for j, batch in enumerate(replicate_batches(resampling)):
         drawn = weighted(rows, resampling, batch, f"_{j}")
         batches.append(replicate_statistics(drawn, keys, plan, x, requested, batch, f"_{j}"))
-    replicated = batches[0]
-    for batch_rows in batches[1:]:
-        replicated = replicated.concat(batch_rows)
+    replicated = batches[0].in_turn(batches[1:])
     metrics = {f"fm_m{j}": i.call.value(ns, {s: ns.col(s) for s in i.call.statistics})
                for j, i in enumerate(plan.bootstrapped)}  # fmt: skip
     values = replicated.select({**{k: ns.col(k) for k in keys}, **metrics}).named("fm_replicate_values")

@@ -14,6 +14,7 @@ from framemetrics.compilers.polars.namespace import POLARS
 from framemetrics.core.frame import Frame, Running
 from framemetrics.core.multiclass import RANK_STATISTICS
 from framemetrics.core.statistics import STATISTICS, CurvePoints, Rows, negative_weight, positive_weight, roc_gap
+from framemetrics.core.turns import turn_done
 
 __all__ = ["PolarsFrame"]
 
@@ -103,6 +104,16 @@ class PolarsFrame(Frame):
     def concat(self, other: Frame) -> PolarsFrame:
         assert isinstance(other, PolarsFrame)
         return PolarsFrame(pl.concat([self.lazy, other.lazy.select(self.columns)], how="vertical_relaxed"))
+
+    def in_turn(self, others: Sequence[Frame]) -> PolarsFrame:
+        """Each frame collected before the next is started: the memory of one at a time."""
+        parts: list[pl.DataFrame] = []
+        frames = [self, *others]
+        for frame in frames:
+            assert isinstance(frame, PolarsFrame)
+            parts.append(frame.lazy.select(self.columns).collect())
+            turn_done(len(parts), len(frames))
+        return PolarsFrame(pl.concat(parts, how="vertical_relaxed").lazy())
 
     def fixpoint(self, step: Callable[[PolarsFrame], PolarsFrame]) -> PolarsFrame:
         """Each step computed before the next (a loop over steps, never over groups)."""

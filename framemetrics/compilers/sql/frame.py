@@ -21,7 +21,10 @@ from framemetrics.compilers.sql.dialects import DEEP, DISTRIBUTE, INLINE, MATERI
 from framemetrics.compilers.sql.namespace import SQL, identifier
 from framemetrics.core.frame import Frame, Running, Table
 
-__all__ = ["SqlFrame", "Statement", "needed_stages"]
+__all__ = ["TURNS", "SqlFrame", "Statement", "needed_stages"]
+
+TURNS = "fm_turns"  # a statement's meta: the temporary tables to compute first, in order (Statement.turn)
+_turn_tables = itertools.count()
 
 
 def needed_stages(tree: exp.Expression, ctes: Sequence[exp.CTE]) -> set[str]:
@@ -55,10 +58,29 @@ class Statement:
     'SELECT * FROM (SELECT x FROM (SELECT 1 AS x UNION ALL SELECT 2 AS x) AS fm_1 WHERE x > 1) AS fm_2'
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, apart: bool = False) -> None:
         self.ctes: list[exp.CTE] = []
         self.recursive = False
         self._aliases = itertools.count(1)
+        # With apart (DuckDB running the statement), SqlFrame.in_turn's parts: (temporary table, its statement),
+        # each run before the statement (Statement.query lists them in the meta TURNS of its tree).
+        self.apart = apart
+        self.turns: list[tuple[str, exp.Select]] = []
+
+    def turn(self, frame: SqlFrame) -> str:
+        """A temporary table computed from ``frame`` before the statement runs: its name.
+
+        Examples
+        --------
+        >>> s = Statement(apart=True)
+        >>> name = s.turn(SqlFrame.values(s, {"x": [1]}))
+        >>> s.turns[0][1].sql()
+        'SELECT x FROM (SELECT 1 AS x) AS fm_1'
+        """
+        name = f"fm_turn_{next(_turn_tables)}"
+        select = exp.select(*(exp.column(c) for c in frame.columns)).from_(frame.source())
+        self.turns.append((name, self.with_stages(select)))
+        return name
 
     def alias(self) -> str:
         """A fresh name for a derived table."""
@@ -86,6 +108,8 @@ class Statement:
         select = exp.select("*").from_(frame.source())
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
+        if self.turns:
+            select.meta[TURNS] = list(self.turns)
         return self.with_stages(select, copy=copy)
 
     def output(self, table: Table, *, copy: bool = True) -> exp.Select:
@@ -237,6 +261,19 @@ class SqlFrame(Frame):
         assert isinstance(other, SqlFrame)
         parts = [exp.select(*(exp.column(c) for c in self.columns)).from_(f.source()) for f in (self, other)]
         return self._derived(exp.union(*parts, distinct=False), self.columns, other)
+
+    def in_turn(self, others: Sequence[Frame]) -> SqlFrame:
+        """With a statement run ``apart`` (DuckDB running it), each part a temporary table computed first, in turn
+        (:meth:`Statement.turn`), and their ``UNION ALL``; else the parts' ``UNION ALL`` in the statement."""
+        frames = [self, *others]
+        if not self.statement.apart or any(not isinstance(f, SqlFrame) or f.inner for f in frames):
+            return super().in_turn(others)
+        names = [self.statement.turn(f) for f in frames if isinstance(f, SqlFrame)]
+        parts = [exp.select(*(exp.column(c) for c in self.columns)).from_(exp.table_(n)) for n in names]
+        union: exp.Expression = parts[0]
+        for part in parts[1:]:
+            union = exp.Union(this=union, expression=part, distinct=False)
+        return SqlFrame(self.statement, union, self.columns)
 
     def fixpoint(self, step: Callable[[SqlFrame], SqlFrame]) -> SqlFrame:
         """``WITH RECURSIVE fm_rounds(...) AS (self UNION ALL step(fm_rounds))``."""

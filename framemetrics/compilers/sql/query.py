@@ -209,7 +209,9 @@ def row_key(plan: Plan) -> exp.Expression:
     return SQL.to_int(user_column(row_id))
 
 
-def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: str | None = None) -> exp.Select:
+def plan_query(
+    plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: str | None = None, apart: bool = False
+) -> exp.Select:
     """The statement computing ``plan`` per group of ``inputs``, as a tree: the stage
     :func:`framemetrics.stages.statistics.metrics_table` over ``fm_input``.
 
@@ -224,6 +226,10 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     stage : str, optional
         A table holding the scores' curve stage of the same rows and groups
         (:func:`shared_stage`), read in place of sorting the scores again.
+    apart : bool, default False
+        The bootstrap's batches of replicates as temporary tables computed
+        one after the other before the statement (``Statement(apart=True)``:
+        DuckDB running it, in bounded memory), not parts of it.
 
     Returns
     -------
@@ -242,7 +248,7 @@ def plan_query(plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: 
     """
     keys = group_keys(inputs)
     literals = plan_literals(plan, inputs)
-    statement = Statement()
+    statement = Statement(apart=apart)
     rows = input_frame(statement, plan, inputs, keys)
     shared = None if stage is None else SqlFrame(statement, exp.to_table(stage), stage_columns(plan, keys))
 
