@@ -352,7 +352,7 @@ def percentile_bounds(
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
     >>> from framemetrics.core.plan import make_plan
-    >>> plan = make_plan("f1_score", weighted=False, ci=0.5, n_resamples=4)
+    >>> plan = make_plan("f1_score", weighted=False, ci=0.5, ci_method="bootstrap", n_resamples=4)
     >>> v = PolarsFrame.values({"f1_score": [0.1, 0.4, 0.2, 0.3]})
     >>> [round(b, 12) for b in percentile_bounds(v, [], plan.bootstrapped, ["f1_score"]).collect().row(0)]
     [0.175, 0.325]
