@@ -47,6 +47,14 @@ def needed_stages(tree: exp.Expression, ctes: Sequence[exp.CTE]) -> set[str]:
     return needed
 
 
+class _Turns(tuple):
+    """The turns of a statement in its tree's meta: shared, not copied, when sqlglot copies the tree (each turn is
+    a whole statement: the bootstrap's 40 batches were copied at every copy of the tree)."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Turns:
+        return self
+
+
 class Statement:
     """The named stages of one SQL statement, in the order they are defined.
 
@@ -79,7 +87,7 @@ class Statement:
         """
         name = f"fm_turn_{next(_turn_tables)}"
         select = exp.select(*(exp.column(c) for c in frame.columns)).from_(frame.source())
-        self.turns.append((name, self.with_stages(select)))
+        self.turns.append((name, self.with_stages(select, copy=False)))
         return name
 
     def alias(self) -> str:
@@ -109,7 +117,7 @@ class Statement:
         if order:
             select = select.order_by(*(exp.Ordered(this=exp.column(identifier(c)), nulls_first=False) for c in order))
         if self.turns:
-            select.meta[TURNS] = list(self.turns)
+            select.meta[TURNS] = _Turns(self.turns)
         return self.with_stages(select, copy=copy)
 
     def output(self, table: Table, *, copy: bool = True) -> exp.Select:
