@@ -24,7 +24,8 @@ from typing import Any
 import polars as pl
 
 import framemetrics as fm
-from framemetrics.bench import best_of, local_spark
+from framemetrics.bench.common import best_of
+from framemetrics.bench.spark import local_spark
 
 __all__ = ["coco_dicts", "detector_output", "main", "run_detection_benchmark"]
 

@@ -1,0 +1,39 @@
+"""Every ratio of issue 37 next to its target, in one run."""
+
+from __future__ import annotations
+
+from framemetrics.bench.expressions import EXPRESSION_GROUPS, run_expression_benchmark
+from framemetrics.bench.grouped import MULTICLASS_SCORES, run_benchmark
+from framemetrics.bench.report import run_report_benchmark
+from framemetrics.bench.uncertainty import run_interval_benchmark
+
+__all__ = ["run_targets"]
+
+MULTICLASS_ROWS = (2_000_000, 10_000_000)
+
+
+MULTICLASS_TARGET = 1 / 3  # one-vs-rest AUC with log loss at least 3x faster than the scikit-learn loop
+
+
+REPORT_TARGET = 2.0  # the report within 2x evaluate of its metrics
+
+
+def run_targets(repeat: int, engines: list[str], multiclass_rows: tuple[int, ...] = MULTICLASS_ROWS) -> list[dict]:
+    """Every ratio of issue 37 next to its target, in one run: the Polars builders, ``ci=0.95``, the multiclass
+    one-vs-rest AUC against scikit-learn, and the report; ``met`` says whether each holds (ratios: at most the
+    target; the interval's memory: at most that many MB more).
+
+    Examples
+    --------
+    ``python -m framemetrics.bench --targets`` (about 10 minutes on 2 cores).
+    """
+    lines = run_expression_benchmark(200_000, EXPRESSION_GROUPS, repeat)
+    lines += run_interval_benchmark(engines)
+    for rows in multiclass_rows:
+        measured = run_benchmark(rows, 100, repeat, engines, cases=[MULTICLASS_SCORES])
+        for line in measured:
+            if line["baseline"] == "scikit-learn loop":
+                case = f"multiclass one-vs-rest AUC, log loss, top-2, {rows:,} rows x 10 classes x 100 groups"
+                lines.append(line | {"metrics": case, "target": MULTICLASS_TARGET})
+    lines += [line | {"target": REPORT_TARGET} for line in run_report_benchmark(1_000_000, 20, repeat, engines)]
+    return [line | {"met": line["ratio"] <= line["target"]} for line in lines]
