@@ -169,3 +169,24 @@ def test_the_builder_gives_the_interval_of_evaluate():
         want = fm.evaluate(df, y_true="y", y_score="p", sample_weight="w", by="g", metrics=[name], ci=LEVEL)
         assert np.allclose(built["low"].to_numpy(), want[f"{name}_low"].to_numpy(), rtol=1e-12)
         assert np.allclose(built["high"].to_numpy(), want[f"{name}_high"].to_numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("rows", [100, 1000])
+def test_the_intervals_cover_the_population_value(rows):
+    """Segments drawn with replacement from a population of 2e5 rows (30 % positives, overlapping scores with
+    ties): the 95 % intervals contain the population's F1 and average precision (scikit-learn's) in 95 +- 3 % of
+    1,000 segments (here: F1 94.5 %, AP 97.1 % at 100 rows; 94.7 %, 94.8 % at 1,000 rows)."""
+    rng = np.random.default_rng(0)
+    n = 200_000
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1).round(3)
+    truth = {"f1_score": skm.f1_score(y, (p >= 0.5).astype(int)), "average_precision_score":
+             skm.average_precision_score(y, p)}  # fmt: skip
+    segments = 1000
+    drawn = rng.integers(0, n, (segments, rows))
+    df = pl.DataFrame({"seg": np.repeat(np.arange(segments), rows), "y": y[drawn].ravel(), "p": p[drawn].ravel()})
+    out = fm.evaluate(df, y_true="y", y_score="p", by="seg", metrics=list(truth), ci=0.95)
+    for name, value in truth.items():
+        assert out[f"{name}_low"].null_count() == 0
+        covered = ((out[f"{name}_low"] <= value) & (out[f"{name}_high"] >= value)).mean()
+        assert 0.92 <= covered <= 0.98, (name, rows, covered)
