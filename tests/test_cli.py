@@ -80,9 +80,17 @@ def test_evaluate_ci_adds_the_intervals_of_the_library(engine):
     code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", "f1_score,log_loss", "--ci", "0.9",
                             "--n-resamples", "50", "--seed", "3", "--engine", engine)  # fmt: skip
     want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student", metrics=["f1_score", "log_loss"],
-                       ci=0.9, n_resamples=50, seed=3)  # fmt: skip (F1 bootstrapped, log loss's normal interval)
+                       ci=0.9, n_resamples=50, seed=3)  # fmt: skip (F1's delta interval, log loss's normal one)
     assert code == 0 and want.columns[2:5] == ["f1_score", "f1_score_low", "f1_score_high"]
     assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
+    for method, metric in (("delta", "f1_score"), ("logit", "average_precision_score"), ("normal", "log_loss"),
+                           ("bootstrap", "f1_score")):  # fmt: skip
+        code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", metric, "--ci", "0.9",
+                                "--ci-method", method, "--n-resamples", "50", "--engine", engine)  # fmt: skip
+        want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student", metrics=[metric], ci=0.9,
+                           ci_method=method, n_resamples=50)  # fmt: skip
+        assert code == 0, err
+        assert_frame_equal(pl.read_csv(io.StringIO(out)), want, check_dtypes=False, rel_tol=1e-12)
     code, out, err = invoke("evaluate", SAMPLE, *CREDIT, "--by", "student", "-m", "recall_score", "--ci", "0.9",
                             "--ci-method", "clopper-pearson", "--engine", engine)  # fmt: skip
     want = fm.evaluate(SAMPLE, y_true="default", y_score="p_default", by="student", metrics=["recall_score"], ci=0.9,

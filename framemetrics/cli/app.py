@@ -21,6 +21,7 @@ from framemetrics.cli.output import FORMATS, choose_format, stdout_console, writ
 from framemetrics.cli.parsing import CURVE_NAMES, parse_label, parse_labels, parse_metrics, resolve_path
 from framemetrics.cli.progress import count_rows, progress
 from framemetrics.compilers.sql.dialects import DIALECTS
+from framemetrics.core.intervals import CI_METHODS
 
 __all__ = ["cli", "main", "metric_rows"]
 
@@ -144,9 +145,10 @@ def cli() -> None:
 @click.option("--bins", type=click.IntRange(min=1), help="Approximate ranking metrics on bins of 1/BINS.")
 @click.option("--ci", type=click.FloatRange(0, 1, min_open=True, max_open=True), metavar="LEVEL",
               help="Add <metric>_low and <metric>_high at this confidence level, e.g. 0.95 (README: Uncertainty).")  # fmt: skip
-@click.option("--ci-method", type=click.Choice(["delong", "wilson", "clopper-pearson", "bootstrap", "bca"]),
+@click.option("--ci-method", type=click.Choice(list(CI_METHODS)),
               help="The interval's method where it applies [default: DeLong for ROC AUC, Wilson for proportions, "
-                   "the Poisson bootstrap otherwise; bca: its BCa interval, for the metrics of sums].")  # fmt: skip
+                   "normal for the means (log loss, Brier, MSE...), delta for F1/F-beta/Jaccard, logit for average "
+                   "precision, the Poisson bootstrap otherwise; bca: its BCa interval, for the metrics of sums].")  # fmt: skip
 @click.option("--n-resamples", type=click.IntRange(2, 10_000), default=1000, show_default=True,
               help="The bootstrap's replicates.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="The bootstrap's seed.")
