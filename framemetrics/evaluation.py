@@ -59,22 +59,25 @@ def evaluate(
     .. parameters:: zero_division, bins, nulls
     ci : float, optional
         A confidence level (0.95): each metric ``m`` gets ``m_low`` and
-        ``m_high`` beside it. Binary metrics: DeLong's interval for
-        ``roc_auc_score`` and ``gini_score``, Wilson's for the proportions
-        (accuracy, error rate, precision, recall, specificity, the false
-        positive and negative rates, NPV, prevalence); weights are frequency
-        weights for DeLong and give Kish's effective size to Wilson
-        (:mod:`framemetrics.core.intervals`; README, "Uncertainty").
-        Every other metric, and every multiclass metric: the Poisson
-        bootstrap's percentile interval.
-    ci_method : {"delong", "wilson", "clopper-pearson", "bootstrap", "bca", "own"}, optional
+        ``m_high`` beside it. Binary and regression metrics: DeLong's
+        interval for ``roc_auc_score`` and ``gini_score``, Wilson's for the
+        proportions (accuracy, error rate, precision, recall, specificity,
+        the false positive and negative rates, NPV, prevalence), the normal
+        interval of a mean for the means of per-row terms (log loss, Brier,
+        hinge, MSE, MAE...), the delta method's for F1, F-beta and Jaccard,
+        the logit interval for ``average_precision_score``
+        (:mod:`framemetrics.core.intervals`; README, "Uncertainty"). Every
+        other metric, and every multiclass metric: the Poisson bootstrap's
+        percentile interval, its batches of replicates computed in turn.
+    ci_method : {"delong", "wilson", "clopper-pearson", "normal", "delta", "logit", "bootstrap", "bca", "own"}, optional
         Force a method where it applies (``"clopper-pearson"``: the
         proportions' "exact" interval, Beta quantiles computed in the
-        engine; ``"bca"``: the bootstrap's bias-corrected and accelerated
-        interval, for the metrics whose statistics are sums over rows:
-        :mod:`framemetrics.core.bca`); ``"own"`` gives intervals only to
-        the metrics with one of their own (DeLong's, Wilson's), as the
-        evaluation report does, and none to the others.
+        engine; ``"bootstrap"``: every metric; ``"bca"``: the bootstrap's
+        bias-corrected and accelerated interval, for the metrics whose
+        statistics are sums over rows: :mod:`framemetrics.core.bca`);
+        ``"own"`` gives intervals only to the metrics with one of their own
+        (all but the bootstrap), as the evaluation report does, and none to
+        the others.
     .. parameters:: n_resamples
     engine : {"polars", "duckdb", "spark"}, optional
         Where to compute: by default Polars, and Spark for a Spark DataFrame

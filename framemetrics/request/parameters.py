@@ -281,7 +281,11 @@ PARAMETERS: tuple[Parameter, ...] = (
         BINARY - {"bootstrap"} | MULTICLASS,
         "float, optional",
         """A confidence level (0.95): each metric ``m`` gets ``m_low`` and
-        ``m_high`` beside it (README, "Uncertainty").""",
+        ``m_high`` beside it (README, "Uncertainty"), by default DeLong's
+        for ROC AUC, Wilson's for proportions, the normal interval of the
+        means (log loss, Brier, MSE...), the delta method's for F1, F-beta
+        and Jaccard, the logit interval for average precision, the Poisson
+        bootstrap for the others (and every multiclass metric).""",
         None,
     ),
     Parameter(
