@@ -35,7 +35,7 @@ from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["RATIOS", "ratio_bounds", "ratio_statistics"]
+__all__ = ["RATIOS", "ratio_bounds", "ratio_statistics", "ratio_steps"]
 
 Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
@@ -67,24 +67,31 @@ def ratio_statistics() -> tuple[str, ...]:
     return "tp", "fn", "fp", "tp_sq", "fn_sq", "fp_sq"
 
 
-def ratio_bounds(name: str, params: Mapping[str, Any]) -> Bounds:
-    """``se``, ``low`` and ``high`` of the delta-method interval of ratio metric ``name`` with its ``params``.
+def ratio_steps(name: str, params: Mapping[str, Any]) -> tuple[Bounds, Bounds]:
+    """The steps of the delta-method interval of ratio metric ``name``: ``f`` and its ``denominator``, then ``se``
+    (null where the denominator is 0, with invalid input, or where the variance leaves the double range).
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars import POLARS
-    >>> cells = {k: pl.lit(v) for k, v in {"tp": 8.0, "fn": 2.0, "fp": 4.0, "tp_sq": 8.0, "fn_sq": 2.0,
-    ...                                       "fp_sq": 4.0}.items()}
-    >>> b = ratio_bounds("f1_score", {})(POLARS, cells, pl.lit(1.959963984540054), pl.lit(0))
-    >>> [round(pl.select(b[k]).item(), 6) for k in ("se", "low", "high")]
-    [0.10712, 0.517322, 0.937223]
+    >>> s = {k: pl.lit(v) for k, v in {"tp": 8.0, "fn": 2.0, "fp": 4.0, "tp_sq": 8.0, "fn_sq": 2.0,
+    ...                                  "fp_sq": 4.0}.items()}
+    >>> z = pl.lit(1.959963984540054)
+    >>> for step in ratio_steps("f1_score", {}):
+    ...     s |= step(POLARS, s, z, pl.lit(0))
+    >>> round(pl.select(s["se"]).item(), 6)
+    0.10712
     """
     u, v = RATIOS[name](params)
 
-    def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    def ratio(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
         denominator = s["tp"] + u * s["fn"] + v * s["fp"]
-        f = ns.ratio(s["tp"], denominator)  # null, not a division by 0 (Spark and PostgreSQL raise)
+        # null, not a division by 0 (Spark and PostgreSQL raise)
+        return {"f": ns.ratio(s["tp"], denominator), "denominator": denominator}
+
+    def error(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        f, denominator = s["f"], s["denominator"]
         miss, fall = u * f, v * f
         squares = (1 - f) * (1 - f) * s["tp_sq"] + miss * miss * s["fn_sq"] + fall * fall * s["fp_sq"]
         variance = ns.ratio(ns.ratio(squares, denominator), denominator)
@@ -93,11 +100,27 @@ def ratio_bounds(name: str, params: Mapping[str, Any]) -> Bounds:
             .when(ns.not_(ns.is_finite(variance)), ns.null())
             .otherwise(ns.sqrt(variance))
         )
-        low, high = f - z * se, f + z * se
-        return {
-            "se": se,
-            "low": ns.when(low < 0, ns.lit(0.0)).otherwise(low),
-            "high": ns.when(high > 1, ns.lit(1.0)).otherwise(high),
-        }
+        return {"se": se}
 
-    return bounds
+    return ratio, error
+
+
+def ratio_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """``se``, ``low`` and ``high`` of the delta-method interval from its steps' ``f`` and ``se``
+    (:func:`ratio_steps`), clipped to [0, 1].
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> b = ratio_bounds(POLARS, {"f": pl.lit(8 / 11), "se": pl.lit(0.10712)}, pl.lit(1.959963984540054), pl.lit(0))
+    >>> [round(pl.select(b[k]).item(), 6) for k in ("low", "high")]
+    [0.517321, 0.937224]
+    """
+    f, se = s["f"], s["se"]
+    low, high = f - z * se, f + z * se
+    return {
+        "se": se,
+        "low": ns.when(low < 0, ns.lit(0.0)).otherwise(low),
+        "high": ns.when(high > 1, ns.lit(1.0)).otherwise(high),
+    }

@@ -58,13 +58,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from framemetrics.core.bca import jackknifable
-from framemetrics.core.cell_ratios import RATIOS, ratio_bounds, ratio_statistics
+from framemetrics.core.cell_ratios import RATIOS, ratio_bounds, ratio_statistics, ratio_steps
 from framemetrics.core.errors import ArgumentError
 from framemetrics.core.formulas import apply_formula
 from framemetrics.core.formulas.guards import valid
 from framemetrics.core.formulas.ranking import roc_auc_score
-from framemetrics.core.logit_interval import LOGIT_STATISTICS, logit_bounds
-from framemetrics.core.means import MEANS, centred_squares, mean_statistics, normal_bounds
+from framemetrics.core.logit_interval import LOGIT_STATISTICS, LOGIT_STEPS, logit_bounds
+from framemetrics.core.means import MEANS, centred_squares, mean_statistics, normal_bounds, normal_step
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.normal import normal_cdf, normal_quantile
 from framemetrics.core.proportions import (
@@ -75,6 +75,7 @@ from framemetrics.core.proportions import (
     proportion_statistics,
     wilson,
     wilson_bounds,
+    wilson_steps,
 )
 from framemetrics.core.resampling import bootstrappable
 from framemetrics.core.statistics import Rows, negative_weight, positive_weight
@@ -115,6 +116,14 @@ class Interval:
     ``(a, b)`` of each quantile at ``(1 - level) / 2``; a compiler computes
     them all in one set of stages (:func:`~framemetrics.core.beta.beta_quantile_stages`)
     and ``bounds`` reads quantile ``k`` as the column ``q<k>``.
+
+    ``steps`` compute the quantities the bounds read many times (a
+    proportion and its count, a standard error), each step's outputs read by
+    name by the next and by ``bounds``, with the same arguments: a compiler
+    makes each step's outputs columns of a stage before the next (the SQL
+    then names each once, where a tree would repeat it at every use: Wilson's
+    bounds were 16 KB of SQL), or substitutes them into one expression (the
+    Polars builders).
     """
 
     method: str
@@ -122,6 +131,7 @@ class Interval:
     bounds: Bounds
     outputs: tuple[str, ...] = ("low", "high")
     quantiles: Quantiles | None = None
+    steps: tuple[Bounds, ...] = ()
 
 
 def check_level(level: Any, name: str = "level") -> float:
@@ -254,14 +264,23 @@ either class (weights at most 1); ``z`` and ``p_value`` null where ``se = 0``.
 _DELONG = ("auc_sum", "delong_pos_sum", "delong_pos_sq", "delong_neg_sum", "delong_neg_sq", "sum_pos", "sum_neg")
 
 
+def _delong_variance(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """DeLong's interval, first step: the ``variance`` of the AUC (:func:`delong_variance`)."""
+    return {"variance": delong_variance(ns, *(s[name] for name in _DELONG[1:]))}
+
+
+def _delong_se(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """DeLong's interval, second step: the AUC's ``se``, null with one class, invalid input or an overflow."""
+    variance = s["variance"]
+    undefined = (ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0), _overflowed(ns, variance))
+    return {"se": valid(ns, n_invalid, ns.sqrt(variance), *undefined)}
+
+
 def _delong(scale: float) -> Bounds:
-    """DeLong's interval of ``scale * AUC - (scale - 1)``: the AUC (1) or Gini (2)."""
+    """DeLong's interval of ``scale * AUC - (scale - 1)``: the AUC (1) or Gini (2), from the steps' ``se``."""
 
     def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
-        auc = s["auc_sum"] / 2
-        variance = delong_variance(ns, *(s[name] for name in _DELONG[1:]))
-        undefined = (ns.eq(s["sum_pos"], 0), ns.eq(s["sum_neg"], 0), _overflowed(ns, variance))
-        se = valid(ns, n_invalid, ns.sqrt(variance), *undefined)
+        auc, se = s["auc_sum"] / 2, s["se"]
         low, high = clipped(ns, auc - z * se, 0.0, 1.0), clipped(ns, auc + z * se, 0.0, 1.0)
         return {"se": scale * se, "low": scale * low - (scale - 1), "high": scale * high - (scale - 1)}
 
@@ -364,13 +383,17 @@ def has_own_interval(name: str, params: Mapping[str, Any]) -> bool:
 
 def _own_interval(name: str, params: Mapping[str, Any]) -> Interval | None:
     if name in ("roc_auc_score", "gini_score") and params.get("max_fpr") in (None, 1, 1.0):
-        return Interval("delong", _DELONG, _delong(1.0 if name == "roc_auc_score" else 2.0), ("se", "low", "high"))
+        bounds = _delong(1.0 if name == "roc_auc_score" else 2.0)
+        return Interval("delong", _DELONG, bounds, ("se", "low", "high"), steps=(_delong_variance, _delong_se))
     if name in PROPORTIONS:
-        return Interval("wilson", proportion_statistics(name), wilson(name))
+        return Interval("wilson", proportion_statistics(name), wilson(name), steps=wilson_steps(name))
     if name in MEANS:
-        return Interval("normal", mean_statistics(name), normal_bounds(name), ("se", "low", "high"))
+        return Interval(
+            "normal", mean_statistics(name), normal_bounds, ("se", "low", "high"), steps=(normal_step(name),)
+        )
     if name in RATIOS:
-        return Interval("delta", ratio_statistics(), ratio_bounds(name, params), ("se", "low", "high"))
+        steps = ratio_steps(name, params)
+        return Interval("delta", ratio_statistics(), ratio_bounds, ("se", "low", "high"), steps=steps)
     if name == "average_precision_score":
-        return Interval("logit", LOGIT_STATISTICS, logit_bounds)
+        return Interval("logit", LOGIT_STATISTICS, logit_bounds, steps=LOGIT_STEPS)
     return None

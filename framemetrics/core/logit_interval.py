@@ -31,7 +31,7 @@ from typing import Any
 
 from framemetrics.core.namespace import Namespace
 
-__all__ = ["LOGIT_STATISTICS", "logit_bounds"]
+__all__ = ["LOGIT_STATISTICS", "LOGIT_STEPS", "logit_bounds"]
 
 Expr = Any
 
@@ -39,31 +39,49 @@ LOGIT_STATISTICS = ("ap_sum", "sum_pos", "sum_pos_sq")
 """The statistics of average precision's logit interval: AP's own and the positives' squared weights."""
 
 
+def _share(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """First step: ``ap`` where it is in (0, 1) with a finite Kish count ``n`` of the positives, else null, so that
+    no engine divides by 0, takes the logarithm of 0 or the root of a negative number (PostgreSQL and Spark raise)."""
+    positives, squares = s["sum_pos"], s["sum_pos_sq"]
+    share = ns.ratio(s["ap_sum"], positives)
+    defined = ns.all(n_invalid <= 0, share > 0, share < 1, squares > 0, ns.is_finite(squares))
+    return {
+        "ap": ns.when(defined, share).otherwise(ns.null()),
+        "n": ns.when(defined, positives * ns.ratio(positives, squares)).otherwise(ns.null()),
+    }
+
+
+def _logit(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """Second step: ``eta = logit(AP)`` and ``tau = 1 / sqrt(n AP (1 - AP))``."""
+    ap = s["ap"]
+    return {"eta": ns.ln(ap / (1 - ap)), "tau": 1 / ns.sqrt(s["n"] * ap * (1 - ap))}
+
+
+LOGIT_STEPS = (_share, _logit)
+"""The steps of the logit interval: AP and the Kish count of the positives, then its logit and ``tau``."""
+
+
 def logit_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
-    """``low`` and ``high`` of the logit interval of average precision.
+    """``low`` and ``high`` of the logit interval of average precision, from its steps' ``eta`` and ``tau``
+    (:data:`LOGIT_STEPS`).
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars import POLARS
     >>> s = {"ap_sum": pl.lit(16.0), "sum_pos": pl.lit(20.0), "sum_pos_sq": pl.lit(20.0)}
-    >>> b = logit_bounds(POLARS, s, pl.lit(1.959963984540054), pl.lit(0))
+    >>> z = pl.lit(1.959963984540054)
+    >>> for step in LOGIT_STEPS:
+    ...     s |= step(POLARS, s, z, pl.lit(0))
+    >>> b = logit_bounds(POLARS, s, z, pl.lit(0))
     >>> [round(pl.select(b[k]).item(), 6) for k in ("low", "high")]
     [0.572153, 0.922867]
     """
-    positives, squares = s["sum_pos"], s["sum_pos_sq"]
-    share = ns.ratio(s["ap_sum"], positives)
-    # Null outside (0, 1) and without a finite Kish count, so that no engine divides by 0, takes the logarithm of
-    # 0 or the root of a negative number (PostgreSQL and Spark raise).
-    defined = ns.all(share > 0, share < 1, squares > 0, ns.is_finite(squares))
-    ap = ns.when(defined, share).otherwise(ns.null())
-    n = positives * ns.ratio(positives, squares)
-    eta = ns.ln(ap / (1 - ap))
-    tau = 1 / ns.sqrt(n * ap * (1 - ap))
 
     def expit(x: Expr) -> Expr:
-        # exp's argument within +-700, where no engine overflows or underflows
+        # exp's argument within +-700, where no engine overflows or underflows; null where AP is
         x = ns.least(ns.greatest(x, ns.lit(-700.0)), ns.lit(700.0))
-        return ns.when(ns.any(n_invalid > 0, ns.is_null(ap)), ns.null()).otherwise(1 / (1 + ns.exp(-x)))
+        return ns.when(ns.is_null(s["tau"]), ns.null()).otherwise(1 / (1 + ns.exp(-x)))
 
+    eta, tau = s["eta"], s["tau"]
     return {"low": expit(eta - z * tau), "high": expit(eta + z * tau)}

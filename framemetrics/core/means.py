@@ -35,7 +35,7 @@ from framemetrics.core.formulas.guards import valid
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.registry import REGISTRY
 
-__all__ = ["MEANS", "centred_squares", "mean_statistics", "normal_bounds"]
+__all__ = ["MEANS", "centred_squares", "mean_statistics", "normal_bounds", "normal_step"]
 
 Expr = Any
 
@@ -69,26 +69,40 @@ def centred_squares(ns: Namespace, squares: Expr, total: Expr, weight: Expr) -> 
     return ns.when(value < 0, ns.lit(0.0)).otherwise(value)
 
 
-def normal_bounds(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]:
-    """``se``, ``low`` and ``high`` of the normal interval of mean metric ``name``, null with invalid input.
+def normal_step(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]:
+    """The step of the normal interval of mean metric ``name``: its ``mean`` and ``se``, null with invalid input.
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars import POLARS
     >>> sums = {"sum_abs_error": pl.lit(6.0), "sum_abs_error_sq": pl.lit(14.0), "sum_weight": pl.lit(3.0)}
-    >>> b = normal_bounds("mean_absolute_error")(POLARS, sums, pl.lit(1.959963984540054), pl.lit(0))
-    >>> [round(pl.select(b[k]).item(), 6) for k in ("se", "low", "high")]
-    [0.57735, 0.868414, 3.131586]
+    >>> step = normal_step("mean_absolute_error")(POLARS, sums, pl.lit(1.959963984540054), pl.lit(0))
+    >>> [round(pl.select(step[k]).item(), 6) for k in ("mean", "se")]
+    [2.0, 0.57735]
     """
     total, squares, weight = mean_statistics(name)
 
-    def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    def step(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
         w, sum_t = s[weight], s[total]
-        mean = sum_t / w
         centred = centred_squares(ns, s[squares], sum_t, w)
         undefined = (ns.not_(w > 1), ns.not_(ns.is_finite(centred)))
-        se = valid(ns, n_invalid, ns.sqrt(centred / w / (w - 1)), *undefined)
-        return {"se": se, "low": mean - z * se, "high": mean + z * se}
+        return {"mean": sum_t / w, "se": valid(ns, n_invalid, ns.sqrt(centred / w / (w - 1)), *undefined)}
 
-    return bounds
+    return step
+
+
+def normal_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+    """``se``, ``low`` and ``high`` of the normal interval of a mean from its step's ``mean`` and ``se``
+    (:func:`normal_step`), not clipped.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> b = normal_bounds(POLARS, {"mean": pl.lit(2.0), "se": pl.lit(0.5)}, pl.lit(2.0), pl.lit(0))
+    >>> [pl.select(b[k]).item() for k in ("low", "high")]
+    [1.0, 3.0]
+    """
+    mean, se = s["mean"], s["se"]
+    return {"se": se, "low": mean - z * se, "high": mean + z * se}

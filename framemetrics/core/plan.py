@@ -109,11 +109,15 @@ class IntervalCall:
     outputs: tuple[str, ...] | Mapping[str, str] = ("low", "high")
     level: float = 0.95
 
-    def values(self, ns: Any, columns: Mapping[str, Any], *, guarded: bool = True) -> dict[str, Any]:
+    def values(
+        self, ns: Any, columns: Mapping[str, Any], *, guarded: bool = True, stepped: bool = False
+    ) -> dict[str, Any]:
         """Each output column's expression over the statistics and check counts named in ``columns``.
 
         ``guarded`` passes each through :func:`~framemetrics.core.formulas.guards.bounded`,
-        as :func:`~framemetrics.core.formulas.apply_formula` does.
+        as :func:`~framemetrics.core.formulas.apply_formula` does. ``stepped``:
+        ``columns`` hold the outputs of the interval's :meth:`step` already
+        (computed in stages before), else they are substituted here.
 
         Examples
         --------
@@ -125,8 +129,27 @@ class IntervalCall:
         >>> round(pl.select(values["recall_score_low"]).item(), 6)
         0.107791
         """
+        if not stepped:
+            columns = dict(columns)
+            for k in range(len(self.interval.steps)):
+                columns |= self.step(ns, columns, k)
         bounds = self.interval.bounds(ns, columns, ns.lit(self.z), self._n_invalid(columns))
         return {name: bounded(ns, bounds[o]) if guarded else bounds[o] for o, name in self.columns().items()}
+
+    def step(self, ns: Any, columns: Mapping[str, Any], k: int) -> dict[str, Any]:
+        """The outputs of the interval's step ``k`` (:attr:`~framemetrics.core.intervals.Interval.steps`) over
+        ``columns``: the statistics, check counts and earlier steps' outputs by name.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from framemetrics.compilers.polars import POLARS
+        >>> ic = make_plan("recall_score", weighted=False, ci=0.95).intervals[0]
+        >>> stats = {"tp": pl.lit(3.0), "fn": pl.lit(7.0), "tp_sq": pl.lit(3.0), "fn_sq": pl.lit(7.0)}
+        >>> sorted(ic.step(POLARS, stats | {c.name: pl.lit(0) for c in ic.call.checks}, 0))
+        ['n', 'p', 'undefined']
+        """
+        return self.interval.steps[k](ns, columns, ns.lit(self.z), self._n_invalid(columns))
 
     def beta_parameters(self, ns: Any, columns: Mapping[str, Any]) -> list[tuple[Any, Any]]:
         """The parameters ``(a, b)`` of the Beta quantiles at ``(1 - level) / 2`` the bounds read (Clopper-Pearson's),

@@ -44,6 +44,10 @@ __all__ = [
     "clopper_pearson_parameters",
     "proportion_statistics",
     "wilson_bounds",
+    "wilson_centre",
+    "wilson_clipped",
+    "wilson_parts",
+    "wilson_steps",
 ]
 
 Expr = Any
@@ -93,8 +97,57 @@ def _undefined(ns: Namespace, trials: Expr, trials_sq: Expr) -> Expr:
     return ns.any(trials <= 0, trials_sq < _LEAST_SQUARES, ns.not_(ns.is_finite(trials_sq)))
 
 
+def wilson_parts(ns: Namespace, successes: Expr, trials: Expr, trials_sq: Expr) -> dict[str, Expr]:
+    """Wilson's first step: the proportion ``p``, Kish's ``n = trials^2 / trials_sq`` and whether the interval
+    is ``undefined`` (no trials, or squared weights outside the double range; ``p`` and ``n`` null there).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> parts = wilson_parts(POLARS, pl.lit(3.0), pl.lit(10.0), pl.lit(5.0))
+    >>> [pl.select(parts[k]).item() for k in ("p", "n", "undefined")]
+    [0.3, 20.0, False]
+    """
+    undefined = _undefined(ns, trials, trials_sq)
+    return {
+        "p": ns.when(undefined, ns.null()).otherwise(successes / trials),
+        "n": ns.when(undefined, ns.null()).otherwise(trials * (trials / trials_sq)),
+        "undefined": undefined,
+    }
+
+
+def wilson_centre(ns: Namespace, p: Expr, n: Expr, z: Expr) -> dict[str, Expr]:
+    """Wilson's second step: the interval's ``centre`` ``(p + z^2 / (2n)) / (1 + z^2 / n)`` and its ``half`` width
+    ``z sqrt(p (1 - p) / n + z^2 / (4 n^2)) / (1 + z^2 / n)``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> c = wilson_centre(POLARS, pl.lit(0.3), pl.lit(10.0), pl.lit(1.959963984540054))
+    >>> [round(pl.select(c[k]).item(), 6) for k in ("centre", "half")]
+    [0.355507, 0.247715]
+    """
+    z2 = z * z
+    denominator = 1 + z2 / n
+    return {
+        "centre": (p + z2 / (2 * n)) / denominator,
+        "half": z * ns.sqrt(p * (1 - p) / n + z2 / (4 * n) / n) / denominator,
+    }
+
+
+def wilson_clipped(ns: Namespace, centre: Expr, half: Expr, undefined: Expr) -> dict[str, Expr]:
+    """Wilson's bounds ``centre -+ half``, clipped to [0, 1]; null where ``undefined``."""
+    return {
+        "low": ns.when(undefined, ns.null()).otherwise(clipped(ns, centre - half, 0.0, 1.0)),
+        "high": ns.when(undefined, ns.null()).otherwise(clipped(ns, centre + half, 0.0, 1.0)),
+    }
+
+
 def wilson_bounds(ns: Namespace, successes: Expr, trials: Expr, trials_sq: Expr, z: Expr) -> dict[str, Expr]:
-    """Wilson's score interval of ``successes / trials`` with Kish's ``n = trials^2 / trials_sq``.
+    """Wilson's score interval of ``successes / trials`` with Kish's ``n = trials^2 / trials_sq``, its steps in one
+    expression.
 
     Examples
     --------
@@ -104,36 +157,45 @@ def wilson_bounds(ns: Namespace, successes: Expr, trials: Expr, trials_sq: Expr,
     >>> [round(pl.select(b[k]).item(), 6) for k in ("low", "high")]
     [0.107791, 0.603222]
     """
-    n = trials * (trials / trials_sq)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * ns.sqrt(p * (1 - p) / n + z2 / (4 * n) / n) / denominator
-    undefined = _undefined(ns, trials, trials_sq)
-    return {
-        "low": ns.when(undefined, ns.null()).otherwise(clipped(ns, centre - half, 0.0, 1.0)),
-        "high": ns.when(undefined, ns.null()).otherwise(clipped(ns, centre + half, 0.0, 1.0)),
-    }
+    parts = wilson_parts(ns, successes, trials, trials_sq)
+    centre = wilson_centre(ns, parts["p"], parts["n"], z)
+    return wilson_clipped(ns, centre["centre"], centre["half"], parts["undefined"])
 
 
 def wilson(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]:
-    """The bounds of Wilson's interval of proportion ``name`` over its cells, null with invalid input.
+    """The bounds of Wilson's interval of proportion ``name`` from its steps' outputs (:func:`wilson_steps`), null
+    with invalid input.
 
     Examples
     --------
     >>> import polars as pl
     >>> from framemetrics.compilers.polars import POLARS
-    >>> cells = {"tp": pl.lit(3.0), "fn": pl.lit(7.0), "tp_sq": pl.lit(3.0), "fn_sq": pl.lit(7.0)}
-    >>> b = wilson("recall_score")(POLARS, cells, pl.lit(1.959963984540054), pl.lit(0))
-    >>> round(pl.select(b["low"]).item(), 6)
+    >>> s = {"tp": pl.lit(3.0), "fn": pl.lit(7.0), "tp_sq": pl.lit(3.0), "fn_sq": pl.lit(7.0)}
+    >>> z = pl.lit(1.959963984540054)
+    >>> for step in wilson_steps("recall_score"):
+    ...     s |= step(POLARS, s, z, pl.lit(0))
+    >>> round(pl.select(wilson("recall_score")(POLARS, s, z, pl.lit(0))["low"]).item(), 6)
     0.107791
     """
 
     def bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
-        return {k: valid(ns, n_invalid, v) for k, v in wilson_bounds(ns, *_parts(name, s), z).items()}
+        clipped_bounds = wilson_clipped(ns, s["centre"], s["half"], s["undefined"])
+        return {k: valid(ns, n_invalid, v) for k, v in clipped_bounds.items()}
 
     return bounds
+
+
+def wilson_steps(name: str) -> tuple[Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]], ...]:
+    """The steps of Wilson's interval of proportion ``name``: :func:`wilson_parts` of its cells, then
+    :func:`wilson_centre`."""
+
+    def parts(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        return wilson_parts(ns, *_parts(name, s))
+
+    def centre(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        return wilson_centre(ns, s["p"], s["n"], z)
+
+    return parts, centre
 
 
 def clopper_pearson_parameters(name: str) -> Callable[[Namespace, Mapping[str, Expr]], list[tuple[Expr, Expr]]]:

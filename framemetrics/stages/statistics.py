@@ -31,7 +31,7 @@ from framemetrics.core.cells import counts_cells, summed_over_cells
 from framemetrics.core.formulas.guards import bounded
 from framemetrics.core.frame import Frame
 from framemetrics.core.namespace import Namespace
-from framemetrics.core.plan import Plan
+from framemetrics.core.plan import IntervalCall, Plan
 from framemetrics.core.statistics import (
     STATISTICS,
     CurvePoints,
@@ -273,6 +273,21 @@ def metrics_table(
     return table.rename(dict(zip(keys, by, strict=True)) | {name: name for name in plan.output_columns})
 
 
+def _interval_steps(values: Frame, intervals: Sequence[IntervalCall], locals_: list[dict[str, Expr]]) -> Frame:
+    """``values`` with the outputs of each interval's steps as columns ``fm_ci<j>_<name>``, a stage per step (a
+    step reads the previous one's columns); each interval's ``locals_`` then name them."""
+    ns = values.ns
+    for k in range(max((len(i.interval.steps) for i in intervals), default=0)):
+        added = {}
+        for j, (interval, local) in enumerate(zip(intervals, locals_, strict=True)):
+            if k < len(interval.interval.steps):
+                for name, expression in interval.step(ns, local, k).items():
+                    added[f"fm_ci{j}_{name}"] = expression
+                    local[name] = ns.col(f"fm_ci{j}_{name}")
+        values = values.select({c: ns.col(c) for c in values.columns} | added)
+    return values
+
+
 def _part_table(
     rows: Frame,
     plan: Plan,
@@ -302,13 +317,14 @@ def _part_table(
         assert bootstrap is not None, "a plan with bootstrap intervals needs the bootstrap's stage"
         for bounds in bootstrap(measured, plan):
             values = _joined(values, bounds, keys)
+    locals_ = [columns | {name: ns.col(column) for name, column in names.items()} for names in quantiles]
+    values = _interval_steps(values, plan.formula_intervals, locals_)
     outputs = {k: ns.col(k) for k in keys} | {"n_rows": ns.col("n_rows")}
     for call in plan.calls:
         n_invalid = reduce(lambda a, b: a + b, (columns[c.name] for c in call.checks))
         outputs[call.name] = call.value(ns, columns, n_invalid, guarded=False)
-    for interval, names in zip(plan.formula_intervals, quantiles, strict=True):
-        local = columns | {name: ns.col(column) for name, column in names.items()}
-        outputs |= interval.values(ns, local, guarded=False)
+    for interval, local in zip(plan.formula_intervals, locals_, strict=True):
+        outputs |= interval.values(ns, local, guarded=False, stepped=True)
     for interval in plan.bootstrapped:  # the bounds of each interval, null with invalid input
         columns |= {name: ns.col(name) for name in interval.columns().values()}
         outputs |= interval.resampled(ns, columns)
