@@ -144,10 +144,11 @@ class IntervalCall:
         --------
         >>> import polars as pl
         >>> from framemetrics.compilers.polars import POLARS
-        >>> ic = make_plan("recall_score", weighted=False, ci=0.95).intervals[0]
-        >>> stats = {"tp": pl.lit(3.0), "fn": pl.lit(7.0), "tp_sq": pl.lit(3.0), "fn_sq": pl.lit(7.0)}
-        >>> sorted(ic.step(POLARS, stats | {c.name: pl.lit(0) for c in ic.call.checks}, 0))
-        ['n', 'p', 'undefined']
+        >>> (ic,) = make_plan("f1_score", weighted=False, ci=0.9).intervals
+        >>> cells = {c: pl.lit(4.0) for c in ("tp", "fn", "fp", "tp_sq", "fn_sq", "fp_sq")}
+        >>> step = ic.step(POLARS, cells | {c.name: pl.lit(0) for c in ic.call.checks}, 0)
+        >>> pl.select(step["f"]).item(), pl.select(step["denominator"]).item()
+        (0.5, 8.0)
         """
         return self.interval.steps[k](ns, columns, ns.lit(self.z), self._n_invalid(columns))
 
