@@ -34,6 +34,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from framemetrics.core.namespace import Namespace
+from framemetrics.core.proportions import clipped
+from framemetrics.core.registry.classification import recall_weight
 
 __all__ = ["RATIOS", "ratio_bounds", "ratio_statistics", "ratio_steps"]
 
@@ -41,18 +43,17 @@ Expr = Any
 Bounds = Callable[[Namespace, Mapping[str, Expr], Expr, Expr], dict[str, Expr]]
 
 
-def _f_beta(params: Mapping[str, Any]) -> tuple[float, float]:
-    """``u = b^2 / (1 + b^2)`` and ``v = 1 - u`` of F-beta, finite for every beta (the formula's own form)."""
-    b2 = float(params.get("beta", 1.0)) ** 2
-    u = 1 / (1 + 1 / b2) if b2 > 1 else b2 / (1 + b2)
+def _f_beta(ns: Namespace, params: Mapping[str, Any]) -> tuple[Expr, Expr]:
+    """``u = b^2 / (1 + b^2)`` and ``v = 1 - u`` of F-beta: the formula's own weight (``recall_weight``)."""
+    u = recall_weight(ns, ns.lit(float(params.get("beta", 1.0))))
     return u, 1 - u
 
 
 # A ratio metric's weights (u, v) of fn and fp, from its parameters.
-RATIOS: dict[str, Callable[[Mapping[str, Any]], tuple[float, float]]] = {
-    "f1_score": lambda params: (0.5, 0.5),
+RATIOS: dict[str, Callable[[Namespace, Mapping[str, Any]], tuple[Expr, Expr]]] = {
+    "f1_score": lambda ns, params: (0.5, 0.5),
     "fbeta_score": _f_beta,
-    "jaccard_score": lambda params: (1.0, 1.0),
+    "jaccard_score": lambda ns, params: (1.0, 1.0),
 }
 
 
@@ -83,15 +84,15 @@ def ratio_steps(name: str, params: Mapping[str, Any]) -> tuple[Bounds, Bounds]:
     >>> round(pl.select(s["se"]).item(), 6)
     0.10712
     """
-    u, v = RATIOS[name](params)
-
     def ratio(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
+        u, v = RATIOS[name](ns, params)
         denominator = s["tp"] + u * s["fn"] + v * s["fp"]
         # null, not a division by 0 (Spark and PostgreSQL raise)
         return {"f": ns.ratio(s["tp"], denominator), "denominator": denominator}
 
     def error(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr) -> dict[str, Expr]:
         f, denominator = s["f"], s["denominator"]
+        u, v = RATIOS[name](ns, params)
         miss, fall = u * f, v * f
         squares = (1 - f) * (1 - f) * s["tp_sq"] + miss * miss * s["fn_sq"] + fall * fall * s["fp_sq"]
         variance = ns.ratio(ns.ratio(squares, denominator), denominator)
@@ -118,9 +119,4 @@ def ratio_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr)
     [0.517321, 0.937224]
     """
     f, se = s["f"], s["se"]
-    low, high = f - z * se, f + z * se
-    return {
-        "se": se,
-        "low": ns.when(low < 0, ns.lit(0.0)).otherwise(low),
-        "high": ns.when(high > 1, ns.lit(1.0)).otherwise(high),
-    }
+    return {"se": se, "low": clipped(ns, f - z * se, 0.0, 1.0), "high": clipped(ns, f + z * se, 0.0, 1.0)}

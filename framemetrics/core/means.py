@@ -87,7 +87,7 @@ def normal_step(name: str) -> Callable[[Namespace, Mapping[str, Expr], Expr, Exp
         w, sum_t = s[weight], s[total]
         centred = centred_squares(ns, s[squares], sum_t, w)
         undefined = (ns.not_(w > 1), ns.not_(ns.is_finite(centred)))
-        return {"mean": sum_t / w, "se": valid(ns, n_invalid, ns.sqrt(centred / w / (w - 1)), *undefined)}
+        return {"mean": ns.ratio(sum_t, w), "se": valid(ns, n_invalid, ns.sqrt(centred / w / (w - 1)), *undefined)}
 
     return step
 

@@ -37,7 +37,7 @@ from framemetrics.core.formulas.guards import guarded, named_formula, share, val
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.registry.metric import LABELS, Example, Metric, entry
 
-__all__ = ["CLASSIFICATION"]
+__all__ = ["CLASSIFICATION", "recall_weight"]
 
 Expr = Any
 
@@ -182,6 +182,21 @@ def f1_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, zero_
     return guarded(ns, n_invalid, denominator, zero_division, 2 * tp / denominator)
 
 
+def recall_weight(ns: Namespace, beta: Expr) -> Expr:
+    """F-beta's ``w = b^2 / (1 + b^2)``, the weight of ``fn`` in ``tp / (tp + w fn + (1 - w) fp)``; finite for every
+    beta (``b^2`` overflows from beta ~ 1e154: w is then 1).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from framemetrics.compilers.polars import POLARS
+    >>> pl.select(recall_weight(POLARS, pl.lit(2.0))).item()
+    0.8
+    """
+    b2 = beta * beta
+    return ns.when(b2 > 1, 1 / (1 + 1 / b2)).otherwise(b2 / (1 + b2))
+
+
 @_confusion(
     "F-beta score: recall weighted ``beta`` times as much as precision.",
     _ROWS("0.6667", "beta=2"),
@@ -201,8 +216,7 @@ def fbeta_score(ns: Namespace, tp: Expr, fp: Expr, fn: Expr, n_invalid: Expr, be
     ``w = b^2 / (1 + b^2)``, finite for every beta (``b^2`` overflows from
     beta ~ 1e154: w is then 1, recall, the limit of F-beta).
     """
-    b2 = beta * beta
-    w = ns.when(b2 > 1, 1 / (1 + 1 / b2)).otherwise(b2 / (1 + b2))
+    w = recall_weight(ns, beta)
     denominator = tp + w * fn + (1 - w) * fp
     return guarded(ns, n_invalid, denominator, zero_division, tp / denominator)
 
