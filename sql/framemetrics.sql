@@ -2545,7 +2545,7 @@ WITH fm_input AS (
           OR next_pw <> pw
           OR next_nw <> nw
       ) AS fm_4
-    ) AS fm_6
+    ) AS fm_7
     UNION ALL
     SELECT
       fm_g0,
@@ -2569,24 +2569,24 @@ WITH fm_input AS (
       FROM (
         SELECT
           fm_g0,
-          y_score,
-          pw,
-          nw,
-          tp,
-          fp,
           pos_total,
-          neg_total,
-          next_pw,
-          next_nw,
-          is_first,
-          fn,
-          tn
-        FROM fm_curve
+          neg_total
+        FROM (
+          SELECT
+            fm_g0,
+            MAX(pos_total) AS pos_total,
+            MAX(neg_total) AS neg_total
+          FROM fm_curve
+          GROUP BY
+            fm_g0
+        ) AS fm_5
         WHERE
-          is_first
-      ) AS fm_5
-    ) AS fm_7
-  ) AS fm_8
+          NOT (
+            pos_total IS NULL
+          )
+      ) AS fm_6
+    ) AS fm_8
+  ) AS fm_9
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -2650,21 +2650,21 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_9.fm_g0,
-          fm_9.fm_valid,
-          fm_10.threshold,
-          fm_10.fpr,
-          fm_10.tpr,
-          fm_10.tp,
-          fm_10.fp,
-          fm_10.tn,
-          fm_10.fn
+          fm_10.fm_g0,
+          fm_10.fm_valid,
+          fm_11.threshold,
+          fm_11.fpr,
+          fm_11.tpr,
+          fm_11.tp,
+          fm_11.fp,
+          fm_11.tn,
+          fm_11.fn
         FROM (
           SELECT
             fm_g0,
             invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
           FROM fm_statistics
-        ) AS fm_9
+        ) AS fm_10
         LEFT JOIN (
           SELECT
             fm_g0,
@@ -2677,17 +2677,17 @@ FROM (
             fn,
             TRUE AS fm_valid
           FROM fm_points
-        ) AS fm_10
-          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-      ) AS fm_11
+        ) AS fm_11
+          ON fm_10.fm_g0 IS NOT DISTINCT FROM fm_11.fm_g0
+          AND fm_10.fm_valid IS NOT DISTINCT FROM fm_11.fm_valid
+      ) AS fm_12
       WHERE
         NOT fm_valid OR NOT (
           threshold IS NULL
         )
-    ) AS fm_12
-  ) AS fm_13
-) AS fm_14
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
 ORDER BY
   "fm_g0" ASC,
   "threshold" DESC;
@@ -2821,7 +2821,7 @@ WITH fm_input AS (
         WHERE
           NOT drop_intermediate OR is_first OR next_pw IS NULL OR pw > 0 OR next_pw > 0
       ) AS fm_4
-    ) AS fm_6
+    ) AS fm_7
     UNION ALL
     SELECT
       fm_g0,
@@ -2845,24 +2845,24 @@ WITH fm_input AS (
       FROM (
         SELECT
           fm_g0,
-          y_score,
-          pw,
-          nw,
-          tp,
-          fp,
           pos_total,
-          neg_total,
-          next_pw,
-          next_nw,
-          is_first,
-          fn,
-          tn
-        FROM fm_curve
+          neg_total
+        FROM (
+          SELECT
+            fm_g0,
+            MAX(pos_total) AS pos_total,
+            MAX(neg_total) AS neg_total
+          FROM fm_curve
+          GROUP BY
+            fm_g0
+        ) AS fm_5
         WHERE
-          is_first
-      ) AS fm_5
-    ) AS fm_7
-  ) AS fm_8
+          NOT (
+            pos_total IS NULL
+          )
+      ) AS fm_6
+    ) AS fm_8
+  ) AS fm_9
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -2926,21 +2926,21 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_9.fm_g0,
-          fm_9.fm_valid,
-          fm_10.threshold,
-          fm_10.precision,
-          fm_10.recall,
-          fm_10.tp,
-          fm_10.fp,
-          fm_10.tn,
-          fm_10.fn
+          fm_10.fm_g0,
+          fm_10.fm_valid,
+          fm_11.threshold,
+          fm_11.precision,
+          fm_11.recall,
+          fm_11.tp,
+          fm_11.fp,
+          fm_11.tn,
+          fm_11.fn
         FROM (
           SELECT
             fm_g0,
             invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
           FROM fm_statistics
-        ) AS fm_9
+        ) AS fm_10
         LEFT JOIN (
           SELECT
             fm_g0,
@@ -2953,17 +2953,17 @@ FROM (
             fn,
             TRUE AS fm_valid
           FROM fm_points
-        ) AS fm_10
-          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-      ) AS fm_11
+        ) AS fm_11
+          ON fm_10.fm_g0 IS NOT DISTINCT FROM fm_11.fm_g0
+          AND fm_10.fm_valid IS NOT DISTINCT FROM fm_11.fm_valid
+      ) AS fm_12
       WHERE
         NOT fm_valid OR NOT (
           threshold IS NULL
         )
-    ) AS fm_12
-  ) AS fm_13
-) AS fm_14
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
 ORDER BY
   "fm_g0" ASC,
   "threshold" ASC;
@@ -3152,7 +3152,7 @@ WITH fm_input AS (
               WHERE
                 NOT drop_intermediate OR next_pw IS NULL OR pw > 0 OR next_pw > 0
             ) AS fm_4
-          ) AS fm_6
+          ) AS fm_7
           UNION ALL
           SELECT
             fm_g0,
@@ -3180,31 +3180,33 @@ WITH fm_input AS (
             FROM (
               SELECT
                 fm_g0,
-                y_score,
-                pw,
-                nw,
-                tp,
-                fp,
                 pos_total,
                 neg_total,
-                next_pw,
-                next_nw,
-                is_first,
-                fn,
-                tn,
                 fm_negative,
                 fm_positive
-              FROM fm_curve_ends
+              FROM (
+                SELECT
+                  fm_g0,
+                  MAX(pos_total) AS pos_total,
+                  MAX(neg_total) AS neg_total,
+                  MAX(fm_negative) AS fm_negative,
+                  MAX(fm_positive) AS fm_positive
+                FROM fm_curve_ends
+                GROUP BY
+                  fm_g0
+              ) AS fm_5
               WHERE
-                is_first
-            ) AS fm_5
-          ) AS fm_7
-        ) AS fm_8
-      ) AS fm_9
+                NOT (
+                  pos_total IS NULL
+                )
+            ) AS fm_6
+          ) AS fm_8
+        ) AS fm_9
+      ) AS fm_10
       WHERE
         fm_keep
-    ) AS fm_10
-  ) AS fm_11
+    ) AS fm_11
+  ) AS fm_12
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -3268,21 +3270,21 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_12.fm_g0,
-          fm_12.fm_valid,
-          fm_13.threshold,
-          fm_13.fpr,
-          fm_13.fnr,
-          fm_13.tp,
-          fm_13.fp,
-          fm_13.tn,
-          fm_13.fn
+          fm_13.fm_g0,
+          fm_13.fm_valid,
+          fm_14.threshold,
+          fm_14.fpr,
+          fm_14.fnr,
+          fm_14.tp,
+          fm_14.fp,
+          fm_14.tn,
+          fm_14.fn
         FROM (
           SELECT
             fm_g0,
             invalid_label_y_true + invalid_finite_y_score + invalid_weight_sample_weight = 0 AS fm_valid
           FROM fm_statistics
-        ) AS fm_12
+        ) AS fm_13
         LEFT JOIN (
           SELECT
             fm_g0,
@@ -3295,17 +3297,17 @@ FROM (
             fn,
             TRUE AS fm_valid
           FROM fm_points
-        ) AS fm_13
-          ON fm_12.fm_g0 IS NOT DISTINCT FROM fm_13.fm_g0
-          AND fm_12.fm_valid IS NOT DISTINCT FROM fm_13.fm_valid
-      ) AS fm_14
+        ) AS fm_14
+          ON fm_13.fm_g0 IS NOT DISTINCT FROM fm_14.fm_g0
+          AND fm_13.fm_valid IS NOT DISTINCT FROM fm_14.fm_valid
+      ) AS fm_15
       WHERE
         NOT fm_valid OR NOT (
           threshold IS NULL
         )
-    ) AS fm_15
-  ) AS fm_16
-) AS fm_17
+    ) AS fm_16
+  ) AS fm_17
+) AS fm_18
 ORDER BY
   "fm_g0" ASC,
   "threshold" ASC;

@@ -33,12 +33,11 @@ Expr = Any
 _STAGE = ("y_score", "pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
 
 
-def shared_points(stage: Frame, keys: Sequence[str]) -> Frame:
+def shared_points(stage: Frame) -> Frame:
     """The curves' stage from a shared curve stage (every score of the valid rows, as the metrics read it).
 
-    Its scores of positive weight with ``fn, tn`` and ``is_first`` (the
-    group's highest such score); no ``next_pw, next_nw``: every point is
-    then kept (``drop=False``).
+    Its scores of positive weight with ``fn, tn``; no ``next_pw, next_nw``
+    or ``is_first``: every point is then kept (``drop=False``).
 
     Examples
     --------
@@ -47,14 +46,13 @@ def shared_points(stage: Frame, keys: Sequence[str]) -> Frame:
     >>> stage = PolarsFrame.values({"y_score": [0.9, 0.5, 0.2], "pw": [1.0, 0.0, 1.0], "nw": [0.0, 0.0, 1.0],
     ...                             "tp": [1.0, 1.0, 2.0], "fp": [0.0, 0.0, 1.0], "pos_total": [2.0] * 3,
     ...                             "neg_total": [1.0] * 3})
-    >>> points = curve_points(shared_points(stage, []), [], CURVES["roc_curve"], False)
+    >>> points = curve_points(shared_points(stage), [], CURVES["roc_curve"], False)
     >>> points.collect().sort("threshold", descending=True)["tpr"].to_list()
     [0.0, 0.5, 1.0]
     """
-    ns, c = stage.ns, stage.ns.col
+    c = stage.ns.col
     points = stage.filter(c("pw") + c("nw") > 0)
-    first = ns.eq(c("y_score"), ns.window("max", c("y_score"), keys))
-    return points.with_columns(fn=c("pos_total") - c("tp"), tn=c("neg_total") - c("fp"), is_first=first)
+    return points.with_columns(fn=c("pos_total") - c("tp"), tn=c("neg_total") - c("fp"))
 
 
 def curve_points(
@@ -105,10 +103,13 @@ def curve_points(
     columns = {name: ns.col(name) for name in carried}
     counts = {count: c[count] for count in COUNTS}
     points = kept.select({**columns, "threshold": c["y_score"], **counts})
-    # The point at +inf: nothing predicted positive.
+    # The point at +inf: nothing predicted positive. One per group of the stage, from an aggregate of the
+    # group's constants (a hash aggregate; no window of the highest score).
+    constants = stage.aggregate(keys, {name: ns.max(ns.col(name)) for name in carried if name not in keys})
     at_inf = {"threshold": ns.lit(float("inf")), "tp": ns.lit(0.0), "fp": ns.lit(0.0)}
     at_inf |= {"tn": c["neg_total"], "fn": c["pos_total"]}
-    points = points.concat(stage.filter(c["is_first"]).select({**columns, **at_inf}))
+    groups = constants.filter(ns.not_(ns.is_null(c["pos_total"])))  # without groups, no row if the stage has none
+    points = points.concat(groups.select({**columns, **at_inf}))
     if curve.sliced:
         points = _sliced(points, keys)
     rates = {name: build(ns, c) for name, build in curve.rates.items()}
@@ -180,7 +181,7 @@ def curve_table(
     elif drop is not False:
         raise ValueError("the points of a shared curve stage are all kept: drop_intermediate must be False")
     else:
-        points = shared_points(stage, keys)
+        points = shared_points(stage)
     table = curve_points(points, keys, curve, drop, max_points).named("fm_points")
     if checked:
         table = _with_invalid_groups(table, checks_table(rows, plan, keys, x), plan, keys)

@@ -322,7 +322,8 @@ def curve_query(
     if stage is None:
         drop = (inputs.literals or {}).get("drop_intermediate", drop)
     x = rows_of(plan_literals(plan, inputs))
-    table = curve_table(rows, plan, inputs.by, x, curve, drop, max_points, stage=shared, checked=True)
+    # A shared stage's rows were checked by the metrics that read it first (and raised if one was invalid).
+    table = curve_table(rows, plan, inputs.by, x, curve, drop, max_points, stage=shared, checked=stage is None)
     return statement.output(table, copy=False)
 
 

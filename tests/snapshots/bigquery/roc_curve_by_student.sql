@@ -118,7 +118,7 @@ WITH fm_input AS (
         WHERE
           NOT TRUE OR is_first OR next_pw IS NULL OR next_pw <> pw OR next_nw <> nw
       ) AS fm_4
-    ) AS fm_6
+    ) AS fm_7
     UNION ALL
     SELECT
       fm_g0,
@@ -142,24 +142,24 @@ WITH fm_input AS (
       FROM (
         SELECT
           fm_g0,
-          y_score,
-          pw,
-          nw,
-          tp,
-          fp,
           pos_total,
-          neg_total,
-          next_pw,
-          next_nw,
-          is_first,
-          fn,
-          tn
-        FROM fm_curve
+          neg_total
+        FROM (
+          SELECT
+            fm_g0,
+            MAX(pos_total) AS pos_total,
+            MAX(neg_total) AS neg_total
+          FROM fm_curve
+          GROUP BY
+            fm_g0
+        ) AS fm_5
         WHERE
-          is_first
-      ) AS fm_5
-    ) AS fm_7
-  ) AS fm_8
+          NOT (
+            pos_total IS NULL
+          )
+      ) AS fm_6
+    ) AS fm_8
+  ) AS fm_9
 ), fm_statistics AS (
   SELECT
     fm_g0,
@@ -219,21 +219,21 @@ FROM (
         fn
       FROM (
         SELECT
-          fm_9.fm_g0,
-          fm_9.fm_valid,
-          fm_10.threshold,
-          fm_10.fpr,
-          fm_10.tpr,
-          fm_10.tp,
-          fm_10.fp,
-          fm_10.tn,
-          fm_10.fn
+          fm_10.fm_g0,
+          fm_10.fm_valid,
+          fm_11.threshold,
+          fm_11.fpr,
+          fm_11.tpr,
+          fm_11.tp,
+          fm_11.fp,
+          fm_11.tn,
+          fm_11.fn
         FROM (
           SELECT
             fm_g0,
             invalid_label_y_true + invalid_finite_y_score = 0 AS fm_valid
           FROM fm_statistics
-        ) AS fm_9
+        ) AS fm_10
         LEFT JOIN (
           SELECT
             fm_g0,
@@ -246,17 +246,17 @@ FROM (
             fn,
             TRUE AS fm_valid
           FROM fm_points
-        ) AS fm_10
-          ON fm_9.fm_g0 IS NOT DISTINCT FROM fm_10.fm_g0
-          AND fm_9.fm_valid IS NOT DISTINCT FROM fm_10.fm_valid
-      ) AS fm_11
+        ) AS fm_11
+          ON fm_10.fm_g0 IS NOT DISTINCT FROM fm_11.fm_g0
+          AND fm_10.fm_valid IS NOT DISTINCT FROM fm_11.fm_valid
+      ) AS fm_12
       WHERE
         NOT fm_valid OR NOT (
           threshold IS NULL
         )
-    ) AS fm_12
-  ) AS fm_13
-) AS fm_14
+    ) AS fm_13
+  ) AS fm_14
+) AS fm_15
 ORDER BY
   `fm_g0` ASC NULLS LAST,
   `threshold` DESC
