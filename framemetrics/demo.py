@@ -85,8 +85,8 @@ def run_demo(output: str | Path, console: Console) -> Path:
     True
     """
     credit, bikes = sample_frame("default_predictions.csv"), sample_frame("bikeshare_predictions.csv")
-    credit_args = dict(y_true="default", y_score="p_default")
-    bike_args = dict(y_true="bikers", y_pred="predicted_bikers", metrics=REGRESSION)
+    credit_args = {"y_true": "default", "y_score": "p_default"}
+    bike_args = {"y_true": "bikers", "y_pred": "predicted_bikers", "metrics": REGRESSION}
     sections = [
         ("Credit default (ISLP Default, logistic regression): labels at threshold 0.5", credit,
          dict(credit_args, metrics=THRESHOLDED)),

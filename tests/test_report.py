@@ -16,6 +16,7 @@ from framemetrics.core.intervals import has_own_interval
 from framemetrics.report.collect import HISTOGRAM_BINS, collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
+from framemetrics.report.shared import shared_results
 from framemetrics.request import Call
 
 RNG = np.random.default_rng(11)
@@ -119,6 +120,28 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
     whole, per_segment = (fm.calibration_curve(frame, by=by, **columns) for by in (None, "g"))
     assert_frame_equal(data.calibration, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)
     assert_frame_equal(data.distribution, fm.calibration_curve(frame, n_bins=HISTOGRAM_BINS, **columns))
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_curves_are_computed_for_the_largest_segments_alone_ties_kept(engine):
+    """With ``max_segments=2``, the curves are those of all rows and of every segment at least as large as the second
+    largest (b and its tie c, not d), the calibration bins those of every segment, read from the same stage."""
+    sizes = {"a": 6, "b": 4, "c": 4, "d": 2}
+    groups = [g for g, n in sizes.items() for _ in range(n)]
+    frame = pl.DataFrame({"g": groups, "y": [i % 2 for i in range(16)], "p": [(i * 7 % 16) / 16 for i in range(16)]})
+    call = Call(frame, y_true="y", y_score="p", by=("g",), engine=engine)
+    shared = shared_results(call, metrics=["roc_auc_score"], threshold=0.5, max_points=100,
+                            calibration_bins={10: True}, max_segments=2)  # fmt: skip
+    for curve in shared.curves.values():
+        assert set(shared.level(curve, 1)["g"]) == {"a", "b", "c"}
+        assert shared.level(curve, 0).height > 0
+        want = fm.curve_table("roc_curve", frame.filter(pl.col("g") == "c"), y_true="y", y_score="p",
+                              drop_intermediate=False, max_points=100)  # fmt: skip
+        if "fpr" in curve.columns:
+            assert_frame_equal(shared.level(curve, 1).filter(pl.col("g") == "c").drop("g"), want)
+    assert set(shared.level(shared.calibration[10], 1)["g"]) == set(sizes)
+    per_segment = fm.calibration_curve(frame, y_true="y", y_score="p", by="g")
+    assert_frame_equal(shared.level(shared.calibration[10], 1), per_segment)
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])

@@ -4,7 +4,8 @@ The edges are ``numpy.linspace(0, 1, n_bins + 1)``, i.e. ``e_i = i * (1 / n_bins
 and a score ``p`` falls in bin ``#{i in 1..n_bins-1 : e_i < p}`` (``numpy.searchsorted``,
 side "left"). ``ceil(p * n_bins) - 1`` is that count up to one unit of
 rounding, corrected against the edges themselves (:func:`calibration_bin`).
-Per group and bin, :data:`BIN_SUMS` are gathered, then :func:`bin_columns`.
+Per group and bin, :data:`BIN_SUMS` are gathered (from the rows, or :data:`SCORE_BIN_SUMS` from a curve stage
+of the same rows), then :func:`bin_columns`.
 
 Examples
 --------
@@ -22,7 +23,7 @@ from typing import Any
 from framemetrics.core.namespace import Namespace
 from framemetrics.core.statistics import Rows, negative_weight, positive_weight
 
-__all__ = ["BIN_SUMS", "OUTPUTS", "bin_columns", "calibration_bin", "calibration_guess"]
+__all__ = ["BIN_SUMS", "OUTPUTS", "SCORE_BIN_SUMS", "bin_columns", "calibration_bin", "calibration_guess"]
 
 Expr = Any
 
@@ -50,6 +51,16 @@ BIN_SUMS: dict[str, Callable[[Namespace, Rows], Expr]] = {
     "positive_weight": lambda ns, x: ns.sum(positive_weight(ns, x)),
     "negative_weight": lambda ns, x: ns.sum(negative_weight(ns, x)),
     "score_weight": lambda ns, x: ns.sum(x.sample_weight * x.y_score),
+}
+
+# The same sums from a curve stage (one row per score with its rows ``n_rows`` and the weights ``pw, nw`` of its
+# positive and negative rows): each is a sum over rows, so it is the sum over scores of the score's sums
+# (every checked row is positive or negative: its weight is in ``pw + nw``).
+SCORE_BIN_SUMS: dict[str, Callable[[Namespace, Callable[[str], Expr]], Expr]] = {
+    "n_rows": lambda ns, c: ns.to_int(ns.sum(c("n_rows"))),  # a count, as BIN_SUMS' (not SQL's HUGEINT sum)
+    "positive_weight": lambda ns, c: ns.sum(c("pw")),
+    "negative_weight": lambda ns, c: ns.sum(c("nw")),
+    "score_weight": lambda ns, c: ns.sum(c("y_score") * (c("pw") + c("nw"))),
 }
 
 

@@ -114,9 +114,11 @@ class Backend(ABC):
         max_points: int | None,
         stage: Any = None,
         level: str | None = None,
+        min_rows: int | None = None,
     ) -> pl.DataFrame:
         """The points of ``curve`` per group of valid rows (:mod:`framemetrics.core.curves`), sorted by group
-        and threshold; from a :meth:`shared_stage`, every point (``drop_intermediate`` False)."""
+        and threshold; from a :meth:`shared_stage`, every point (``drop_intermediate`` False), with ``min_rows``
+        of the groups of at least that many rows alone."""
 
     @abstractmethod
     def calibration(
@@ -127,8 +129,10 @@ class Backend(ABC):
         drop: bool,
         n_bins: int,
         level: str | None = None,
+        stage: Any = None,
     ) -> pl.DataFrame:
-        """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin."""
+        """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin; from a
+        :meth:`shared_stage` (made with the same ``by`` and ``level``) without reading the rows again."""
 
     @abstractmethod
     def paired(

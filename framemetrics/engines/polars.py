@@ -25,7 +25,7 @@ from framemetrics.stages import multiclass as classes
 from framemetrics.stages import statistics as stages
 from framemetrics.stages.beta_quantiles import beta_quantiles
 from framemetrics.stages.bootstrap import bootstrap_bounds
-from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.calibration import calibration_bins, stage_bins
 from framemetrics.stages.curves import curve_table
 from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
@@ -152,13 +152,15 @@ class PolarsBackend(Backend):
         max_points: int | None,
         stage: list[pl.LazyFrame] | None = None,
         level: str | None = None,
+        min_rows: int | None = None,
     ) -> pl.DataFrame:
         frames = []
         for i, groups in enumerate(_levels(by, level)):
             rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
             shared = None if stage is None else PolarsFrame(stage[i])
             drops = drop_intermediate and stage is None
-            table = curve_table(rows, plan, groups, plan_rows(plan), curve, drops, max_points, stage=shared)
+            x = plan_rows(plan)
+            table = curve_table(rows, plan, groups, x, curve, drops, max_points, stage=shared, min_rows=min_rows)
             frames.append(_ordered(table))
         return _joined(pl.collect_all(frames, optimizations=NO_SHARED_SCANS), by, level)
 
@@ -170,11 +172,15 @@ class PolarsBackend(Backend):
         drop: bool,
         n_bins: int,
         level: str | None = None,
+        stage: list[pl.LazyFrame] | None = None,
     ) -> pl.DataFrame:
         x, bins = plan_rows(plan), []
-        for groups in _levels(by, level):
-            rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
-            binned = calibration_bins(rows, x, group_keys(groups), groups, n_bins)
+        for i, groups in enumerate(_levels(by, level)):
+            if stage is None:
+                rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
+                binned = calibration_bins(rows, x, group_keys(groups), groups, n_bins)
+            else:  # the stage's levels: all rows, then per group; without groups, all rows alone
+                binned = stage_bins(PolarsFrame(stage[i]), group_keys(groups), groups, n_bins)
             bins.append(binned.lazy.sort([*groups, "bin"], nulls_last=True))
         return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
 

@@ -44,8 +44,9 @@ from framemetrics.sources import (
     to_polars,
 )
 from framemetrics.spark import SparkSource, open_spark
+from framemetrics.stages import group_keys as stage_keys
 from framemetrics.stages import multiclass as classes
-from framemetrics.stages.calibration import calibration_bins
+from framemetrics.stages.calibration import calibration_bins, stage_bins
 from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
 
@@ -185,11 +186,13 @@ class SqlBackend(Backend):
         max_points: int | None,
         stage: str | None = None,
         level: str | None = None,
+        min_rows: int | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
         query = curve_query(
-            curve, plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points, stage=stage
-        )
+            curve, plan, inputs, drop_intermediate=drop_intermediate, max_points=max_points, stage=stage,
+            min_rows=min_rows,
+        )  # fmt: skip
         return self.opened.fetch(query, inputs.by)
 
     def calibration(
@@ -200,9 +203,12 @@ class SqlBackend(Backend):
         drop: bool,
         n_bins: int,
         level: str | None = None,
+        stage: str | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
-        return self.opened.fetch(calibration_statement(plan, inputs, n_bins), inputs.by)
+        if stage is None:
+            return self.opened.fetch(calibration_statement(plan, inputs, n_bins), inputs.by)
+        return self.opened.fetch(stage_calibration_statement(stage, inputs.by, n_bins), inputs.by)
 
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float
@@ -400,6 +406,24 @@ def calibration_statement(plan: Plan, inputs: QueryInputs, n_bins: int) -> exp.S
     rows = input_frame(Statement(), plan, inputs, group_keys(inputs))
     bins = calibration_bins(rows, rows_of(plan_literals(plan, inputs)), group_keys(inputs), inputs.by, n_bins)
     return rows.statement.query(bins, [*inputs.by, "bin"])
+
+
+def stage_calibration_statement(stage: str, by: Sequence[str], n_bins: int) -> exp.Select:
+    """The calibration curve's bins per group ``by`` from the shared curve stage held in the table ``stage``
+    (:func:`~framemetrics.stages.calibration.stage_bins`), ordered by group (nulls last) then bin.
+
+    Examples
+    --------
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE s AS SELECT * FROM (VALUES ('a', 0.2, 0.0, 1.0, 1), ('a', 0.9, 2.0, 0.0, 2))"
+    ...                 " v(fm_g0, y_score, pw, nw, n_rows)")
+    >>> con.sql(to_sql(stage_calibration_statement("s", ["g"], 2))).pl().select("g", "bin", "n_rows", "prob_true").rows()
+    [('a', 0, 1, 0.0), ('a', 1, 2, 1.0)]
+    """
+    keys = stage_keys(by)
+    statement = Statement()
+    frame = SqlFrame(statement, exp.to_table(stage), [*keys, "y_score", "pw", "nw", "n_rows"])
+    return statement.query(stage_bins(frame, keys, by, n_bins), [*by, "bin"])
 
 
 def paired_statement(plan: Plan, inputs: QueryInputs, z: float, *, checks: bool = False) -> exp.Select:

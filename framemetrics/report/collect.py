@@ -244,7 +244,8 @@ def collect(
     if not probabilities:
         notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
     bins = {10: True, HISTOGRAM_BINS: False} if probabilities else {}
-    shared = shared_results(call, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins)
+    shared = shared_results(call, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins,
+                            max_segments=max_segments)  # fmt: skip
     squares = f"fm_{POSITIVES_SQUARED}"
     overall = shared.level(shared.metrics, 0).drop(squares)
     segments = shared.level(shared.metrics, 1).drop(squares) if by else None

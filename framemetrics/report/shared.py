@@ -6,11 +6,13 @@ six times. Here each level (0: all rows, 1: per segment) sorts its scores
 once into a curve stage held by the engine (``Backend.shared_stage`` with
 ``level``: a Polars frame per level in memory; one temporary table of both
 levels in DuckDB, every row read twice, the group columns null at level 0),
-and the metrics and both curves, thinned, read it (``Backend.metrics``,
-``Backend.curve``). The metrics are those of :func:`framemetrics.evaluate`, the
-curves those of :func:`framemetrics.roc_curve` and its sibling with
-``drop_intermediate=False`` and ``max_points``: the same stages, the same
-formulas, the same rows.
+and the metrics, both curves (thinned, of the largest segments alone) and the
+calibration bins read it (``Backend.metrics``, ``Backend.curve``,
+``Backend.calibration``). The metrics are those of :func:`framemetrics.evaluate`,
+the curves those of :func:`framemetrics.roc_curve` and its sibling with
+``drop_intermediate=False`` and ``max_points``, the bins those of
+:func:`framemetrics.calibration_curve`: the same stages, the same formulas,
+the same rows.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def shared_results(
     threshold: float,
     max_points: int,
     calibration_bins: Mapping[int, bool] | None = None,
+    max_segments: int | None = None,
 ) -> Shared:
     """Metrics over all rows and per segment of ``by`` and both curves, from one curve stage.
 
@@ -82,7 +85,10 @@ def shared_results(
     :func:`framemetrics.evaluate`, before any curve is computed.
     ``calibration_bins`` maps numbers of bins to whether the calibration
     curve is wanted per segment too (else over all rows alone): one query
-    each (the scores must be probabilities, checked by the caller).
+    each, reading the curve stage (the scores must be probabilities, checked
+    by the caller).
+    ``max_segments``: the curves of the segments at least as large (in rows)
+    as the ``max_segments``-th largest alone (ties kept), and of all rows.
 
     Examples
     --------
@@ -101,7 +107,9 @@ def shared_results(
     per_segment = calibration_bins or {}
     bins = _calibration_plans(per_segment, **call.columns())
     with call.open() as opened:
-        result, curves, calibration, level = _levels(opened, prepared, call.nulls, max_points, per_segment, bins)
+        result, curves, calibration, level = _levels(
+            opened, prepared, call.nulls, max_points, per_segment, bins, max_segments
+        )
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR, f"{_STAGE_ANCHOR}_low", f"{_STAGE_ANCHOR}_high"]
     checks = [c.name for c in prepared.resolved.plan.checks]
     return Shared(result.drop(checks, *hidden), curves, calibration, call.by, level)
@@ -117,9 +125,10 @@ def _levels(
     max_points: int,
     per_segment: Mapping[int, bool],
     bins: dict[int, tuple[Plan, dict[str, str]]],
+    max_segments: int | None,
 ) -> _Results:
     """:func:`shared_results` on one engine: both levels' curve stage computed once (held in memory by Polars,
-    one temporary table of DuckDB) and read by the metrics and both curves.
+    one temporary table of DuckDB) and read by the metrics, both curves and the calibration bins.
 
     Invalid rows raise from the all-rows level, before any curve is computed.
     """
@@ -129,16 +138,36 @@ def _levels(
     with opened.shared_stage(plan, columns, by, prepared.drop, level) as stage:
         result = opened.metrics(plan, columns, by, prepared.drop, stage, level)
         raise_for_invalid(result.filter(pl.col(level) == 0) if by else result, plan, roles, nulls, opened)
+        least = _least_shown(result.filter(pl.col(level) == 1) if by else None, max_segments)
         curves = {
-            name: opened.curve(CURVES[name], plan, columns, by, prepared.drop, False, max_points, stage, level)
+            name: opened.curve(CURVES[name], plan, columns, by, prepared.drop, False, max_points, stage, level, least)
             for name in CURVE_NAMES
         }
-    calibration = {}
-    for n_bins, (binned, binned_roles) in bins.items():
-        binned_columns = input_columns(opened.ns, opened.column, binned, binned_roles, False, 0.5)
-        segmented = by if per_segment[n_bins] else ()
-        calibration[n_bins] = opened.calibration(binned, binned_columns, segmented, prepared.drop, n_bins, level)
+        calibration = {}
+        for n_bins, (binned, binned_roles) in bins.items():
+            binned_columns = input_columns(opened.ns, opened.column, binned, binned_roles, False, 0.5)
+            levels = opened.calibration(binned, binned_columns, by, prepared.drop, n_bins, level, stage)
+            all_rows = by and not per_segment[n_bins]
+            calibration[n_bins] = levels.filter(pl.col(level) == 0).drop(level, *by) if all_rows else levels
     return result, curves, calibration, level
+
+
+def _least_shown(segments: pl.DataFrame | None, max_segments: int | None) -> int | None:
+    """The rows of the ``max_segments``-th largest segment; None where every segment is at least that large.
+
+    At least the largest: no segment is larger than all rows, so the level of
+    all rows always passes (in SQL its group is filtered with the segments').
+
+    Examples
+    --------
+    >>> _least_shown(pl.DataFrame({"n_rows": [5, 9, 7, 7]}), 2), _least_shown(pl.DataFrame({"n_rows": [7, 7, 7]}), 2)
+    (7, None)
+    """
+    if segments is None or max_segments is None or segments.height <= max_segments:
+        return None
+    sizes = segments["n_rows"].sort(descending=True)
+    least = int(sizes[max(max_segments, 1) - 1])
+    return least if sizes[-1] < least else None
 
 
 def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:

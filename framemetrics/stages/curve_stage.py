@@ -33,6 +33,7 @@ def curve_stage(
     previous: bool = False,
     points: bool = False,
     labelled: bool = True,
+    counted: bool = False,
     name: str = "fm",
 ) -> Frame:
     """One row per group and distinct score, with ``y_score, pw, nw, tp, fp, pos_total, neg_total``.
@@ -58,6 +59,9 @@ def curve_stage(
     labelled : bool, default True
         False for a quantile's stage, every row positive: no negative
         columns (``nw, fp, neg_total, fp_prev``).
+    counted : bool, default False
+        Add ``n_rows``, the rows of each score (after ``pw, nw``), and
+        ``group_rows``, the rows of its group.
     name : str, default "fm"
         The prefix of the stages' names (``<name>_scores``, ``<name>_curve``).
 
@@ -80,14 +84,15 @@ def curve_stage(
     weights = {"pw": positive_weight(ns, x)} | ({"nw": negative_weight(ns, x)} if labelled else {})
     value = ns.score(x.y_score if score is None else score)
     scored = rows.select({**{k: c(k) for k in keys}, "y_score": value, **weights})
-    stage = scored.aggregate([*keys, "y_score"], {w: ns.sum(c(w)) for w in weights}).named(f"{name}_scores")
+    sums = {w: ns.sum(c(w)) for w in weights} | ({"n_rows": ns.count_rows()} if counted else {})
+    stage = scored.aggregate([*keys, "y_score"], sums).named(f"{name}_scores")
     if points:
         stage = stage.filter(c("pw") + c("nw") > 0)
-    sums = CURVE_SUMS[: len(weights)]
+    curve_sums = CURVE_SUMS[: len(weights)]
     values = Running(
-        sums={running: weight for weight, running, _ in sums},
-        totals={total: weight for weight, _, total in sums},
-        before={f"{running}_prev": weight for weight, running, _ in sums} if previous else {},
+        sums={running: weight for weight, running, _ in curve_sums},
+        totals={total: weight for weight, _, total in curve_sums} | ({"group_rows": "n_rows"} if counted else {}),
+        before={f"{running}_prev": weight for weight, running, _ in curve_sums} if previous else {},
         following={f"next_{weight}": weight for weight in weights} if points else {},
         first="is_first" if points else None,
     )

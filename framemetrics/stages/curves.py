@@ -33,11 +33,13 @@ Expr = Any
 _STAGE = ("y_score", "pw", "nw", "next_pw", "next_nw", "is_first", "tp", "fp", "tn", "fn", "pos_total", "neg_total")
 
 
-def shared_points(stage: Frame) -> Frame:
+def shared_points(stage: Frame, min_rows: int | None = None) -> Frame:
     """The curves' stage from a shared curve stage (every score of the valid rows, as the metrics read it).
 
     Its scores of positive weight with ``fn, tn``; no ``next_pw, next_nw``
-    or ``is_first``: every point is then kept (``drop=False``).
+    or ``is_first``: every point is then kept (``drop=False``). With
+    ``min_rows``, only the groups of at least that many rows (the stage's
+    ``group_rows``): the report's curves of its largest segments.
 
     Examples
     --------
@@ -50,8 +52,9 @@ def shared_points(stage: Frame) -> Frame:
     >>> points.collect().sort("threshold", descending=True)["tpr"].to_list()
     [0.0, 0.5, 1.0]
     """
-    c = stage.ns.col
-    points = stage.filter(c("pw") + c("nw") > 0)
+    ns, c = stage.ns, stage.ns.col
+    kept = c("pw") + c("nw") > 0
+    points = stage.filter(kept if min_rows is None else ns.all(kept, c("group_rows") >= ns.lit(int(min_rows))))
     return points.with_columns(fn=c("pos_total") - c("tp"), tn=c("neg_total") - c("fp"))
 
 
@@ -128,6 +131,7 @@ def curve_table(
     *,
     stage: Frame | None = None,
     checked: bool = False,
+    min_rows: int | None = None,
 ) -> Table:
     """The points of ``curve`` per group of ``rows`` (group columns ``fm_g0, fm_g1...``), named by ``by``.
 
@@ -155,6 +159,8 @@ def curve_table(
         Count each group's invalid rows: a group with one gets one row, null
         but its group columns (engines order NaN scores differently), where
         an entry point that raises on invalid rows leaves them out.
+    min_rows : int, optional
+        With ``stage``, the curves of the groups of at least that many rows alone.
 
     Returns
     -------
@@ -181,7 +187,7 @@ def curve_table(
     elif drop is not False:
         raise ValueError("the points of a shared curve stage are all kept: drop_intermediate must be False")
     else:
-        points = shared_points(stage)
+        points = shared_points(stage, min_rows)
     table = curve_points(points, keys, curve, drop, max_points).named("fm_points")
     if checked:
         table = _with_invalid_groups(table, checks_table(rows, plan, keys, x), plan, keys)

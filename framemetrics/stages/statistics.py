@@ -103,6 +103,9 @@ def shared_stage(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame
     """The scores' curve stage that :func:`metrics_table` sorts (every score, even of zero weight, ``tp_prev,
     fp_prev`` where the plan's statistics read them), for metrics and curves to share. Without ``bins``.
 
+    Each score also has ``n_rows``, its rows: the calibration bins
+    (:func:`framemetrics.stages.calibration.stage_bins`) and the groups' sizes read it.
+
     Examples
     --------
     >>> from framemetrics.compilers.polars.frame import PolarsFrame
@@ -114,7 +117,7 @@ def shared_stage(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame
     >>> shared_stage(f, plan, [], x).collect().sort("y_score")["tp"].to_list()
     [1.0, 1.0]
     """
-    return curve_stage(rows, keys, x, previous=plan.scores_read_previous)
+    return curve_stage(rows, keys, x, previous=plan.scores_read_previous, counted=True)
 
 
 class GroupWindows:

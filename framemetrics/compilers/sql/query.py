@@ -270,6 +270,7 @@ def curve_query(
     drop_intermediate: bool | None = None,
     max_points: int | None = None,
     stage: str | None = None,
+    min_rows: int | None = None,
 ) -> exp.Select:
     """The points of ``curve`` per group of ``inputs``, as a tree: the stage
     :func:`framemetrics.stages.curves.curve_table` over ``fm_input``.
@@ -297,6 +298,8 @@ def curve_query(
         A table holding the scores' curve stage of the same rows and groups
         (:func:`shared_stage`), read in place of sorting the scores again;
         every point is kept (``drop_intermediate`` must be False).
+    min_rows : int, optional
+        With ``stage``, the curves of the groups of at least that many rows alone.
 
     Returns
     -------
@@ -323,7 +326,10 @@ def curve_query(
         drop = (inputs.literals or {}).get("drop_intermediate", drop)
     x = rows_of(plan_literals(plan, inputs))
     # A shared stage's rows were checked by the metrics that read it first (and raised if one was invalid).
-    table = curve_table(rows, plan, inputs.by, x, curve, drop, max_points, stage=shared, checked=stage is None)
+    checked = stage is None
+    table = curve_table(
+        rows, plan, inputs.by, x, curve, drop, max_points, stage=shared, checked=checked, min_rows=min_rows
+    )
     return statement.output(table, copy=False)
 
 
@@ -334,10 +340,10 @@ def stage_columns(plan: Plan, keys: list[str]) -> list[str]:
     --------
     >>> from framemetrics.core.plan import make_plan
     >>> stage_columns(make_plan("roc_auc_score", weighted=False), ["fm_g0"])
-    ['fm_g0', 'y_score', 'pw', 'nw', 'tp', 'fp', 'pos_total', 'neg_total']
+    ['fm_g0', 'y_score', 'pw', 'nw', 'n_rows', 'tp', 'fp', 'pos_total', 'neg_total', 'group_rows']
     """
     previous = ["tp_prev", "fp_prev"] if plan.scores_read_previous else []
-    return [*keys, "y_score", "pw", "nw", "tp", "fp", "pos_total", "neg_total", *previous]
+    return [*keys, "y_score", "pw", "nw", "n_rows", "tp", "fp", "pos_total", "neg_total", "group_rows", *previous]
 
 
 def checks_query(plan: Plan, inputs: QueryInputs) -> exp.Select:
