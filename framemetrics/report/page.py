@@ -136,15 +136,18 @@ def _table(
     shown = [c for c in frame.columns if not (c.endswith(INTERVAL_SUFFIXES) and c.rsplit("_", 1)[0] in frame.columns)]
     pinned = {c: "key last" if c == keys[-1] else "key" for c in keys}
     reference = {} if overall is None else overall.row(0, named=True)
+    values = {c: frame[c].to_list() for c in frame.columns}  # read as lists once, not a Series per cell
+    intervals = {c: _interval(frame, c) for c in shown}
+    bounds = {c: (b[0].to_list(), b[1].to_list()) for c, b in intervals.items() if b is not None}
+    spans = {c: _span(*b, reference.get(c)) for c, b in intervals.items() if b is not None}
     tints = {}
     for c in shown:
-        bounds = _interval(frame, c)
         base = reference.get(c)
         tints[c] = {}
-        for i, v in enumerate(frame[c]):
+        for i, v in enumerate(values[c]):
             tint = badness(c, v, base) if c in reference else 0.0
-            if tint and bounds is not None and base is not None:
-                low, high = bounds[0][i], bounds[1][i]
+            if tint and c in bounds and base is not None:
+                low, high = bounds[c][0][i], bounds[c][1][i]
                 tint = tint if low is not None and not low <= base <= high else 0.0
             tints[c][i] = tint
     sorted_by = ' aria-sort="ascending"'
@@ -156,7 +159,7 @@ def _table(
     for i in range(frame.height):
         cells = []
         for column in shown:
-            value = frame[column][i]
+            value = values[column][i]
             raw = "" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(value)
             attributes = f' data-value="{html.escape(raw if not isinstance(value, str) else value)}"'
             names = [*([pinned[column]] if column in pinned else []), *(["null"] if value is None else [])]
@@ -165,11 +168,9 @@ def _table(
             if value is not None and tints[column].get(i):
                 attributes += f' style="background: rgba(230, 73, 60, {0.42 * tints[column][i]:.3f})"'
             text = html.escape(_text(value, column))
-            bounds = _interval(frame, column)
-            if bounds is not None and value is not None and bounds[0][i] is not None:
-                low, high = bounds[0][i], bounds[1][i]
-                span = _span(*bounds, reference.get(column))
-                text += error_bar(low, high, value, reference.get(column), span)
+            if column in bounds and value is not None and bounds[column][0][i] is not None:
+                low, high = bounds[column][0][i], bounds[column][1][i]
+                text += error_bar(low, high, value, reference.get(column), spans[column])
                 text += f'<span class="ci">[{low:.3f}, {high:.3f}]</span>'
             cells.append(f"<td{attributes}>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")

@@ -33,10 +33,11 @@ def _label(segment: str, data: ReportData, metric: str, short: str) -> str:
     return segment if value is None else f"{segment} ({short} {value:.3f})"
 
 
-def tpr_band(points: pl.DataFrame, positives_squared: float, level: float = REPORT_LEVEL) -> pl.DataFrame:
+def tpr_band(points: pl.DataFrame, positives_squared: float | pl.Expr, level: float = REPORT_LEVEL) -> pl.DataFrame:
     """Wilson's interval of the true positive rate at each point of a ROC curve: ``tp`` successes of the
     ``tp + fn`` positives, Kish's ``n = (tp + fn)^2 / positives_squared`` (the proportions' interval,
     :func:`~framemetrics.core.proportions.wilson_bounds`; without weights ``n`` is the count of positives).
+    ``positives_squared`` is a number, or an expression over ``points`` (each point its segment's).
 
     Examples
     --------
@@ -45,29 +46,32 @@ def tpr_band(points: pl.DataFrame, positives_squared: float, level: float = REPO
     [0.107791, 0.603222]
     """
     positives, z = pl.col("tp") + pl.col("fn"), pl.lit(normal_quantile((1 + level) / 2))
-    return points.select(**wilson_bounds(POLARS, pl.col("tp"), positives, pl.lit(positives_squared), z))
+    squares = positives_squared if isinstance(positives_squared, pl.Expr) else pl.lit(positives_squared)
+    return points.select(**wilson_bounds(POLARS, pl.col("tp"), positives, squares, z))
 
 
-def _positives_squared(data: ReportData, segment: str) -> float | None:
-    """The segment's sum of the positives' squared weights, None where unknown or without positives."""
+def _banded(data: ReportData, frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (the ROC points) with ``low`` and ``high``, every segment's band in one query: null where the
+    sum of the positives' squared weights is unknown or null (no band)."""
     if data.positives_squared is None:
-        return None
-    squares = data.positives_squared.filter(pl.col("segment") == segment)["positives_squared"]
-    return squares.item() if squares.len() == 1 else None
+        return frame.with_columns(low=pl.lit(None, pl.Float64), high=pl.lit(None, pl.Float64))
+    squares = frame.select("segment").join(data.positives_squared, on="segment", how="left", maintain_order="left")
+    bounds = tpr_band(frame.with_columns(squares["positives_squared"]), pl.col("positives_squared"))
+    return frame.with_columns(bounds)
 
 
 def _curves(
     data: ReportData, frame: pl.DataFrame, x: str, y: str, axes: Axes, metric: str, short: str, *, band: bool = False
 ) -> None:
-    for (segment,) in frame.select("segment").unique(maintain_order=True).rows():
-        points = frame.filter(pl.col("segment") == segment).drop_nulls([x, y])
+    if band:
+        frame = _banded(data, frame)
+    for (segment,), points in frame.group_by("segment", maintain_order=True):
+        points = points.drop_nulls([x, y])
         if points.height:
             label = _label(segment, data, metric, short)
             style = _style(segment, data)
-            squares = _positives_squared(data, segment) if band else None
-            if squares is not None:
-                bounds = tpr_band(points, squares)
-                axes.band(points[x].to_list(), bounds["low"].to_list(), bounds["high"].to_list(), color=style["color"])
+            if band and points["low"].null_count() < points.height:
+                axes.band(points[x].to_list(), points["low"].to_list(), points["high"].to_list(), color=style["color"])
             axes.line(points[x].to_list(), points[y].to_list(), label=label, **style)
 
 
