@@ -130,8 +130,9 @@ def test_curves_are_computed_for_the_largest_segments_alone_ties_kept(engine):
     groups = [g for g, n in sizes.items() for _ in range(n)]
     frame = pl.DataFrame({"g": groups, "y": [i % 2 for i in range(16)], "p": [(i * 7 % 16) / 16 for i in range(16)]})
     call = Call(frame, y_true="y", y_score="p", by=("g",), engine=engine)
-    shared = shared_results(call, metrics=["roc_auc_score"], threshold=0.5, max_points=100,
-                            calibration_bins={10: True}, max_segments=2)  # fmt: skip
+    with call.open() as opened:
+        shared = shared_results(call, opened, metrics=["roc_auc_score"], threshold=0.5, max_points=100,
+                                calibration_bins={10: True}, max_segments=2)  # fmt: skip
     for curve in shared.curves.values():
         assert set(shared.level(curve, 1)["g"]) == {"a", "b", "c"}
         assert shared.level(curve, 0).height > 0

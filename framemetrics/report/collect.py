@@ -10,12 +10,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from framemetrics.columns import resolve_curve
 from framemetrics.core.plan import default_neg_label
-from framemetrics.engines import open_engine
+from framemetrics.engines import Backend
 from framemetrics.report.shared import POSITIVES_SQUARED, shared_results
 from framemetrics.request import Call
 from framemetrics.request.call import check_schema
@@ -122,24 +121,22 @@ class ReportData:
         return int(self.overall["n_rows"].item())
 
 
-def score_range(
-    source: Source, y_score: str, engine: str, con: duckdb.DuckDBPyConnection | None = None
-) -> tuple[float | None, float | None]:
-    """Smallest and largest score (NaN ignored), computed on ``engine``.
+def score_range(opened: Backend, y_score: str) -> tuple[float | None, float | None]:
+    """Smallest and largest score (NaN ignored), computed on the ``opened`` source's engine.
 
     Examples
     --------
-    >>> score_range(pl.DataFrame({"s": [0.2, 0.9]}), "s", "duckdb")
+    >>> from framemetrics.engines import open_engine
+    >>> with open_engine(pl.DataFrame({"s": [0.2, 0.9]}), "duckdb") as opened:
+    ...     score_range(opened, "s")
     (0.2, 0.9)
     """
-    with open_engine(source, engine, con) as opened:
-        _check_score(y_score, opened.kinds())
-        frame = opened.frame({"score": y_score})
-        ns = frame.ns
-        score = ns.col("score")
-        valid = ns.when(ns.is_nan(score), ns.null()).otherwise(ns.to_float(score))
-        row = opened.run(frame.aggregate([], {"low": ns.min(valid), "high": ns.max(valid)})).row(0)
-    return row
+    _check_score(y_score, opened.kinds())
+    frame = opened.frame({"score": y_score})
+    ns = frame.ns
+    score = ns.col("score")
+    valid = ns.when(ns.is_nan(score), ns.null()).otherwise(ns.to_float(score))
+    return opened.run(frame.aggregate([], {"low": ns.min(valid), "high": ns.max(valid)})).row(0)
 
 
 def _check_score(y_score: str, kinds: dict[str, str]) -> None:
@@ -236,16 +233,17 @@ def collect(
     """
     started = time.perf_counter()
     source, y_true, y_score, by, engine = call.source, call.y_true, call.y_score, call.by, call.engine
-    low, high = score_range(source, y_score, engine, call.con)
-    probabilities = low is not None and high is not None and low >= 0 and high <= 1
-    notes = []
-    if metrics is None:
-        metrics = [m for m in REPORT_METRICS if probabilities or m not in _PROBABILITY_ONLY]
-    if not probabilities:
-        notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
-    bins = {10: True, HISTOGRAM_BINS: False} if probabilities else {}
-    shared = shared_results(call, metrics=metrics, threshold=threshold, max_points=max_points, calibration_bins=bins,
-                            max_segments=max_segments)  # fmt: skip
+    with call.open() as opened:  # one engine, one connection, for every query
+        low, high = score_range(opened, y_score)
+        probabilities = low is not None and high is not None and low >= 0 and high <= 1
+        notes = []
+        if metrics is None:
+            metrics = [m for m in REPORT_METRICS if probabilities or m not in _PROBABILITY_ONLY]
+        if not probabilities:
+            notes.append(f"Scores span [{low}, {high}], not [0, 1]: no calibration plot or score distributions.")
+        bins = {10: True, HISTOGRAM_BINS: False} if probabilities else {}
+        shared = shared_results(call, opened, metrics=metrics, threshold=threshold, max_points=max_points,
+                                calibration_bins=bins, max_segments=max_segments)  # fmt: skip
     squares = f"fm_{POSITIVES_SQUARED}"
     overall = shared.level(shared.metrics, 0).drop(squares)
     segments = shared.level(shared.metrics, 1).drop(squares) if by else None

@@ -64,6 +64,7 @@ class Shared:
 
 def shared_results(
     call: Call,
+    opened: Backend,
     *,
     metrics: Sequence[str] | dict[str, dict[str, Any]],
     threshold: float,
@@ -78,8 +79,8 @@ def shared_results(
     at :data:`REPORT_LEVEL` beside it; ``fm_sum_pos_sq``, the squared weight
     of the positives (:data:`POSITIVES_SQUARED`), follows the metrics.
 
-    ``call`` holds the columns, groups and engine (``"polars"`` or
-    ``"duckdb"``); ``metrics`` and ``threshold`` are those of
+    ``call`` holds the columns and groups, ``opened`` its source on its
+    engine (``"polars"`` or ``"duckdb"``: ``call.open()``); ``metrics`` and ``threshold`` are those of
     :func:`framemetrics.evaluate` (``metrics`` a list or dict), ``max_points``
     that of :func:`framemetrics.roc_curve`. Invalid rows raise as in
     :func:`framemetrics.evaluate`, before any curve is computed.
@@ -94,7 +95,8 @@ def shared_results(
     --------
     >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.1, 0.3]})
     >>> call = Call(df, y_true="y", y_score="p", by=("g",), engine="duckdb")
-    >>> out = shared_results(call, metrics=["roc_auc_score"], threshold=0.5, max_points=100)
+    >>> with call.open() as opened:
+    ...     out = shared_results(call, opened, metrics=["roc_auc_score"], threshold=0.5, max_points=100)
     >>> out.level(out.metrics, 1)["roc_auc_score"].to_list(), out.level(out.metrics, 0)["roc_auc_score"].item()
     ([1.0, 0.0], 0.5)
     """
@@ -106,10 +108,9 @@ def shared_results(
     prepared = replace(prepared, resolved=banded)
     per_segment = calibration_bins or {}
     bins = _calibration_plans(per_segment, **call.columns())
-    with call.open() as opened:
-        result, curves, calibration, level = _levels(
-            opened, prepared, call.nulls, max_points, per_segment, bins, max_segments
-        )
+    result, curves, calibration, level = _levels(
+        opened, prepared, call.nulls, max_points, per_segment, bins, max_segments
+    )
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR, f"{_STAGE_ANCHOR}_low", f"{_STAGE_ANCHOR}_high"]
     checks = [c.name for c in prepared.resolved.plan.checks]
     return Shared(result.drop(checks, *hidden), curves, calibration, call.by, level)
