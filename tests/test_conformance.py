@@ -438,6 +438,44 @@ def test_stage_gives_the_same_table_on_every_backend(stage, backend, request):
         assert_same_table(warehouse.run(spec.sql(warehouse.dialect)), want, cast=True, infinite=spec.infinite)
 
 
+# -- grouping sets (the report's cells of all rows, summed from the segments') ----------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_grouping_sets_give_every_set_with_the_absent_keys_null(backend, request):
+    """``Frame.aggregate_sets`` per (g, y) and per y (the absent g null, typed), null keys of the data kept as groups:
+    the same rows on every engine as Polars' group-bys of each set."""
+    from framemetrics.compilers.polars.frame import PolarsFrame
+    from framemetrics.compilers.sql.emit import to_sql
+    from framemetrics.compilers.sql.frame import SqlFrame, Statement
+
+    def program(frame):
+        ns = frame.ns
+        sums = {"rows": ns.count_rows(), "weight": ns.sum(ns.col("w"))}
+        return frame.aggregate_sets([["g", "y"], ["y"]], sums)
+
+    data = table("conf_binary")
+    want = pl.concat(
+        [data.group_by("g", "y").agg(rows=pl.len().cast(pl.Int64), weight=pl.col("w").sum()),
+         data.group_by("y").agg(rows=pl.len().cast(pl.Int64), weight=pl.col("w").sum())],
+        how="diagonal_relaxed",
+    ).select("g", "y", "rows", "weight")  # fmt: skip
+    order = ["g", "y"]
+    if backend == "polars":
+        got = program(PolarsFrame(data.lazy())).collect()
+    else:
+        statement = Statement()
+        frame = SqlFrame.table(statement, "conf_binary", {"g": "g", "y": "y", "w": "w"})
+        query = statement.query(program(frame), [])
+        if backend == "duckdb":
+            got = _duckdb().sql(to_sql(query)).pl()
+        else:
+            warehouse = _warehouse(request.getfixturevalue("engines"), backend)
+            got = warehouse.run(to_sql(query, warehouse.dialect))
+    got = got.with_columns(pl.col("rows").cast(pl.Int64), pl.col("y").cast(pl.Int64))
+    assert_same_table(got.sort(order, nulls_last=True), want.sort(order, nulls_last=True), cast=True)
+
+
 # -- the DET regression -----------------------------------------------------------------------------------------------
 
 

@@ -13,11 +13,13 @@ from polars.testing import assert_frame_equal
 
 import framemetrics as fm
 from framemetrics.core.intervals import has_own_interval
+from framemetrics.core.plan import make_plan
 from framemetrics.report.collect import HISTOGRAM_BINS, collect, stack
 from framemetrics.report.multiclass import MULTICLASS_REPORT_METRICS, collect_multiclass
 from framemetrics.report.page import FULL_RED_GAP, badness
 from framemetrics.report.shared import shared_results
 from framemetrics.request import Call
+from framemetrics.stages.statistics import rolls_up
 
 RNG = np.random.default_rng(11)
 N = 600
@@ -120,6 +122,24 @@ def test_the_binary_report_holds_the_library_numbers(engine, rows):
     whole, per_segment = (fm.calibration_curve(frame, by=by, **columns) for by in (None, "g"))
     assert_frame_equal(data.calibration, stack(whole, per_segment, ("g",), data.shown), rel_tol=1e-12, abs_tol=1e-12)
     assert_frame_equal(data.distribution, fm.calibration_curve(frame, n_bins=HISTOGRAM_BINS, **columns))
+
+
+@pytest.mark.parametrize("metrics", [["roc_auc_score", "f1_score", "log_loss"], ["roc_auc_score", "log_loss"]])
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_all_rows_summed_from_the_segments_equal_a_second_read(engine, metrics):
+    """A plan whose statistics roll up (confusion cells: the rows read once, all rows' cells summed from the
+    segments') and one that does not (read at both levels) give evaluate's numbers, null segment included."""
+    assert rolls_up(make_plan(metrics, weighted=True)) == ("f1_score" in metrics)
+    rng = np.random.default_rng(8)
+    frame = pl.DataFrame({"g": [("a", "b", None)[i] for i in rng.integers(0, 3, 400)], "y": rng.integers(0, 2, 400),
+                          "p": rng.random(400).round(2), "w": rng.integers(0, 4, 400) / 2})  # fmt: skip
+    call = Call(frame, y_true="y", y_score="p", sample_weight="w", by=("g",), engine=engine)
+    with call.open() as opened:
+        shared = shared_results(call, opened, metrics=metrics, threshold=0.5, max_points=100)
+    columns = {"y_true": "y", "y_score": "p", "sample_weight": "w", "engine": engine}
+    got = shared.metrics.drop("fm_sum_pos_sq")
+    assert_frame_equal(shared.level(got, 0), _library(frame, metrics, **columns), rel_tol=1e-12, abs_tol=1e-12)
+    assert_frame_equal(shared.level(got, 1), _library(frame, metrics, by="g", **columns), rel_tol=1e-12, abs_tol=1e-12)
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])

@@ -146,6 +146,21 @@ class Frame(ABC):
         """One row per distinct ``keys`` (one row in all without keys) with the ``aggregates``."""
 
     @abstractmethod
+    def aggregate_sets(self, sets: Sequence[Sequence[str]], aggregates: Mapping[str, Expr]) -> Self:
+        """The ``aggregates`` per distinct value of each set of keys in ``sets`` (SQL's ``GROUPING SETS``), the rows
+        of every set together: the columns of every set, null in the rows of a set without them, then the
+        aggregates.
+
+        Examples
+        --------
+        >>> from framemetrics.compilers.polars.frame import PolarsFrame
+        >>> f = PolarsFrame.values({"g": ["a", "a", "b"], "x": [1.0, 2.0, 5.0]})
+        >>> out = f.aggregate_sets([["g"], []], {"total": f.ns.sum(f.ns.col("x"))}).collect()
+        >>> out.sort("g", nulls_last=True).rows()
+        [('a', 3.0), ('b', 5.0), (None, 8.0)]
+        """
+
+    @abstractmethod
     def concat(self, other: Self) -> Self:
         """The rows of both (``other`` has the same columns)."""
 

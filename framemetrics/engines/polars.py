@@ -112,10 +112,35 @@ class PolarsBackend(Backend):
         stage: list[pl.LazyFrame] | None = None,
         level: str | None = None,
     ) -> pl.DataFrame:
+        if level and by and stage and stages.rolls_up(plan):
+            return self._all_rows_metrics(plan, columns, by, drop, stage, level)
         levels = _levels(by, level)
         shared = stage or [None] * len(levels)
         frames = [self._metrics(plan, columns, g, drop, s) for g, s in zip(levels, shared, strict=True)]
         return _joined(frames, by, level)
+
+    def _all_rows_metrics(
+        self,
+        plan: Plan,
+        columns: Mapping[str, pl.Expr],
+        by: tuple[str, ...],
+        drop: bool,
+        stage: list[pl.LazyFrame],
+        level: str,
+    ) -> pl.DataFrame:
+        """Both levels from one read of the rows (at level 1), all rows' statistics summed from the segments'
+        (:func:`~framemetrics.stages.statistics.metrics_table` ``all_rows``): the level key first, as the SQL's."""
+        groups = (level, *by)
+        keys = group_keys(groups)
+        shifted = {old: new for old, new in zip(group_keys(by), keys[1:], strict=True)}
+        rows = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).rename(shifted)
+        rows = rows.with_columns(pl.lit(1, pl.Int32).alias(keys[0]))
+        levels = [stage[0].with_columns(pl.lit(0, pl.Int32).alias(keys[0])), stage[1].rename(shifted)]
+        both = pl.concat([levels[0], levels[1].with_columns(pl.lit(1, pl.Int32).alias(keys[0]))], how="diagonal")
+        x = plan_rows(plan, group_means=True)
+        table = stages.metrics_table(PolarsFrame(rows), plan, keys, x, groups, stage=PolarsFrame(both), all_rows=True)
+        ordered = table.lazy.sort(list(groups), nulls_last=True)
+        return ordered.collect(optimizations=NO_SHARED_SCANS).select(level, *by, pl.exclude(level, *by))
 
     def _metrics(
         self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, stage: pl.LazyFrame | None

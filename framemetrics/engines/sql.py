@@ -49,6 +49,7 @@ from framemetrics.stages import multiclass as classes
 from framemetrics.stages.calibration import calibration_bins, stage_bins
 from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
+from framemetrics.stages.statistics import rolls_up
 
 __all__ = [
     "DuckDBTables",
@@ -166,8 +167,13 @@ class SqlBackend(Backend):
         stage: str | None = None,
         level: str | None = None,
     ) -> pl.DataFrame:
-        inputs = self._inputs(columns, by, drop, level)
-        query = plan_query(plan, inputs, checks=True, stage=stage, apart=self.name == "duckdb")
+        all_rows = bool(level and by and stage) and rolls_up(plan)
+        if all_rows:  # the rows read once, at level 1; all rows' statistics summed from the segments'
+            groups = (SQL.lit(1), *(user_column(b) for b in by))
+            inputs = QueryInputs(self.opened.table, dict(columns), (level, *by), drop, group_columns=groups)
+        else:
+            inputs = self._inputs(columns, by, drop, level)
+        query = plan_query(plan, inputs, checks=True, stage=stage, apart=self.name == "duckdb", all_rows=all_rows)
         return self.opened.fetch(query, inputs.by)
 
     def checks(

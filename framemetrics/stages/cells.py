@@ -15,7 +15,7 @@ from framemetrics.core import cells as counting
 from framemetrics.core.frame import Frame
 from framemetrics.core.statistics import STATISTICS, Rows
 
-__all__ = ["cell_statistics", "cells"]
+__all__ = ["cell_statistics", "cells", "with_all_rows"]
 
 Expr = Any
 
@@ -35,6 +35,27 @@ def cells(
     [(0, 1, 1, 1.0), (1, 1, 2, 5.0)]
     """
     return rows.aggregate([*keys, *classes], counting.cell_sums(rows.ns, x, sums))
+
+
+def with_all_rows(cells: Frame, keys: Sequence[str], classes: Sequence[str] = counting.CLASSES) -> Frame:
+    """The ``cells`` of the groups of ``keys[1:]``, every one at the level ``keys[0]`` = 1, and the cells of all
+    rows at ``keys[0]`` = 0 (the other keys null), summed from the groups' in the same aggregate: every column of
+    a cell (rows, weight, sums, check counts) is a sum over its rows, so all rows' cells need no second read.
+
+    Examples
+    --------
+    >>> from framemetrics.compilers.polars.frame import PolarsFrame
+    >>> f = PolarsFrame.values({"fm_g0": [1, 1], "fm_g1": ["a", "b"], "y_true": [1, 1], "y_pred": [1, 1],
+    ...                         "n_rows": [2, 3], "weight": [2.0, 4.0]})
+    >>> with_all_rows(f, ["fm_g0", "fm_g1"]).collect().sort("fm_g0", "fm_g1").rows()
+    [(0, None, 1, 1, 5, 6.0), (1, 'a', 1, 1, 2, 2.0), (1, 'b', 1, 1, 3, 4.0)]
+    """
+    ns = cells.ns
+    values = [c for c in cells.columns if c not in (*keys, *classes)]
+    sets = [[*keys, *classes], list(classes)]
+    summed = cells.aggregate_sets(sets, {c: ns.sum(ns.col(c)) for c in values})
+    level = {keys[0]: ns.coalesce(ns.col(keys[0]), ns.lit(0))}  # the level is never null in a group's row
+    return summed.select(level | {c: ns.col(c) for c in [*keys[1:], *classes, *values]})
 
 
 def cell_statistics(cells: Frame, keys: Sequence[str], x: Rows, statistics: Sequence[str]) -> Frame:

@@ -42,11 +42,19 @@ from framemetrics.core.statistics import (
     roc_gap,
     weighted_quantile,
 )
-from framemetrics.stages.cells import cell_statistics, cells
+from framemetrics.stages.cells import cell_statistics, cells, with_all_rows
 from framemetrics.stages.curve_stage import curve_stage
 from framemetrics.stages.parts import by_parts
 
-__all__ = ["GroupWindows", "checks_table", "curve_statistics", "metrics_table", "row_statistics", "shared_stage"]
+__all__ = [
+    "GroupWindows",
+    "checks_table",
+    "curve_statistics",
+    "metrics_table",
+    "rolls_up",
+    "row_statistics",
+    "shared_stage",
+]
 
 Expr = Any
 # Per group, the columns ``fm_q<j>`` of the Beta quantiles at ``p`` of ``pairs`` over the statistics.
@@ -55,11 +63,16 @@ BetaStage = Callable[[Frame, Sequence[str], list[tuple[Expr, Expr]], float], Fra
 Bootstrap = Callable[[Frame, Plan], Sequence[Frame]]
 
 
-def row_statistics(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows, statistics: Sequence[str]) -> Frame:
+def row_statistics(
+    rows: Frame, plan: Plan, keys: Sequence[str], x: Rows, statistics: Sequence[str], *, all_rows: bool = False
+) -> Frame:
     """The row ``statistics`` and the plan's check counts per group (``fm_statistics``).
 
     Confusion cells go through the counting stage (:mod:`framemetrics.stages.cells`),
-    everything else is one aggregate of the rows.
+    everything else is one aggregate of the rows. With ``all_rows`` (a plan that
+    :func:`rolls_up`), the rows are those of the groups of ``keys[1:]`` at the
+    level ``keys[0]`` = 1, and all rows get their group too, at level 0: its
+    cells summed from the groups' (:func:`~framemetrics.stages.cells.with_all_rows`).
 
     Examples
     --------
@@ -77,9 +90,35 @@ def row_statistics(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows, statis
     if counts_cells(statistics):
         sums = {s: STATISTICS[s].build(ns, x) for s in summed_over_cells(statistics)}
         counted = cells(rows, keys, x, sums | checks).named("fm_cells")
+        if all_rows:
+            counted = with_all_rows(counted, keys).named("fm_all_cells")
         return cell_statistics(counted, keys, x, statistics).named("fm_statistics")
+    assert not all_rows, "all rows' statistics are summed from the groups' confusion cells alone"
     aggregates = {s: STATISTICS[s].build(ns, x) for s in statistics} | checks
     return rows.aggregate(keys, aggregates).named("fm_statistics")
+
+
+def rolls_up(plan: Plan) -> bool:
+    """Whether the plan's statistics of all rows can be summed from those of the groups, given a shared curve
+    stage of both levels (:func:`metrics_table` ``all_rows``): row statistics all counted through the confusion
+    cells (sums), no first pass, no bootstrap, every curve statistic of the unbinned scores' stage.
+
+    Examples
+    --------
+    >>> from framemetrics.core.plan import make_plan
+    >>> rolls_up(make_plan(["roc_auc_score", "f1_score", "log_loss"], weighted=True))
+    True
+    >>> rolls_up(make_plan(["r2_score"], weighted=True)), rolls_up(make_plan(["roc_auc_score"], weighted=True))
+    (False, False)
+    """
+    scores_only = all(score == "y_score" and not quantile for score, quantile in plan.curve_stages)
+    return (
+        counts_cells(plan.row_statistics)
+        and not plan.first_pass
+        and not plan.bootstrapped
+        and scores_only
+        and (plan.bins is None)
+    )
 
 
 def checks_table(rows: Frame, plan: Plan, keys: Sequence[str], x: Rows) -> Frame:
@@ -217,6 +256,7 @@ def metrics_table(
     beta: BetaStage | None = None,
     bootstrap: Bootstrap | None = None,
     checks: bool = True,
+    all_rows: bool = False,
 ) -> Frame:
     """The metrics of ``plan`` per group of ``rows``: the group columns (named ``by``), ``n_rows``, one column per
     metric, the exposed statistics, then (with ``checks``) the check counts.
@@ -246,6 +286,12 @@ def metrics_table(
         intervals.
     checks : bool, default True
         End with the check counts.
+    all_rows : bool, default False
+        ``rows`` are those of the groups of ``keys[1:]``, at the level
+        ``keys[0]`` = 1, and ``stage`` holds both levels: the table also has
+        the group of all rows, at level 0 (the other keys null), its row
+        statistics summed from the groups' cells, so the rows are read once
+        (a plan that :func:`rolls_up`; the report).
 
     Returns
     -------
@@ -269,7 +315,7 @@ def metrics_table(
 
     def part_table(part: Plan) -> Frame:
         own = x if part is plan else x.with_parameters(ns, part.alpha, part.max_fpr, part.power)
-        return _part_table(rows, part, keys, own, stage, beta, bootstrap, checks)
+        return _part_table(rows, part, keys, own, stage, beta, bootstrap, checks, all_rows)
 
     table = by_parts(plan, part_table, keys, ["n_rows", *plan.output_columns, *plan.exposed_columns, *counts])
     # The last step names the columns as the user sees them (in SQL: quoted, ``"fbeta_score(beta=2)"``).
@@ -300,14 +346,16 @@ def _part_table(
     beta: BetaStage | None,
     bootstrap: Bootstrap | None,
     checks: bool,
+    all_rows: bool = False,
 ) -> Frame:
     """:func:`metrics_table` of a plan without parts, its group columns ``keys`` (with ``checks``: the counts)."""
     ns = rows.ns
+    assert not all_rows or (stage is not None and rolls_up(plan)), "all rows' statistics need a plan that rolls up"
     measured = rows
     if plan.first_pass:
         means = rows.aggregate(keys, {s: STATISTICS[s].build(ns, x) for s in plan.first_pass}).named("fm_means")
         measured = _joined(rows, means, keys)
-    stats = row_statistics(measured, plan, keys, x, plan.row_statistics)
+    stats = row_statistics(measured, plan, keys, x, plan.row_statistics, all_rows=all_rows)
     values = stats
     for ranking in _plan_curve_statistics(rows, plan, keys, x, stage):
         values = _joined(values, ranking, keys)

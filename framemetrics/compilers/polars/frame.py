@@ -101,6 +101,14 @@ class PolarsFrame(Frame):
             return PolarsFrame(self.lazy.select(**aggregates))
         return PolarsFrame(self.lazy.group_by(list(keys)).agg(**aggregates))
 
+    def aggregate_sets(self, sets: Sequence[Sequence[str]], aggregates: Mapping[str, Any]) -> PolarsFrame:
+        """Each set's aggregate, the missing keys filled with nulls of their type (a diagonal concatenation); the
+        rows computed once for every set (``cache``: the queries run without common-subplan elimination)."""
+        keys = list(dict.fromkeys(k for keys in sets for k in keys))
+        rows = PolarsFrame(self.lazy.cache())
+        parts = [rows.aggregate(keys_, aggregates).lazy for keys_ in sets]
+        return PolarsFrame(pl.concat(parts, how="diagonal_relaxed").select(*keys, *aggregates))
+
     def concat(self, other: Frame) -> PolarsFrame:
         assert isinstance(other, PolarsFrame)
         return PolarsFrame(pl.concat([self.lazy, other.lazy.select(self.columns)], how="vertical_relaxed"))

@@ -192,7 +192,8 @@ DIALECTS: dict[str, Dialect] = {
             finite="isFinite",
             nan="isNaN",
             tested_on="chdb",
-            settings=(("prefer_column_name_to_alias", 1), ("join_use_nulls", 1)),
+            # group_by_use_nulls: a GROUPING SETS row's absent keys are null, not their type's default.
+            settings=(("prefer_column_name_to_alias", 1), ("join_use_nulls", 1), ("group_by_use_nulls", 1)),
             deep_expressions=True,
             deep_settings=(("query_plan_merge_expressions", 0),),
             float_literals=True,

@@ -265,6 +265,15 @@ class SqlFrame(Frame):
             tree = tree.group_by(*(exp.column(k) for k in keys), copy=False)
         return self._derived(tree, [*keys, *aggregates])
 
+    def aggregate_sets(self, sets: Sequence[Sequence[str]], aggregates: Mapping[str, Any]) -> SqlFrame:
+        """``GROUP BY GROUPING SETS ((...), ...)``: one scan of the rows for every set."""
+        keys = list(dict.fromkeys(k for keys in sets for k in keys))
+        named = [exp.alias_(_own(e), n, copy=False) for n, e in aggregates.items()]
+        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source(), copy=False)
+        grouping = exp.GroupingSets(expressions=[exp.Tuple(expressions=[exp.column(k) for k in s]) for s in sets])
+        tree.set("group", exp.Group(grouping_sets=[grouping]))
+        return self._derived(tree, [*keys, *aggregates])
+
     def concat(self, other: Frame) -> SqlFrame:
         assert isinstance(other, SqlFrame)
         parts = [exp.select(*(exp.column(c) for c in self.columns)).from_(f.source()) for f in (self, other)]

@@ -210,7 +210,13 @@ def row_key(plan: Plan) -> exp.Expression:
 
 
 def plan_query(
-    plan: Plan, inputs: QueryInputs, *, checks: bool = False, stage: str | None = None, apart: bool = False
+    plan: Plan,
+    inputs: QueryInputs,
+    *,
+    checks: bool = False,
+    stage: str | None = None,
+    apart: bool = False,
+    all_rows: bool = False,
 ) -> exp.Select:
     """The statement computing ``plan`` per group of ``inputs``, as a tree: the stage
     :func:`framemetrics.stages.statistics.metrics_table` over ``fm_input``.
@@ -230,6 +236,10 @@ def plan_query(
         The bootstrap's batches of replicates as temporary tables computed
         one after the other before the statement (``Statement(apart=True)``:
         DuckDB running it, in bounded memory), not parts of it.
+    all_rows : bool, default False
+        The rows are those of the groups at level 1 (the first group column),
+        ``stage`` holds both levels: all rows' group (level 0) is added, its
+        statistics summed from the groups' (:func:`~framemetrics.stages.statistics.metrics_table`).
 
     Returns
     -------
@@ -257,8 +267,9 @@ def plan_query(
 
     x = rows_of(literals)
     table = metrics_table(
-        rows, plan, keys, x, inputs.by, stage=shared, beta=beta_quantiles, bootstrap=bootstrap, checks=checks
-    )
+        rows, plan, keys, x, inputs.by, stage=shared, beta=beta_quantiles, bootstrap=bootstrap, checks=checks,
+        all_rows=all_rows,
+    )  # fmt: skip
     return statement.query(table, inputs.by, copy=False)
 
 
