@@ -134,13 +134,15 @@ class PolarsBackend(Backend):
         keys = group_keys(groups)
         shifted = {old: new for old, new in zip(group_keys(by), keys[1:], strict=True)}
         rows = canonical_frame(self.opened, plan, columns, by, drop_nulls=drop).rename(shifted)
-        rows = rows.with_columns(pl.lit(1, pl.Int32).alias(keys[0]))
-        levels = [stage[0].with_columns(pl.lit(0, pl.Int32).alias(keys[0])), stage[1].rename(shifted)]
-        both = pl.concat([levels[0], levels[1].with_columns(pl.lit(1, pl.Int32).alias(keys[0]))], how="diagonal")
+
+        def at(value: int) -> pl.Expr:
+            return pl.lit(value, pl.Int32).alias(keys[0])
+
+        rows = rows.with_columns(at(1))
+        both = pl.concat([stage[0].with_columns(at(0)), stage[1].rename(shifted).with_columns(at(1))], how="diagonal")
         x = plan_rows(plan, group_means=True)
         table = stages.metrics_table(PolarsFrame(rows), plan, keys, x, groups, stage=PolarsFrame(both), all_rows=True)
-        ordered = table.lazy.sort(list(groups), nulls_last=True)
-        return ordered.collect(optimizations=NO_SHARED_SCANS).select(level, *by, pl.exclude(level, *by))
+        return table.lazy.sort(list(groups), nulls_last=True).collect(optimizations=NO_SHARED_SCANS)
 
     def _metrics(
         self, plan: Plan, columns: Mapping[str, pl.Expr], by: tuple[str, ...], drop: bool, stage: pl.LazyFrame | None
