@@ -79,7 +79,7 @@ def logit_bounds(ns: Namespace, s: Mapping[str, Expr], z: Expr, n_invalid: Expr)
     """
 
     def expit(x: Expr) -> Expr:
-        # exp's argument within +-700, where no engine overflows or underflows; null where AP is
+        # exp's argument within +-700, where no engine overflows or underflows; null where AP is undefined
         x = ns.least(ns.greatest(x, ns.lit(-700.0)), ns.lit(700.0))
         return ns.when(ns.is_null(s["tau"]), ns.null()).otherwise(1 / (1 + ns.exp(-x)))
 

@@ -95,8 +95,11 @@ class Backend(ABC):
         drop: bool,
         stage: Any = None,
         level: str | None = None,
+        all_rows: bool = False,
     ) -> pl.DataFrame:
-        """``n_rows``, the plan's outputs and its check counts per group (from a :meth:`shared_stage`)."""
+        """``n_rows``, the plan's outputs and its check counts per group (from a :meth:`shared_stage`); with
+        ``all_rows`` (a plan that :func:`~framemetrics.stages.statistics.rolls_up`, with ``level``), the rows read
+        once, at the segments' level, and all rows' statistics summed from theirs."""
 
     @abstractmethod
     def checks(self, plan: Plan, columns: Mapping[str, Expr], by: tuple[str, ...], drop: bool) -> pl.DataFrame:
@@ -129,10 +132,13 @@ class Backend(ABC):
         drop: bool,
         n_bins: int,
         level: str | None = None,
-        stage: Any = None,
     ) -> pl.DataFrame:
-        """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin; from a
-        :meth:`shared_stage` (made with the same ``by`` and ``level``) without reading the rows again."""
+        """The calibration bins per group (:mod:`framemetrics.core.calibration`), sorted by group and bin."""
+
+    @abstractmethod
+    def stage_calibration(self, stage: Any, by: tuple[str, ...], level: str, n_bins: int) -> pl.DataFrame:
+        """The calibration bins of :meth:`calibration` from a :meth:`shared_stage` made with the same ``by`` and
+        ``level``, every level of it, without reading the rows again (:func:`~framemetrics.stages.calibration.stage_bins`)."""
 
     @abstractmethod
     def paired(

@@ -111,8 +111,10 @@ class PolarsBackend(Backend):
         drop: bool,
         stage: list[pl.LazyFrame] | None = None,
         level: str | None = None,
+        all_rows: bool = False,
     ) -> pl.DataFrame:
-        if level and by and stage and stages.rolls_up(plan):
+        if all_rows:
+            assert stage is not None and level is not None
             return self._all_rows_metrics(plan, columns, by, drop, stage, level)
         levels = _levels(by, level)
         shared = stage or [None] * len(levels)
@@ -199,15 +201,20 @@ class PolarsBackend(Backend):
         drop: bool,
         n_bins: int,
         level: str | None = None,
-        stage: list[pl.LazyFrame] | None = None,
     ) -> pl.DataFrame:
         x, bins = plan_rows(plan), []
-        for i, groups in enumerate(_levels(by, level)):
-            if stage is None:
-                rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
-                binned = calibration_bins(rows, x, group_keys(groups), groups, n_bins)
-            else:  # the stage's levels: all rows, then per group; without groups, all rows alone
-                binned = stage_bins(PolarsFrame(stage[i]), group_keys(groups), groups, n_bins)
+        for groups in _levels(by, level):
+            rows = PolarsFrame(canonical_frame(self.opened, plan, columns, groups, drop_nulls=drop))
+            binned = calibration_bins(rows, x, group_keys(groups), groups, n_bins)
+            bins.append(binned.lazy.sort([*groups, "bin"], nulls_last=True))
+        return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
+
+    def stage_calibration(
+        self, stage: list[pl.LazyFrame], by: tuple[str, ...], level: str, n_bins: int
+    ) -> pl.DataFrame:
+        bins = []
+        for frame, groups in zip(stage, _levels(by, level), strict=True):  # all rows, then per group
+            binned = stage_bins(PolarsFrame(frame), group_keys(groups), groups, n_bins)
             bins.append(binned.lazy.sort([*groups, "bin"], nulls_last=True))
         return _joined(pl.collect_all(bins, optimizations=NO_SHARED_SCANS), by, level)
 

@@ -49,7 +49,6 @@ from framemetrics.stages import multiclass as classes
 from framemetrics.stages.calibration import calibration_bins, stage_bins
 from framemetrics.stages.multiclass_bootstrap import bootstrap_table
 from framemetrics.stages.paired import paired_test
-from framemetrics.stages.statistics import rolls_up
 
 __all__ = [
     "DuckDBTables",
@@ -121,13 +120,23 @@ class SqlBackend(Backend):
         return self.opened.fetch(frame.statement.query(frame))
 
     def _inputs(
-        self, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, level: str | None = None
+        self,
+        columns: Mapping[str, exp.Expression],
+        by: tuple[str, ...],
+        drop: bool,
+        level: str | None = None,
+        all_rows: bool = False,
     ) -> QueryInputs:
         """The rows as the queries read them; with ``level``, every row twice: level 0 with null group
-        columns (all rows), level 1 in its group."""
+        columns (all rows), level 1 in its group; with ``all_rows`` too, every row once, at level 1 (all rows'
+        statistics are then summed from the groups')."""
         table = self.opened.table
         if not (level and by):
             return QueryInputs(table, dict(columns), by, drop)
+        if all_rows:
+            return QueryInputs(
+                table, dict(columns), (level, *by), drop, group_columns=(SQL.lit(1), *map(user_column, by))
+            )
 
         def at(value: int) -> exp.Select:
             return exp.select(exp.Star(), exp.alias_(SQL.lit(value), level)).from_(table.copy())
@@ -166,13 +175,9 @@ class SqlBackend(Backend):
         drop: bool,
         stage: str | None = None,
         level: str | None = None,
+        all_rows: bool = False,
     ) -> pl.DataFrame:
-        all_rows = bool(level and by and stage) and rolls_up(plan)
-        if all_rows:  # the rows read once, at level 1; all rows' statistics summed from the segments'
-            groups = (SQL.lit(1), *(user_column(b) for b in by))
-            inputs = QueryInputs(self.opened.table, dict(columns), (level, *by), drop, group_columns=groups)
-        else:
-            inputs = self._inputs(columns, by, drop, level)
+        inputs = self._inputs(columns, by, drop, level, all_rows)
         query = plan_query(plan, inputs, checks=True, stage=stage, apart=self.name == "duckdb", all_rows=all_rows)
         return self.opened.fetch(query, inputs.by)
 
@@ -209,12 +214,13 @@ class SqlBackend(Backend):
         drop: bool,
         n_bins: int,
         level: str | None = None,
-        stage: str | None = None,
     ) -> pl.DataFrame:
         inputs = self._inputs(columns, by, drop, level)
-        if stage is None:
-            return self.opened.fetch(calibration_statement(plan, inputs, n_bins), inputs.by)
-        return self.opened.fetch(stage_calibration_statement(stage, inputs.by, n_bins), inputs.by)
+        return self.opened.fetch(calibration_statement(plan, inputs, n_bins), inputs.by)
+
+    def stage_calibration(self, stage: str, by: tuple[str, ...], level: str, n_bins: int) -> pl.DataFrame:
+        groups = (level, *by) if by else ()  # the stage's group columns: the level first where there are segments
+        return self.opened.fetch(stage_calibration_statement(stage, groups, n_bins), groups)
 
     def paired(
         self, plan: Plan, columns: Mapping[str, exp.Expression], by: tuple[str, ...], drop: bool, z: float

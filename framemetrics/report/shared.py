@@ -23,13 +23,12 @@ from typing import Any
 
 import polars as pl
 
-from framemetrics.calibration import prepare_calibration
-from framemetrics.columns import Prepared, input_columns, prepare_metrics
+from framemetrics.columns import Prepared, prepare_metrics
 from framemetrics.core.curves import CURVES
-from framemetrics.core.plan import Plan
 from framemetrics.engines import Backend
 from framemetrics.request import Call
 from framemetrics.request.call import checked_columns, raise_for_invalid
+from framemetrics.stages.statistics import rolls_up
 
 __all__ = ["POSITIVES_SQUARED", "REPORT_LEVEL", "Shared", "level_name", "shared_results"]
 CURVE_NAMES = ("roc_curve", "precision_recall_curve")
@@ -106,10 +105,8 @@ def shared_results(
                                zero_division=None, ci=REPORT_LEVEL, ci_method="own", **call.columns())  # fmt: skip
     banded = replace(prepared.resolved, plan=prepared.resolved.plan.exposing([POSITIVES_SQUARED]))
     prepared = replace(prepared, resolved=banded)
-    per_segment = calibration_bins or {}
-    bins = _calibration_plans(per_segment, **call.columns())
     result, curves, calibration, level = _levels(
-        opened, prepared, call.nulls, max_points, per_segment, bins, max_segments
+        opened, prepared, call.nulls, max_points, calibration_bins or {}, max_segments
     )
     hidden = [] if _STAGE_ANCHOR in requested else [_STAGE_ANCHOR, f"{_STAGE_ANCHOR}_low", f"{_STAGE_ANCHOR}_high"]
     checks = [c.name for c in prepared.resolved.plan.checks]
@@ -125,7 +122,6 @@ def _levels(
     nulls: str,
     max_points: int,
     per_segment: Mapping[int, bool],
-    bins: dict[int, tuple[Plan, dict[str, str]]],
     max_segments: int | None,
 ) -> _Results:
     """:func:`shared_results` on one engine: both levels' curve stage computed once (held in memory by Polars,
@@ -137,7 +133,8 @@ def _levels(
     columns = checked_columns(opened, prepared)
     level = level_name(opened.kinds())
     with opened.shared_stage(plan, columns, by, prepared.drop, level) as stage:
-        result = opened.metrics(plan, columns, by, prepared.drop, stage, level)
+        all_rows = bool(by) and rolls_up(plan)  # the rows read once: all rows' statistics summed from the segments'
+        result = opened.metrics(plan, columns, by, prepared.drop, stage, level, all_rows)
         raise_for_invalid(result.filter(pl.col(level) == 0) if by else result, plan, roles, nulls, opened)
         least = _least_shown(result.filter(pl.col(level) == 1) if by else None, max_segments)
         curves = {
@@ -145,11 +142,9 @@ def _levels(
             for name in CURVE_NAMES
         }
         calibration = {}
-        for n_bins, (binned, binned_roles) in bins.items():
-            binned_columns = input_columns(opened.ns, opened.column, binned, binned_roles, False, 0.5)
-            levels = opened.calibration(binned, binned_columns, by, prepared.drop, n_bins, level, stage)
-            all_rows = by and not per_segment[n_bins]
-            calibration[n_bins] = levels.filter(pl.col(level) == 0).drop(level, *by) if all_rows else levels
+        for n_bins, segmented in per_segment.items():
+            levels = opened.stage_calibration(stage, by, level, n_bins)
+            calibration[n_bins] = levels if segmented or not by else levels.filter(pl.col(level) == 0).drop(level, *by)
     return result, curves, calibration, level
 
 
@@ -169,15 +164,6 @@ def _least_shown(segments: pl.DataFrame | None, max_segments: int | None) -> int
     sizes = segments["n_rows"].sort(descending=True)
     least = int(sizes[max(max_segments, 1) - 1])
     return least if sizes[-1] < least else None
-
-
-def _calibration_plans(bins: Mapping[int, bool], **columns: Any) -> dict[int, tuple[Plan, dict[str, str]]]:
-    """Per number of bins, the plan and column roles of :func:`framemetrics.calibration_curve`."""
-    plans = {}
-    for n_bins in bins:
-        resolved = prepare_calibration(n_bins, by=None, nulls="error", **columns).resolved
-        plans[n_bins] = (resolved.plan, resolved.roles)
-    return plans
 
 
 def level_name(taken: Iterable[str]) -> str:

@@ -109,11 +109,7 @@ class Axes:
         return self.height - BOTTOM - (value - low) / (high - low) * (self.height - self.top - BOTTOM)
 
     def _path(self, xs: Sequence[float], ys: Sequence[float]) -> str:
-        """The points as an SVG path, :meth:`x` and :meth:`y` inlined (a curve has up to ``max_points`` points)."""
-        (x_low, x_high), (y_low, y_high) = self.xlim, self.ylim
-        x_scale = (WIDTH - LEFT - RIGHT) / (x_high - x_low)
-        y_scale, bottom = (self.height - self.top - BOTTOM) / (y_high - y_low), self.height - BOTTOM
-        points = [f"{LEFT + (a - x_low) * x_scale:.1f} {bottom - (b - y_low) * y_scale:.1f}" for a, b in zip(xs, ys)]
+        points = [f"{_number(self.x(a))} {_number(self.y(b))}" for a, b in zip(xs, ys, strict=True)]
         return "M" + " L".join(points)
 
     def line(

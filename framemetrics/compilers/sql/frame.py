@@ -259,8 +259,7 @@ class SqlFrame(Frame):
         return self._derived(tree, [*self.columns, *(c for c in other.columns if c not in on)], other)
 
     def aggregate(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> SqlFrame:
-        named = [exp.alias_(_own(e), n, copy=False) for n, e in aggregates.items()]
-        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source(), copy=False)
+        tree = self._aggregated(keys, aggregates)
         if keys:
             tree = tree.group_by(*(exp.column(k) for k in keys), copy=False)
         return self._derived(tree, [*keys, *aggregates])
@@ -268,11 +267,15 @@ class SqlFrame(Frame):
     def aggregate_sets(self, sets: Sequence[Sequence[str]], aggregates: Mapping[str, Any]) -> SqlFrame:
         """``GROUP BY GROUPING SETS ((...), ...)``: one scan of the rows for every set."""
         keys = list(dict.fromkeys(k for keys in sets for k in keys))
-        named = [exp.alias_(_own(e), n, copy=False) for n, e in aggregates.items()]
-        tree = exp.select(*(exp.column(k) for k in keys), *named).from_(self.source(), copy=False)
+        tree = self._aggregated(keys, aggregates)
         grouping = exp.GroupingSets(expressions=[exp.Tuple(expressions=[exp.column(k) for k in s]) for s in sets])
         tree.set("group", exp.Group(grouping_sets=[grouping]))
         return self._derived(tree, [*keys, *aggregates])
+
+    def _aggregated(self, keys: Sequence[str], aggregates: Mapping[str, Any]) -> exp.Select:
+        """``SELECT keys, aggregates FROM`` this frame, its grouping left to the caller."""
+        named = [exp.alias_(_own(e), n, copy=False) for n, e in aggregates.items()]
+        return exp.select(*(exp.column(k) for k in keys), *named).from_(self.source(), copy=False)
 
     def concat(self, other: Frame) -> SqlFrame:
         assert isinstance(other, SqlFrame)
